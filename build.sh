@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# build.sh — builds posnorm's WebAssembly modules and native test binaries.
+#
+#   ./build.sh            both wasm builds (SIMD128 and scalar) into build/wasm/
+#   ./build.sh wasm       the same
+#   ./build.sh native     native C tests and fuzz driver under ASan + UBSan
+#
+# Emscripten is required for the wasm builds. On Debian, run as root, this
+# script installs Debian's `emscripten` package; elsewhere it explains how to
+# get it and exits non-zero.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/batchnorm.c src/rope.c
+src/alibi.c src/random.c src/histogram.c src/colormap.c src/reduce.c"
+CFLAGS_COMMON="-std=c11 -O3 -Wall -Wextra -Werror -ffp-contract=off"
+EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,\
+_pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
+_pn_batchnorm_infer_f32,_pn_rope_f32,_pn_alibi_slopes_f32,_pn_alibi_bias_f32,\
+_pn_random_normal_f32,_pn_histogram_f32,_pn_colormap_rgba8,\
+_pn_colormap_lut_rgba8,_pn_copy_f32"
+
+# Debian's emcc needs Node to find acorn and friends in /usr/share/nodejs.
+export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+
+ensure_emcc() {
+  command -v emcc >/dev/null 2>&1 && return 0
+  if [ -r /etc/debian_version ] && [ "$(id -u)" = 0 ]; then
+    echo "build.sh: installing Debian's emscripten package" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten >/dev/null
+    command -v emcc >/dev/null 2>&1 && return 0
+  fi
+  cat >&2 <<'MSG'
+build.sh: emcc (Emscripten) was not found.
+  Debian/Ubuntu:  sudo apt-get install emscripten
+  elsewhere:      install the emsdk (emscripten.org/docs/getting_started) and
+                  `source emsdk_env.sh`, then run ./build.sh again.
+MSG
+  exit 1
+}
+
+build_wasm() {
+  ensure_emcc
+  mkdir -p build/wasm
+  local flavour simd_flag
+  for flavour in simd scalar; do
+    if [ "$flavour" = simd ]; then simd_flag=-msimd128; else simd_flag=-mno-simd128; fi
+    # shellcheck disable=SC2086
+    emcc $CFLAGS_COMMON $simd_flag $SOURCES -o "build/wasm/posnorm-$flavour.wasm" \
+      --no-entry -sSTANDALONE_WASM -sFILESYSTEM=0 -sMALLOC=emmalloc \
+      -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1MB -sMAXIMUM_MEMORY=2GB \
+      -sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS="$EXPORTS"
+    echo "built build/wasm/posnorm-$flavour.wasm ($(wc -c <"build/wasm/posnorm-$flavour.wasm") bytes)"
+  done
+}
+
+build_native() {
+  mkdir -p build/native
+  local cc=${CC:-cc}
+  local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
+  # shellcheck disable=SC2086
+  $cc ${CFLAGS_COMMON/-O3/-O1} $san -Isrc $SOURCES tests/c/test_kernels.c -lm \
+    -o build/native/test_kernels
+  echo "built build/native/test_kernels (ASan + UBSan)"
+}
+
+case "${1:-wasm}" in
+  wasm) build_wasm ;;
+  native) build_native ;;
+  all) build_wasm; build_native ;;
+  *) echo "usage: $0 [wasm|native|all]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,87 @@
+/* batchnorm.c — BatchNorm over the batch (row) axis, per column.
+ * Statistics are taken column by column in float64, COLS_PER_PASS columns at
+ * a time so the accumulators live on the stack and rows are read in order. */
+#include <math.h>
+
+#include "pn_internal.h"
+
+#define COLS_PER_PASS 64
+
+/* y[:, c] = gamma[c]·(x[:, c] - m[c])·inv[c] + beta[c], for c in [c0, c0+cn) */
+static void batchnorm_apply(float *y, const float *x, const float *gamma,
+                            const float *beta, const double *m,
+                            const double *inv, int32_t rows, int32_t cols,
+                            int32_t c0, int32_t cn) {
+  for (int32_t r = 0; r < rows; r++) {
+    const size_t row = (size_t)r * (size_t)cols + (size_t)c0;
+    for (int32_t k = 0; k < cn; k++) {
+      /* in float64, so a large mean does not cancel in float32 */
+      const double g = gamma ? (double)gamma[c0 + k] : 1.0;
+      const double b = beta ? (double)beta[c0 + k] : 0.0;
+      y[row + k] = (float)(g * (((double)x[row + k] - m[k]) * inv[k]) + b);
+    }
+  }
+}
+
+int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
+                           float *running_mean, float *running_var,
+                           const float *x, const float *gamma,
+                           const float *beta, int32_t rows, int32_t cols,
+                           float eps, float momentum) {
+  if (!x || !y) return PN_ERR_NULL;
+  if ((running_mean == NULL) != (running_var == NULL)) return PN_ERR_NULL;
+  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!(eps >= 0.0f) || !isfinite(eps) || !(momentum >= 0.0f && momentum <= 1.0f))
+    return PN_ERR_ARG;
+  double m[COLS_PER_PASS], v[COLS_PER_PASS], inv[COLS_PER_PASS];
+  for (int32_t c0 = 0; c0 < cols; c0 += COLS_PER_PASS) {
+    const int32_t cn = cols - c0 < COLS_PER_PASS ? cols - c0 : COLS_PER_PASS;
+    for (int32_t k = 0; k < cn; k++) m[k] = v[k] = 0.0;
+    for (int32_t r = 0; r < rows; r++) {
+      const float *xr = x + (size_t)r * (size_t)cols + c0;
+      for (int32_t k = 0; k < cn; k++) m[k] += (double)xr[k];
+    }
+    for (int32_t k = 0; k < cn; k++) m[k] /= (double)rows;
+    for (int32_t r = 0; r < rows; r++) {
+      const float *xr = x + (size_t)r * (size_t)cols + c0;
+      for (int32_t k = 0; k < cn; k++) {
+        const double d = (double)xr[k] - m[k];
+        v[k] += d * d;
+      }
+    }
+    for (int32_t k = 0; k < cn; k++) {
+      v[k] /= (double)rows;
+      inv[k] = 1.0 / sqrt(v[k] + (double)eps);
+      const int32_t c = c0 + k;
+      if (batch_mean) batch_mean[c] = (float)m[k];
+      if (batch_var) batch_var[c] = (float)v[k];
+      if (running_mean) {
+        running_mean[c] = (float)((double)momentum * (double)running_mean[c] +
+                                  (1.0 - (double)momentum) * m[k]);
+        running_var[c] = (float)((double)momentum * (double)running_var[c] +
+                                 (1.0 - (double)momentum) * v[k]);
+      }
+    }
+    batchnorm_apply(y, x, gamma, beta, m, inv, rows, cols, c0, cn);
+  }
+  return PN_OK;
+}
+
+int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
+                           const float *beta, const float *running_mean,
+                           const float *running_var, int32_t rows,
+                           int32_t cols, float eps) {
+  if (!x || !y || !running_mean || !running_var) return PN_ERR_NULL;
+  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
+  double m[COLS_PER_PASS], inv[COLS_PER_PASS];
+  for (int32_t c0 = 0; c0 < cols; c0 += COLS_PER_PASS) {
+    const int32_t cn = cols - c0 < COLS_PER_PASS ? cols - c0 : COLS_PER_PASS;
+    for (int32_t k = 0; k < cn; k++) {
+      m[k] = (double)running_mean[c0 + k];
+      inv[k] = 1.0 / sqrt((double)running_var[c0 + k] + (double)eps);
+    }
+    batchnorm_apply(y, x, gamma, beta, m, inv, rows, cols, c0, cn);
+  }
+  return PN_OK;
+}

@@ -1,0 +1,44 @@
+/* colormap.c — float32 values to RGBA8 pixels (see posnorm.h). */
+#include <string.h>
+
+#include "colormap_lut.h"
+#include "pn_internal.h"
+
+static const uint8_t *colormap_table(int32_t map) {
+  switch (map) {
+  case PN_COLORMAP_DIVERGING: return pn_lut_diverging;
+  case PN_COLORMAP_SEQUENTIAL: return pn_lut_sequential;
+  default: return NULL;
+  }
+}
+
+int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
+                      float vmax, int32_t map) {
+  if (!rgba || !x) return PN_ERR_NULL;
+  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  const uint8_t *lut = colormap_table(map);
+  if (!lut || !isfinite(vmin) || !isfinite(vmax) || !(vmin < vmax))
+    return PN_ERR_ARG;
+  /* index = round(255·(x - vmin)/(vmax - vmin)), in float32: the table has
+   * 256 entries, far coarser than float32 rounding */
+  const float scale = 255.0f / (vmax - vmin);
+  for (int32_t j = 0; j < n; j++) {
+    const float t = (x[j] - vmin) * scale + 0.5f;
+    uint8_t *px = rgba + 4 * (size_t)j;
+    if (t != t) {
+      memset(px, 0, 4);
+      continue;
+    }
+    const int32_t k = t <= 0.0f ? 0 : t >= 255.0f ? 255 : (int32_t)t;
+    memcpy(px, lut + 4 * k, 4);
+  }
+  return PN_OK;
+}
+
+int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map) {
+  if (!rgba) return PN_ERR_NULL;
+  const uint8_t *lut = colormap_table(map);
+  if (!lut) return PN_ERR_ARG;
+  memcpy(rgba, lut, 256 * 4);
+  return PN_OK;
+}

@@ -1,0 +1,34 @@
+/* histogram.c — equal-width histogram for the figures (see posnorm.h). */
+#include <string.h>
+
+#include "pn_internal.h"
+
+int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
+                     int32_t n, int32_t bins, float min, float max) {
+  if (!counts || !extra || !x) return PN_ERR_NULL;
+  if (n < 0 || n > PN_MAX_ELEMENTS || bins < 1 || bins > 65536) return PN_ERR_SIZE;
+  if (!isfinite(min) || !isfinite(max) || !(min < max)) return PN_ERR_ARG;
+  memset(counts, 0, sizeof(uint32_t) * (size_t)bins);
+  uint32_t below = 0, above = 0, nan = 0;
+  /* bin boundaries are computed in float64 */
+  const double lo = (double)min, hi = (double)max;
+  const double scale = (double)bins / (hi - lo);
+  for (int32_t j = 0; j < n; j++) {
+    const double v = (double)x[j];
+    if (v != v) {
+      nan++;
+    } else if (v < lo) {
+      below++;
+    } else if (v > hi) {
+      above++;
+    } else {
+      int32_t k = (int32_t)((v - lo) * scale);
+      if (k >= bins) k = bins - 1; /* x == max, or rounding just below it */
+      counts[k]++;
+    }
+  }
+  extra[0] = below;
+  extra[1] = above;
+  extra[2] = nan;
+  return PN_OK;
+}

@@ -1,0 +1,55 @@
+/* layernorm.c — LayerNorm over each row, exact to float32 (see posnorm.h). */
+#include <math.h>
+
+#include "pn_internal.h"
+#include "pn_simd.h"
+
+/* y = ((x - hi) - c)·inv·gamma + beta for one row; every step in float32. */
+static void layernorm_row_out(float *y, const float *x, const float *gamma,
+                              const float *beta, int32_t n, float hi, float c,
+                              float inv) {
+  const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);
+  const pn_f32x4 vinv = pn_f32x4_splat(inv);
+  int32_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    pn_f32x4 t = pn_f32x4_mul(
+        pn_f32x4_sub(pn_f32x4_sub(pn_f32x4_load(x + j), vhi), vc), vinv);
+    if (gamma) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));
+    if (beta) t = pn_f32x4_add(t, pn_f32x4_load(beta + j));
+    pn_f32x4_store(y + j, t);
+  }
+  for (; j < n; j++) {
+    float t = ((x[j] - hi) - c) * inv;
+    if (gamma) t = t * gamma[j];
+    if (beta) t = t + beta[j];
+    y[j] = t;
+  }
+}
+
+int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
+                     const float *gamma, const float *beta, int32_t rows,
+                     int32_t cols, float eps) {
+  if (!x || !y) return PN_ERR_NULL;
+  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
+  const double n = (double)cols;
+  for (int32_t r = 0; r < rows; r++) {
+    const float *xr = x + (size_t)r * (size_t)cols;
+    /* pass 1: the mean in float64; its float32 rounding is the shift */
+    const double mu1 = pn_sum_f32(xr, cols) / n;
+    const float hi = (float)mu1;
+    /* pass 2: sums about the shift correct the mean and give the variance */
+    double sd, sq;
+    pn_shifted_sums_f32(xr, cols, hi, &sd, &sq);
+    const double c = sd / n;
+    double var = sq / n - c * c;
+    if (var < 0.0) var = 0.0;
+    const double inv = 1.0 / sqrt(var + (double)eps);
+    if (mean) mean[r] = (float)((double)hi + c);
+    if (inv_std_dev) inv_std_dev[r] = (float)inv;
+    /* pass 3 */
+    layernorm_row_out(y + (size_t)r * (size_t)cols, xr, gamma, beta, cols, hi,
+                      (float)c, (float)inv);
+  }
+  return PN_OK;
+}

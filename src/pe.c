@@ -1,0 +1,139 @@
+/* pe.c — sinusoidal positional encoding.
+ *
+ * Method. For each pair i the angle (p·w_i) is carried as a float64 (sin,
+ * cos) state. Each row is emitted by rounding the state to float32 once, then
+ * the state is rotated forward by one position with the exact float64
+ * rotation (cos w_i, sin w_i) — "PE(p+1) is a linear map of PE(p)". Every
+ * PN_PE_ANCHOR rows the state is re-anchored from libm sin/cos, so the
+ * float64 drift (about 1e-16 per step) never reaches float32 precision.
+ * Pairs are processed in chunks of PE_CHUNK so the state stays in L1.
+ */
+#include <math.h>
+
+#include "pn_internal.h"
+#include "pn_simd.h"
+
+#define PE_CHUNK 64 /* pairs per pass over the rows; a multiple of 4 */
+
+/* Emits rows [0, rows) for pairs [0, n_pairs).
+ * zip:   pair i of row r goes to dst[r*stride + 2i] (sin), +1 (cos).
+ * split: sin to sin_dst[r*stride + i], cos to cos_dst[r*stride + i].
+ * Cos is written only for pairs i < n_cos (odd d_model drops the last one). */
+static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
+                    int32_t rows, int32_t n_pairs, int32_t n_cos, int32_t dims,
+                    double base, double offset) {
+  double S[PE_CHUNK] __attribute__((aligned(16)));
+  double C[PE_CHUNK] __attribute__((aligned(16)));
+  double CW[PE_CHUNK] __attribute__((aligned(16)));
+  double SW[PE_CHUNK] __attribute__((aligned(16)));
+  double W[PE_CHUNK];
+
+  for (int32_t c0 = 0; c0 < n_pairs; c0 += PE_CHUNK) {
+    const int32_t cn = n_pairs - c0 < PE_CHUNK ? n_pairs - c0 : PE_CHUNK;
+    int32_t full = n_cos - c0; /* pairs with both sin and cos in this chunk */
+    if (full > cn) full = cn;
+    if (full < 0) full = 0;
+    const int32_t nvec = full & ~3;
+    for (int32_t i = 0; i < cn; i++) {
+      W[i] = pn_pe_frequency(base, c0 + i, dims);
+      CW[i] = cos(W[i]);
+      SW[i] = sin(W[i]);
+    }
+    for (int32_t r = 0; r < rows; r++) {
+      if (r % PN_PE_ANCHOR == 0) {
+        const double p = offset + (double)r;
+        for (int32_t i = 0; i < cn; i++) {
+          S[i] = sin(p * W[i]);
+          C[i] = cos(p * W[i]);
+        }
+      }
+      const size_t row = (size_t)r * (size_t)stride;
+      int32_t i = 0;
+      for (; i < nvec; i += 4) {
+        pn_f64x2 s0 = pn_f64x2_load(S + i), s1 = pn_f64x2_load(S + i + 2);
+        pn_f64x2 c0v = pn_f64x2_load(C + i), c1v = pn_f64x2_load(C + i + 2);
+        if (zip) {
+          float *d = sin_dst + row + 2 * (size_t)(c0 + i);
+          pn_f32x4_store(d, pn_f32x4_zip_from_f64(s0, c0v));
+          pn_f32x4_store(d + 4, pn_f32x4_zip_from_f64(s1, c1v));
+        } else {
+          pn_f32x4_store(sin_dst + row + c0 + i, pn_f32x4_from_f64(s0, s1));
+          pn_f32x4_store(cos_dst + row + c0 + i, pn_f32x4_from_f64(c0v, c1v));
+        }
+        pn_f64x2 cw0 = pn_f64x2_load(CW + i), cw1 = pn_f64x2_load(CW + i + 2);
+        pn_f64x2 sw0 = pn_f64x2_load(SW + i), sw1 = pn_f64x2_load(SW + i + 2);
+        pn_f64x2_store(S + i, pn_f64x2_add(pn_f64x2_mul(s0, cw0), pn_f64x2_mul(c0v, sw0)));
+        pn_f64x2_store(S + i + 2, pn_f64x2_add(pn_f64x2_mul(s1, cw1), pn_f64x2_mul(c1v, sw1)));
+        pn_f64x2_store(C + i, pn_f64x2_sub(pn_f64x2_mul(c0v, cw0), pn_f64x2_mul(s0, sw0)));
+        pn_f64x2_store(C + i + 2, pn_f64x2_sub(pn_f64x2_mul(c1v, cw1), pn_f64x2_mul(s1, sw1)));
+      }
+      for (; i < cn; i++) {
+        const int32_t pair = c0 + i;
+        const double s = S[i], c = C[i];
+        if (zip) {
+          sin_dst[row + 2 * (size_t)pair] = (float)s;
+          if (pair < n_cos) sin_dst[row + 2 * (size_t)pair + 1] = (float)c;
+        } else {
+          sin_dst[row + pair] = (float)s;
+          if (pair < n_cos) cos_dst[row + pair] = (float)c;
+        }
+        S[i] = s * CW[i] + c * SW[i];
+        C[i] = c * CW[i] - s * SW[i];
+      }
+    }
+  }
+}
+
+static int pe_base_ok(double base) { return isfinite(base) && base > 1.0; }
+
+int pn_pe_sinusoidal_f32(float *out, int32_t seq_len, int32_t d_model,
+                         double base, int32_t offset, int32_t layout) {
+  if (!out) return PN_ERR_NULL;
+  if (pn_count2(seq_len, d_model) < 0) return PN_ERR_SIZE;
+  if (!pe_base_ok(base) || offset < 0 ||
+      (double)offset + (double)seq_len > PN_POS_LIMIT)
+    return PN_ERR_ARG;
+  const int32_t n_pairs = (d_model + 1) / 2, n_cos = d_model / 2;
+  if (layout == PN_PE_INTERLEAVED) {
+    pe_rows(out, NULL, d_model, 1, seq_len, n_pairs, n_cos, d_model, base, offset);
+  } else if (layout == PN_PE_CONCAT) {
+    pe_rows(out, out + n_pairs, d_model, 0, seq_len, n_pairs, n_cos, d_model,
+            base, offset);
+  } else {
+    return PN_ERR_ARG;
+  }
+  return PN_OK;
+}
+
+void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
+                        int32_t n_pairs, int32_t dims, double base,
+                        double offset) {
+  pe_rows(sin_out, cos_out, n_pairs, 0, rows, n_pairs, n_pairs, dims, base, offset);
+}
+
+void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
+                      int32_t n_pairs, int32_t dims, double base) {
+  for (int32_t i = 0; i < n_pairs; i++) {
+    const double a = pos * pn_pe_frequency(base, i, dims);
+    sin_out[i] = (float)sin(a);
+    cos_out[i] = (float)cos(a);
+  }
+}
+
+int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
+                     int32_t dim, int32_t d_model, double base) {
+  if (!out) return PN_ERR_NULL;
+  if (n < 1 || n > PN_MAX_ELEMENTS || d_model < 1) return PN_ERR_SIZE;
+  const double pos_end = pos_start + (double)(n - 1) * pos_step;
+  if (dim < 0 || dim >= d_model || !pe_base_ok(base) || !isfinite(pos_start) ||
+      !isfinite(pos_step) || fabs(pos_start) > PN_POS_LIMIT ||
+      !(fabs(pos_end) <= PN_POS_LIMIT))
+    return PN_ERR_ARG;
+  const double w = pn_pe_frequency(base, dim / 2, d_model);
+  const int use_cos = dim & 1;
+  for (int32_t k = 0; k < n; k++) {
+    const double a = (pos_start + (double)k * pos_step) * w;
+    out[k] = (float)(use_cos ? cos(a) : sin(a));
+  }
+  return PN_OK;
+}

@@ -1,0 +1,284 @@
+/* posnorm.h — exact kernels for Transformer position and normalisation maths.
+ *
+ * This header is the manual. Every function below is exported from both wasm
+ * builds (SIMD128 and scalar) and from the native library used by the C tests.
+ *
+ * ======================================================================
+ * CONVENTIONS (read once, they hold for every function)
+ * ======================================================================
+ *
+ * Data types   float32 tensors are `float *`, row-major, densely packed.
+ *              Sizes are `int32_t` and must be >= 1 unless a function says
+ *              otherwise. A tensor's element count must not exceed
+ *              PN_MAX_ELEMENTS (2^28, i.e. 1 GiB of float32).
+ * Return       every function returns an `int` status: PN_OK (0) on success,
+ *              or a negative PN_ERR_* code. On error nothing has been written.
+ * Aliasing     outputs may alias their main input only where a function says
+ *              "in place allowed"; otherwise buffers must not overlap.
+ * Determinism  results depend only on the arguments: the SIMD128 build, the
+ *              scalar build and the native build run the same algorithm
+ *              (see pn_simd.h) and return bit-identical float32 results, as
+ *              long as the C library's sin/cos/pow agree to the last bit of a
+ *              double (they do for musl, used by both wasm builds).
+ * Accuracy     "exact" below means: the float32 result is within the stated
+ *              bound of the float64 formula evaluated on the same float32
+ *              inputs. Bounds are measured by tests/ at the sizes they name.
+ * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
+ *              RMSNorm) or columns (BatchNorm) whose statistics they enter.
+ * Threads      no global mutable state; all functions are re-entrant.
+ */
+#ifndef POSNORM_H
+#define POSNORM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define POSNORM_VERSION_MAJOR 0
+#define POSNORM_VERSION_MINOR 1
+#define POSNORM_VERSION_PATCH 0
+
+/* Largest element count of any one tensor argument (2^28 float32 = 1 GiB). */
+#define PN_MAX_ELEMENTS (1 << 28)
+
+/* ---- status codes ---------------------------------------------------- */
+enum pn_status {
+  PN_OK = 0,
+  PN_ERR_NULL = -1,  /* a required pointer is NULL                         */
+  PN_ERR_SIZE = -2,  /* a size is < 1, or a product of sizes is too large  */
+  PN_ERR_ARG = -3,   /* a scalar argument is outside its allowed range     */
+  PN_ERR_ALIAS = -4, /* output buffers overlap where that is not allowed   */
+  PN_ERR_NOMEM = -5  /* a scratch allocation failed                        */
+};
+
+/* Returns POSNORM_VERSION_MAJOR*10000 + MINOR*100 + PATCH. */
+int pn_version(void);
+
+/* Returns 1 when built with WebAssembly SIMD128 code paths, 0 otherwise. */
+int pn_simd_enabled(void);
+
+/* ======================================================================
+ * POSITIONAL ENCODING (src/pe.c)
+ * ====================================================================== */
+
+/* Layouts of pn_pe_sinusoidal_f32. */
+enum pn_pe_layout {
+  /* "Attention Is All You Need": column 2i = sin(p·w_i), 2i+1 = cos(p·w_i). */
+  PN_PE_INTERLEAVED = 0,
+  /* tensor2tensor style: the sin columns first, then the cos columns.
+   * Exactly a column permutation of PN_PE_INTERLEAVED: interleaved column 2i
+   * goes to column i, column 2i+1 to column ceil(d/2)+i. */
+  PN_PE_CONCAT = 1
+};
+
+/* pn_pe_sinusoidal_f32 — sinusoidal positional encoding.
+ *
+ *   out[r][c], r in [0, seq_len), c in [0, d_model), row-major [seq_len × d_model]
+ *   p   = offset + r                      (position)
+ *   w_i = base^(-2i/d_model)              (frequency of pair i)
+ *   interleaved: out[r][2i] = sin(p·w_i), out[r][2i+1] = cos(p·w_i)
+ *
+ * Odd d_model: the last column (d_model-1 = 2i, i = (d_model-1)/2) holds
+ * sin(p·w_i) with its cos partner dropped; in the concat layout the sin block
+ * has ceil(d/2) columns and the cos block floor(d/2).
+ *
+ * Accuracy: max abs error <= 2e-7 against float64 sin/cos for p < 2^20 and
+ * d_model <= 8192 (measured ~6e-8: the angles are carried in float64 and
+ * rotated forward one position at a time, re-anchored with libm sin/cos
+ * every PN_PE_ANCHOR rows, and rounded to float32 once).
+ *
+ * Preconditions: out != NULL; seq_len, d_model >= 1; seq_len·d_model <=
+ * PN_MAX_ELEMENTS; base > 1 and finite; offset >= 0; offset + seq_len <= 2^31;
+ * layout is PN_PE_INTERLEAVED or PN_PE_CONCAT.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_pe_sinusoidal_f32(float *out, int32_t seq_len, int32_t d_model,
+                         double base, int32_t offset, int32_t layout);
+
+/* pn_pe_sample_f32 — one PE column at fractional positions (smooth curves).
+ *
+ *   out[k] = f(p_k · w_i), p_k = pos_start + k·pos_step, k in [0, n)
+ *   i = dim / 2, w_i = base^(-2i/d_model), f = sin for even dim, cos for odd.
+ *
+ * Accuracy: max abs error <= 2e-7 (float64 libm, rounded once).
+ * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; d_model >= 1;
+ * 0 <= dim < d_model; base > 1; pos_start, pos_step finite and
+ * |pos_start|, |pos_start + (n-1)·pos_step| <= 2^31.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
+                     int32_t dim, int32_t d_model, double base);
+
+/* ======================================================================
+ * NORMALISATION (src/layernorm.c, src/rmsnorm.c, src/batchnorm.c)
+ * ====================================================================== */
+
+/* pn_layernorm_f32 — LayerNorm over the last `cols` values of each row
+ * (ONNX LayerNormalization with the normalised axes folded into cols).
+ *
+ *   mu_r   = mean(x[r][:])
+ *   var_r  = mean((x[r][:] - mu_r)^2)              (biased)
+ *   inv_r  = 1 / sqrt(var_r + eps)
+ *   y[r][c] = gamma[c]·(x[r][c] - mu_r)·inv_r + beta[c]
+ *
+ * x, y: [rows × cols]; gamma, beta: [cols] or NULL (gamma = 1, beta = 0);
+ * mean, inv_std_dev: [rows] or NULL (not written). In place allowed (y == x).
+ * Method: pass 1 sums the row in float32 pairs of 16 and float64 beyond, so
+ * the mean is exact for constant rows; its float32 rounding `hi` and the
+ * remainder are both kept, pass 2 sums (x-hi) and (x-hi)^2 in float32 blocks
+ * flushed to float64, which corrects the mean and gives the variance without
+ * cancellation; pass 3 writes y. A constant row gives exactly beta.
+ * Accuracy: max abs error <= 5e-6 against float64 for |mean| <= 1e6,
+ * std in [1e-2, 1e3], cols in [1, 8192], |gamma| <= 2, |beta| <= 2.
+ * Preconditions: x, y != NULL; rows, cols >= 1; rows·cols <= PN_MAX_ELEMENTS;
+ * eps >= 0 and finite; eps > 0 or every row non-constant (else inv = Inf).
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
+                     const float *gamma, const float *beta, int32_t rows,
+                     int32_t cols, float eps);
+
+/* pn_rmsnorm_f32 — RMSNorm over each row.
+ *
+ *   inv_r   = 1 / sqrt(mean(x[r][:]^2) + eps)
+ *   y[r][c] = gamma[c]·x[r][c]·inv_r
+ *
+ * gamma: [cols] or NULL (1); inv_rms: [rows] or NULL. In place allowed.
+ * Accuracy: max abs error <= 2e-6·max|y| against float64.
+ * Preconditions and errors as pn_layernorm_f32. */
+int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
+                   const float *gamma, int32_t rows, int32_t cols, float eps);
+
+/* pn_batchnorm_train_f32 — BatchNorm in training mode over the batch axis.
+ *
+ * x, y: [rows × cols] where rows is the batch (N, or N·spatial) and cols the
+ * channels. For every column c:
+ *   m_c = mean over rows of x[:][c],  v_c = mean((x[:][c] - m_c)^2) (biased)
+ *   y[r][c] = gamma[c]·(x[r][c] - m_c)/sqrt(v_c + eps) + beta[c]
+ * batch_mean, batch_var: [cols] outputs (may be NULL).
+ * running_mean, running_var: [cols], updated in place when non-NULL (both or
+ * neither), as in ONNX BatchNormalization (opset 15):
+ *   running = momentum·running + (1 - momentum)·batch     (biased batch var;
+ *   note PyTorch uses the unbiased variance and the opposite momentum sense)
+ * Statistics are accumulated in float64 (two passes). In place allowed.
+ * With rows == 1 every y equals beta (the batch variance is 0): this is the
+ * documented failure of BatchNorm at batch size 1, not an error.
+ * Preconditions: x, y != NULL; rows, cols >= 1; eps >= 0; momentum in [0, 1].
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
+                           float *running_mean, float *running_var,
+                           const float *x, const float *gamma,
+                           const float *beta, int32_t rows, int32_t cols,
+                           float eps, float momentum);
+
+/* pn_batchnorm_infer_f32 — BatchNorm at inference with running statistics:
+ *   y[r][c] = gamma[c]·(x[r][c] - running_mean[c])/sqrt(running_var[c] + eps)
+ *             + beta[c]
+ * running_mean, running_var: [cols], required. gamma/beta may be NULL.
+ * In place allowed. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (eps < 0). */
+int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
+                           const float *beta, const float *running_mean,
+                           const float *running_var, int32_t rows,
+                           int32_t cols, float eps);
+
+/* ======================================================================
+ * ROTARY AND LINEAR-BIAS POSITIONS (src/rope.c, src/alibi.c)
+ * ====================================================================== */
+
+/* pn_rope_f32 — rotary position embedding (ONNX RotaryEmbedding semantics).
+ *
+ * x, y: [batch × seq_len × heads × head_dim]. For token (b, s) the position
+ * is p = position_ids[b·seq_len + s] when position_ids != NULL, else
+ * offset + s. For i in [0, rotary_dim/2), w_i = base^(-2i/rotary_dim) and
+ *   interleaved:  (a, b) = (x[2i], x[2i+1])
+ *   half-split:   (a, b) = (x[i],  x[i + rotary_dim/2])
+ *   a' = a·cos(p·w_i) - b·sin(p·w_i),  b' = a·sin(p·w_i) + b·cos(p·w_i)
+ * Dims at and beyond rotary_dim are copied unchanged. cos/sin come from the
+ * PE machinery (float64, rounded once), so they are as exact as PE.
+ * In place allowed.
+ * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1; total
+ * <= PN_MAX_ELEMENTS; rotary_dim even, 2 <= rotary_dim <= head_dim; base > 1;
+ * offset >= 0 and offset + seq_len <= 2^31 (when position_ids == NULL);
+ * every position id in [0, 2^31).
+ * Scratch: one malloc of 8·seq_len·rotary_dim/2 bytes (4·rotary_dim with
+ * position ids), freed before returning.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
+                int32_t batch, int32_t seq_len, int32_t heads,
+                int32_t head_dim, int32_t rotary_dim, double base,
+                int32_t offset, int32_t interleaved);
+
+/* pn_alibi_slopes_f32 — the ALiBi head slopes m_h, h in [0, heads).
+ * For heads = 2^k: m_h = 2^(-8(h+1)/heads). Otherwise, with P the largest
+ * power of two below heads: the P slopes for P heads, followed by the slopes
+ * for 2P heads at even positions 0, 2, 4, … up to heads - P of them
+ * (Press et al., 2022, "Train Short, Test Long", reference implementation).
+ * Preconditions: slopes != NULL; 1 <= heads <= 65536. */
+int pn_alibi_slopes_f32(float *slopes, int32_t heads);
+
+/* pn_alibi_bias_f32 — bias[h][i][j] = -m_h·|i - j|, [heads × seq_len × seq_len]
+ * (the symmetric form; a causal mask, if wanted, is applied separately).
+ * Preconditions: bias != NULL; heads in [1, 65536]; seq_len >= 1;
+ * heads·seq_len² <= PN_MAX_ELEMENTS. */
+int pn_alibi_bias_f32(float *bias, int32_t heads, int32_t seq_len);
+
+/* ======================================================================
+ * FOR THE FIGURES (src/random.c, src/histogram.c, src/colormap.c)
+ * ====================================================================== */
+
+/* pn_random_normal_f32 — n samples of N(mean, std²), reproducible: the same
+ * seed gives the same float32 sequence on every platform and in every build.
+ * Generator: xoshiro128** (Blackman & Vigna, 2018), its four state words
+ * taken from four steps of splitmix32 started at `seed` (state += 0x9E3779B9,
+ * then the murmur3 32-bit finaliser). Uniforms on (-1, 1):
+ * 2·((next >> 8) + 0.5)·2^-24 - 1, taken in pairs (a, b); Marsaglia's polar
+ * method rejects q = a²+b² >= 1 and gives a·f, b·f with f = sqrt(-2 ln q/q),
+ * the log built from IEEE + - * / only, so no libm can change the sequence.
+ * out[k] = (float)(mean + std·z_k); an odd n drops the last pair's second.
+ * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; std >= 0; mean and
+ * std finite. */
+int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
+                         double std);
+
+/* pn_histogram_f32 — equal-width histogram over [min, max).
+ * Bin k covers [min + k·w, min + (k+1)·w), w = (max-min)/bins; x == max is
+ * counted in the last bin. counts: [bins] uint32 (overwritten).
+ * extra: [3] uint32 = {below (x < min, incl. -Inf), above (x > max, incl.
+ * +Inf), nan}. sum(counts) + below + above + nan == n.
+ * Preconditions: counts, extra, x != NULL; n >= 0 (n = 0 gives zeros);
+ * 1 <= bins <= 65536; min < max, both finite. */
+int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
+                     int32_t n, int32_t bins, float min, float max);
+
+/* Colormaps of pn_colormap_rgba8. Both are posnorm's own, built in OKLab
+ * (tools/gen_colormap.py): lightness changes linearly with the index, hue
+ * stays on a blue/orange axis that deuteranopes, protanopes and tritanopes
+ * can tell apart. */
+enum pn_colormap {
+  /* Diverging, for signed values: blue (vmin) -> light grey (middle) ->
+   * orange (vmax); lightness symmetric about the middle. */
+  PN_COLORMAP_DIVERGING = 0,
+  /* Sequential, for magnitudes: dark blue-violet (vmin) -> yellow (vmax);
+   * lightness rises linearly. */
+  PN_COLORMAP_SEQUENTIAL = 1
+};
+
+/* pn_colormap_rgba8 — writes 4 bytes (R, G, B, A=255) per value, ready to be
+ * an ImageData's data. The value is mapped to index
+ * round(255·(x - vmin)/(vmax - vmin)) clamped to [0, 255] of a 256-entry
+ * table. NaN gives transparent black (0, 0, 0, 0).
+ * Preconditions: rgba, x != NULL; 1 <= n <= PN_MAX_ELEMENTS; vmin < vmax,
+ * both finite; map is a pn_colormap. */
+int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
+                      float vmax, int32_t map);
+
+/* pn_colormap_lut_rgba8 — copies the 256-entry table of `map` (1024 bytes). */
+int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
+
+/* pn_copy_f32 — dst[k] = src[k]: the memory-bandwidth yardstick of the
+ * benchmarks (same loads and stores a kernel cannot avoid). */
+int pn_copy_f32(float *dst, const float *src, int32_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* POSNORM_H */

@@ -1,0 +1,80 @@
+/* rope.c — rotary position embedding (see posnorm.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_internal.h"
+#include "pn_simd.h"
+
+/* Rotates one head vector v (head_dim values) by the angles whose sin/cos
+ * are sn/cs[0..half). */
+static void rope_head(float *out, const float *v, const float *sn,
+                      const float *cs, int32_t half, int32_t head_dim,
+                      int32_t interleaved) {
+  if (interleaved) {
+    for (int32_t i = 0; i < half; i++) {
+      const float a = v[2 * i], b = v[2 * i + 1];
+      out[2 * i] = a * cs[i] - b * sn[i];
+      out[2 * i + 1] = a * sn[i] + b * cs[i];
+    }
+  } else {
+    int32_t i = 0;
+    for (; i + 4 <= half; i += 4) {
+      pn_f32x4 a = pn_f32x4_load(v + i), b = pn_f32x4_load(v + half + i);
+      pn_f32x4 c = pn_f32x4_load(cs + i), s = pn_f32x4_load(sn + i);
+      pn_f32x4_store(out + i, pn_f32x4_sub(pn_f32x4_mul(a, c), pn_f32x4_mul(b, s)));
+      pn_f32x4_store(out + half + i, pn_f32x4_add(pn_f32x4_mul(a, s), pn_f32x4_mul(b, c)));
+    }
+    for (; i < half; i++) {
+      const float a = v[i], b = v[half + i];
+      out[i] = a * cs[i] - b * sn[i];
+      out[half + i] = a * sn[i] + b * cs[i];
+    }
+  }
+  if (out != v && head_dim > 2 * half)
+    memcpy(out + 2 * half, v + 2 * half, sizeof(float) * (size_t)(head_dim - 2 * half));
+}
+
+int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
+                int32_t batch, int32_t seq_len, int32_t heads,
+                int32_t head_dim, int32_t rotary_dim, double base,
+                int32_t offset, int32_t interleaved) {
+  if (!x || !y) return PN_ERR_NULL;
+  const int64_t tokens = pn_count2(batch, seq_len);
+  const int64_t per_token = pn_count2(heads, head_dim);
+  if (tokens < 0 || per_token < 0 || tokens * per_token > PN_MAX_ELEMENTS)
+    return PN_ERR_SIZE;
+  if (rotary_dim < 2 || rotary_dim > head_dim || (rotary_dim & 1) ||
+      !isfinite(base) || !(base > 1.0))
+    return PN_ERR_ARG;
+  if (position_ids) {
+    for (int64_t t = 0; t < tokens; t++)
+      if (position_ids[t] < 0) return PN_ERR_ARG;
+  } else if (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT) {
+    return PN_ERR_ARG;
+  }
+  const int32_t half = rotary_dim / 2;
+  const size_t table_rows = position_ids ? 1 : (size_t)seq_len;
+  float *sn = malloc(sizeof(float) * 2 * table_rows * (size_t)half);
+  if (!sn) return PN_ERR_NOMEM;
+  float *cs = sn + table_rows * (size_t)half;
+  if (!position_ids)
+    pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)offset);
+  for (int32_t b = 0; b < batch; b++) {
+    for (int32_t s = 0; s < seq_len; s++) {
+      const size_t token = (size_t)b * (size_t)seq_len + (size_t)s;
+      const float *srow = sn, *crow = cs;
+      if (position_ids) {
+        pn_pe_sincos_row(sn, cs, (double)position_ids[token], half, rotary_dim, base);
+      } else {
+        srow = sn + (size_t)s * (size_t)half;
+        crow = cs + (size_t)s * (size_t)half;
+      }
+      for (int32_t h = 0; h < heads; h++) {
+        const size_t at = (token * (size_t)heads + (size_t)h) * (size_t)head_dim;
+        rope_head(y + at, x + at, srow, crow, half, head_dim, interleaved);
+      }
+    }
+  }
+  free(sn);
+  return PN_OK;
+}

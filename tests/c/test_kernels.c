@@ -1,0 +1,233 @@
+/* test_kernels.c — native C tests of every kernel, against float64
+ * references written here, run under AddressSanitizer and UBSan.
+ * Prints "N passed, N failed" and exits non-zero on any failure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posnorm.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (cond) {                                                                \
+      passed++;                                                                \
+    } else {                                                                   \
+      failed++;                                                                \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
+      printf(__VA_ARGS__);                                                     \
+      printf("\n");                                                            \
+    }                                                                          \
+  } while (0)
+
+/* tests own generator (not the library's): LCG + Box-Muller in float64 */
+static unsigned long long lcg_state = 12345;
+static double uniform01(void) {
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return ((double)(lcg_state >> 11) + 0.5) / 9007199254740992.0;
+}
+static double gauss(void) {
+  return sqrt(-2.0 * log(uniform01())) * cos(6.283185307179586 * uniform01());
+}
+
+static float *falloc(size_t n) {
+  float *p = malloc(n * sizeof(float) + 1);
+  if (!p) abort();
+  return p;
+}
+
+static void test_pe(void) {
+  const int sizes[][2] = {{1, 1}, {2, 2}, {3, 3}, {7, 17}, {17, 7}, {33, 64}, {5, 4097}};
+  for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+    for (int layout = 0; layout < 2; layout++) {
+      const int S = sizes[t][0], D = sizes[t][1], off = 1000003;
+      float *o = falloc((size_t)S * D);
+      CHECK(pn_pe_sinusoidal_f32(o, S, D, 10000.0, off, layout) == PN_OK, "pe status");
+      double err = 0;
+      const int half = (D + 1) / 2;
+      for (int r = 0; r < S; r++)
+        for (int c = 0; c < D; c++) {
+          int i, is_cos;
+          if (layout == PN_PE_INTERLEAVED) { i = c / 2; is_cos = c & 1; }
+          else { is_cos = c >= half; i = is_cos ? c - half : c; }
+          const double a = (double)(off + r) * pow(10000.0, -2.0 * i / D);
+          const double ref = is_cos ? cos(a) : sin(a);
+          err = fmax(err, fabs(o[(size_t)r * D + c] - ref));
+        }
+      CHECK(err <= 2e-7, "pe %dx%d layout %d err %g", S, D, layout, err);
+      free(o);
+    }
+  }
+  /* long run across several re-anchors at a large offset */
+  const int S = 5000, D = 6;
+  float *o = falloc((size_t)S * D);
+  pn_pe_sinusoidal_f32(o, S, D, 10000.0, (1 << 20) - S, PN_PE_INTERLEAVED);
+  double err = 0;
+  for (int r = 0; r < S; r++)
+    for (int c = 0; c < D; c++) {
+      const double a = (double)((1 << 20) - S + r) * pow(10000.0, -2.0 * (c / 2) / D);
+      err = fmax(err, fabs(o[r * D + c] - ((c & 1) ? cos(a) : sin(a))));
+    }
+  CHECK(err <= 2e-7, "pe long run err %g", err);
+  free(o);
+  float s[5];
+  CHECK(pn_pe_sample_f32(s, 5, 0.25, 0.5, 3, 8, 100.0) == PN_OK, "sample status");
+  for (int k = 0; k < 5; k++)
+    CHECK(fabs(s[k] - cos((0.25 + 0.5 * k) * pow(100.0, -2.0 / 8))) < 1e-7, "sample %d", k);
+  CHECK(pn_pe_sinusoidal_f32(NULL, 1, 1, 10000, 0, 0) == PN_ERR_NULL, "pe null");
+  CHECK(pn_pe_sinusoidal_f32(s, 0, 1, 10000, 0, 0) == PN_ERR_SIZE, "pe size");
+  CHECK(pn_pe_sinusoidal_f32(s, 1, 1, 1.0, 0, 0) == PN_ERR_ARG, "pe base");
+  CHECK(pn_pe_sinusoidal_f32(s, 1, 1, 10000, -1, 0) == PN_ERR_ARG, "pe offset");
+  CHECK(pn_pe_sinusoidal_f32(s, 1, 1, 10000, 0, 2) == PN_ERR_ARG, "pe layout");
+  CHECK(pn_pe_sample_f32(s, 1, 0, 1, 8, 8, 10000) == PN_ERR_ARG, "sample dim");
+}
+
+static void test_layernorm(void) {
+  const int colss[] = {1, 2, 3, 7, 17, 64, 4097, 8192};
+  const double means[] = {0, 1e4, -1e6}, stds[] = {1e-2, 1, 1e3};
+  for (size_t ci = 0; ci < 8; ci++)
+    for (int mi = 0; mi < 3; mi++)
+      for (int si = 0; si < 3; si++) {
+        const int R = 3, C = colss[ci];
+        float *x = falloc((size_t)R * C), *y = falloc((size_t)R * C);
+        float *g = falloc(C), *b = falloc(C), mu[3], inv[3];
+        for (int j = 0; j < C; j++) { g[j] = (float)(1 + 0.5 * gauss()); b[j] = (float)gauss(); }
+        for (int k = 0; k < R * C; k++) x[k] = (float)(means[mi] + stds[si] * gauss());
+        CHECK(pn_layernorm_f32(y, mu, inv, x, g, b, R, C, 1e-5f) == PN_OK, "ln status");
+        double err = 0;
+        for (int r = 0; r < R; r++) {
+          double m = 0, v = 0;
+          for (int j = 0; j < C; j++) m += x[r * C + j];
+          m /= C;
+          for (int j = 0; j < C; j++) v += (x[r * C + j] - m) * (x[r * C + j] - m);
+          v /= C;
+          const double is = 1 / sqrt(v + 1e-5);
+          for (int j = 0; j < C; j++)
+            err = fmax(err, fabs(y[r * C + j] - (g[j] * (x[r * C + j] - m) * is + b[j])));
+          CHECK(fabs(mu[r] - m) <= 1e-6 * fabs(m) + 1e-7 * stds[si], "ln mean");
+          CHECK(fabs(inv[r] - is) <= 1e-6 * is, "ln inv");
+        }
+        CHECK(err <= 5e-6, "ln cols %d mean %g std %g err %g", C, means[mi], stds[si], err);
+        free(x); free(y); free(g); free(b);
+      }
+  /* constant row gives exactly beta; in place */
+  float x[5] = {0.1f, 0.1f, 0.1f, 0.1f, 0.1f}, b[5] = {1, -2, 3, 0.5f, 7};
+  CHECK(pn_layernorm_f32(x, NULL, NULL, x, NULL, b, 1, 5, 1e-5f) == PN_OK, "ln inplace");
+  CHECK(memcmp(x, b, sizeof x) == 0, "constant row gives beta");
+  CHECK(pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, 1, 5, -1.0f) == PN_ERR_ARG, "ln eps");
+}
+
+static void test_rms_bn(void) {
+  const int R = 9, C = 19;
+  float x[9 * 19], y[9 * 19], g[19], bt[19], inv[9], bm[19], bv[19], rm[19], rv[19];
+  for (int k = 0; k < R * C; k++) x[k] = (float)(3 + 2 * gauss());
+  for (int j = 0; j < C; j++) { g[j] = (float)(1 + 0.3 * gauss()); bt[j] = (float)gauss(); rm[j] = 0.5f; rv[j] = 2.0f; }
+  CHECK(pn_rmsnorm_f32(y, inv, x, g, R, C, 1e-6f) == PN_OK, "rms status");
+  double err = 0;
+  for (int r = 0; r < R; r++) {
+    double ss = 0;
+    for (int j = 0; j < C; j++) ss += (double)x[r * C + j] * x[r * C + j];
+    const double is = 1 / sqrt(ss / C + 1e-6);
+    for (int j = 0; j < C; j++) err = fmax(err, fabs(y[r * C + j] - g[j] * x[r * C + j] * is));
+  }
+  CHECK(err < 2e-6, "rms err %g", err);
+  CHECK(pn_batchnorm_train_f32(y, bm, bv, rm, rv, x, g, bt, R, C, 1e-5f, 0.9f) == PN_OK, "bn");
+  err = 0;
+  for (int j = 0; j < C; j++) {
+    double m = 0, v = 0;
+    for (int r = 0; r < R; r++) m += x[r * C + j];
+    m /= R;
+    for (int r = 0; r < R; r++) v += (x[r * C + j] - m) * (x[r * C + j] - m);
+    v /= R;
+    for (int r = 0; r < R; r++)
+      err = fmax(err, fabs(y[r * C + j] - (g[j] * (x[r * C + j] - m) / sqrt(v + 1e-5) + bt[j])));
+    CHECK(fabs(rm[j] - (0.9 * 0.5 + 0.1 * m)) < 1e-6, "running mean");
+    CHECK(fabs(rv[j] - (0.9 * 2.0 + 0.1 * v)) < 1e-6, "running var");
+    CHECK(fabs(bm[j] - m) < 1e-6 && fabs(bv[j] - v) < 1e-5, "batch stats");
+  }
+  CHECK(err < 5e-6, "bn err %g", err);
+  CHECK(pn_batchnorm_infer_f32(y, x, NULL, NULL, rm, rv, R, C, 0.0f) == PN_OK, "bn infer");
+  CHECK(fabs(y[5] - (x[5] - rm[5]) / sqrt(rv[5])) < 1e-6, "bn infer value");
+  CHECK(pn_batchnorm_train_f32(y, bm, bv, rm, NULL, x, g, bt, R, C, 1e-5f, 0.9f) == PN_ERR_NULL, "bn pair");
+  CHECK(pn_batchnorm_train_f32(y, bm, bv, rm, rv, x, g, bt, R, C, 1e-5f, 1.5f) == PN_ERR_ARG, "bn momentum");
+}
+
+static void test_rope_alibi(void) {
+  const int B = 2, S = 5, H = 3, D = 10, RD = 6;
+  float x[2 * 5 * 3 * 10], y[2 * 5 * 3 * 10];
+  int32_t pid[10];
+  for (int k = 0; k < B * S * H * D; k++) x[k] = (float)gauss();
+  for (int k = 0; k < B * S; k++) pid[k] = 7 * k + 3;
+  for (int inter = 0; inter < 2; inter++)
+    for (int use_ids = 0; use_ids < 2; use_ids++) {
+      CHECK(pn_rope_f32(y, x, use_ids ? pid : NULL, B, S, H, D, RD, 500.0, 11, inter) == PN_OK, "rope");
+      double err = 0;
+      for (int b = 0; b < B; b++)
+        for (int s = 0; s < S; s++)
+          for (int h = 0; h < H; h++) {
+            const int at = ((b * S + s) * H + h) * D;
+            const double p = use_ids ? pid[b * S + s] : 11 + s;
+            for (int i = 0; i < RD / 2; i++) {
+              const int ia = inter ? 2 * i : i, ib = inter ? 2 * i + 1 : i + RD / 2;
+              const double th = p * pow(500.0, -2.0 * i / RD);
+              err = fmax(err, fabs(y[at + ia] - (x[at + ia] * cos(th) - x[at + ib] * sin(th))));
+              err = fmax(err, fabs(y[at + ib] - (x[at + ia] * sin(th) + x[at + ib] * cos(th))));
+            }
+            for (int j = RD; j < D; j++) err = fmax(err, fabs(y[at + j] - x[at + j]));
+          }
+      CHECK(err < 1e-6, "rope inter %d ids %d err %g", inter, use_ids, err);
+    }
+  CHECK(pn_rope_f32(y, x, NULL, B, S, H, D, 5, 500.0, 0, 0) == PN_ERR_ARG, "rope odd rotary");
+  float sl[12];
+  pn_alibi_slopes_f32(sl, 8);
+  for (int h = 0; h < 8; h++) CHECK(sl[h] == ldexpf(1.0f, -(h + 1)), "slope 8 heads %d", h);
+  pn_alibi_slopes_f32(sl, 12); /* 8 slopes of 8 heads, then 16-head slopes 0, 2, 4, 6 */
+  for (int h = 0; h < 8; h++) CHECK(sl[h] == ldexpf(1.0f, -(h + 1)), "slope 12 heads %d", h);
+  for (int h = 8; h < 12; h++)
+    CHECK(fabs(sl[h] - pow(2.0, -0.5 * (2 * (h - 8) + 1))) < 1e-7, "slope 12 heads %d", h);
+  float bias[2 * 4 * 4];
+  pn_alibi_bias_f32(bias, 2, 4);
+  CHECK(bias[0] == 0.0f && bias[3] == -0.1875f && bias[16 + 12] == -0.01171875f, "alibi bias (2 heads: m = 2^-4, 2^-8)");
+}
+
+static void test_figures(void) {
+  float a[1001], b[1001];
+  CHECK(pn_random_normal_f32(a, 1001, 42, 0.0, 1.0) == PN_OK, "rng");
+  pn_random_normal_f32(b, 1001, 42, 0.0, 1.0);
+  CHECK(memcmp(a, b, sizeof a) == 0, "rng reproducible");
+  double m = 0, v = 0;
+  for (int k = 0; k < 1001; k++) m += a[k];
+  m /= 1001;
+  for (int k = 0; k < 1001; k++) v += (a[k] - m) * (a[k] - m);
+  v /= 1001;
+  CHECK(fabs(m) < 0.12 && fabs(v - 1) < 0.12, "rng moments %g %g", m, v);
+  float h[8] = {0.0f, 0.5f, 1.0f, -0.1f, 2.0f, NAN, 0.25f, 0.999f};
+  uint32_t counts[4], extra[3];
+  CHECK(pn_histogram_f32(counts, extra, h, 8, 4, 0.0f, 1.0f) == PN_OK, "hist");
+  CHECK(counts[0] == 1 && counts[1] == 1 && counts[2] == 1 && counts[3] == 2, "hist bins %u %u %u %u",
+        counts[0], counts[1], counts[2], counts[3]);
+  CHECK(extra[0] == 1 && extra[1] == 1 && extra[2] == 1, "hist extra");
+  uint8_t px[12];
+  float vals[3] = {-1.0f, 1.0f, NAN};
+  uint8_t lut[1024];
+  pn_colormap_lut_rgba8(lut, PN_COLORMAP_DIVERGING);
+  CHECK(pn_colormap_rgba8(px, vals, 3, -1.0f, 1.0f, 0) == PN_OK, "cmap");
+  CHECK(memcmp(px, lut, 4) == 0 && memcmp(px + 4, lut + 1020, 4) == 0, "cmap ends");
+  CHECK(px[8] == 0 && px[11] == 0, "cmap nan transparent");
+  float src[37], dst[37];
+  for (int k = 0; k < 37; k++) src[k] = (float)k;
+  pn_copy_f32(dst, src, 37);
+  CHECK(memcmp(src, dst, sizeof src) == 0, "copy");
+}
+
+int main(void) {
+  test_pe();
+  test_layernorm();
+  test_rms_bn();
+  test_rope_alibi();
+  test_figures();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
