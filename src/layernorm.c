@@ -4,27 +4,39 @@
 #include "pn_internal.h"
 #include "pn_simd.h"
 
-/* y = ((x - hi) - c)·inv·gamma + beta for one row; every step in float32. */
-static void layernorm_row_out(float *y, const float *x, const float *gamma,
-                              const float *beta, int32_t n, float hi, float c,
-                              float inv) {
-  const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);
-  const pn_f32x4 vinv = pn_f32x4_splat(inv);
-  int32_t j = 0;
-  for (; j + 4 <= n; j += 4) {
-    pn_f32x4 t = pn_f32x4_mul(
-        pn_f32x4_sub(pn_f32x4_sub(pn_f32x4_load(x + j), vhi), vc), vinv);
-    if (gamma) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));
-    if (beta) t = pn_f32x4_add(t, pn_f32x4_load(beta + j));
-    pn_f32x4_store(y + j, t);
+/* y = ((x - hi) - c)·inv·gamma + beta for one row; every step in float32.
+ * HAS_GAMMA/HAS_BETA are compile-time constants in each instantiation, so
+ * the hot loop carries no branches. */
+#define LAYERNORM_ROW_OUT(NAME, HAS_GAMMA, HAS_BETA)                           \
+  static void NAME(float *y, const float *x, const float *gamma,               \
+                   const float *beta, int32_t n, float hi, float c,            \
+                   float inv) {                                                \
+    (void)gamma;                                                               \
+    (void)beta;                                                                \
+    const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);           \
+    const pn_f32x4 vinv = pn_f32x4_splat(inv);                                 \
+    int32_t j = 0;                                                             \
+    for (; j + 4 <= n; j += 4) {                                               \
+      pn_f32x4 t = pn_f32x4_mul(                                               \
+          pn_f32x4_sub(pn_f32x4_sub(pn_f32x4_load(x + j), vhi), vc), vinv);    \
+      if (HAS_GAMMA) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));            \
+      if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + j));              \
+      pn_f32x4_store(y + j, t);                                                \
+    }                                                                          \
+    for (; j < n; j++) {                                                       \
+      float t = ((x[j] - hi) - c) * inv;                                       \
+      if (HAS_GAMMA) t = t * gamma[j];                                         \
+      if (HAS_BETA) t = t + beta[j];                                           \
+      y[j] = t;                                                                \
+    }                                                                          \
   }
-  for (; j < n; j++) {
-    float t = ((x[j] - hi) - c) * inv;
-    if (gamma) t = t * gamma[j];
-    if (beta) t = t + beta[j];
-    y[j] = t;
-  }
-}
+LAYERNORM_ROW_OUT(row_out_plain, 0, 0)
+LAYERNORM_ROW_OUT(row_out_gamma, 1, 0)
+LAYERNORM_ROW_OUT(row_out_beta, 0, 1)
+LAYERNORM_ROW_OUT(row_out_affine, 1, 1)
+
+typedef void (*row_out_fn)(float *, const float *, const float *,
+                           const float *, int32_t, float, float, float);
 
 int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
                      const float *gamma, const float *beta, int32_t rows,
@@ -33,6 +45,8 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
   if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   const double n = (double)cols;
+  const row_out_fn row_out = gamma ? (beta ? row_out_affine : row_out_gamma)
+                                   : (beta ? row_out_beta : row_out_plain);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
     /* pass 1: the mean in float64; its float32 rounding is the shift */
@@ -48,7 +62,7 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
     if (mean) mean[r] = (float)((double)hi + c);
     if (inv_std_dev) inv_std_dev[r] = (float)inv;
     /* pass 3 */
-    layernorm_row_out(y + (size_t)r * (size_t)cols, xr, gamma, beta, cols, hi,
+    row_out(y + (size_t)r * (size_t)cols, xr, gamma, beta, cols, hi,
                       (float)c, (float)inv);
   }
   return PN_OK;

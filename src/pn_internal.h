@@ -54,8 +54,9 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
 double pn_sum_f32(const float *x, int32_t n);
 
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in
- * float32, accumulated in float32 over blocks of 64 values (8 terms per
- * lane and accumulator) and the blocks in float64. */
+ * float32, accumulated in float32 over blocks of 64 values (four
+ * accumulators of 4 terms per lane, added pairwise) and the blocks in
+ * float64. */
 void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
                          double *sumsq);
 

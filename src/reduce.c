@@ -29,28 +29,29 @@ static inline pn_f64x2 fold(pn_f64x2 acc, pn_f32x4 a) {
 void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
                          double *sumsq) {
   const pn_f32x4 k = pn_f32x4_splat(shift);
-  const pn_f32x4 zero = pn_f32x4_splat(0.0f);
   pn_f64x2 s64 = pn_f64x2_splat(0.0), q64 = pn_f64x2_splat(0.0);
   int32_t j = 0;
-  while (j + 4 <= n) {
-    pn_f32x4 s0 = zero, s1 = zero, q0 = zero, q1 = zero;
-    const int32_t end = (n - j) >= 64 ? j + 64 : j + ((n - j) & ~3);
-    for (; j + 8 <= end; j += 8) {
-      pn_f32x4 d0 = pn_f32x4_sub(pn_f32x4_load(x + j), k);
-      pn_f32x4 d1 = pn_f32x4_sub(pn_f32x4_load(x + j + 4), k);
-      s0 = pn_f32x4_add(s0, d0);
-      s1 = pn_f32x4_add(s1, d1);
-      q0 = pn_f32x4_add(q0, pn_f32x4_mul(d0, d0));
-      q1 = pn_f32x4_add(q1, pn_f32x4_mul(d1, d1));
+  /* blocks of 64: four float32 accumulators per sum, 4 terms each */
+  for (; j + 64 <= n; j += 64) {
+    pn_f32x4 s[4], q[4];
+    for (int a = 0; a < 4; a++) {
+      s[a] = pn_f32x4_sub(pn_f32x4_load(x + j + 4 * a), k);
+      q[a] = pn_f32x4_mul(s[a], s[a]);
     }
-    if (j + 4 <= end) {
-      pn_f32x4 d0 = pn_f32x4_sub(pn_f32x4_load(x + j), k);
-      s0 = pn_f32x4_add(s0, d0);
-      q0 = pn_f32x4_add(q0, pn_f32x4_mul(d0, d0));
-      j += 4;
+    for (int t = 16; t < 64; t += 16) {
+      for (int a = 0; a < 4; a++) {
+        const pn_f32x4 d = pn_f32x4_sub(pn_f32x4_load(x + j + t + 4 * a), k);
+        s[a] = pn_f32x4_add(s[a], d);
+        q[a] = pn_f32x4_add(q[a], pn_f32x4_mul(d, d));
+      }
     }
-    s64 = fold(fold(s64, s0), s1);
-    q64 = fold(fold(q64, q0), q1);
+    s64 = fold(s64, pn_f32x4_add(pn_f32x4_add(s[0], s[1]), pn_f32x4_add(s[2], s[3])));
+    q64 = fold(q64, pn_f32x4_add(pn_f32x4_add(q[0], q[1]), pn_f32x4_add(q[2], q[3])));
+  }
+  for (; j + 4 <= n; j += 4) {
+    const pn_f32x4 d = pn_f32x4_sub(pn_f32x4_load(x + j), k);
+    s64 = fold(s64, d);
+    q64 = fold(q64, pn_f32x4_mul(d, d));
   }
   double ts = 0.0, tq = 0.0;
   for (; j < n; j++) {

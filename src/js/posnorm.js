@@ -1,0 +1,380 @@
+// posnorm.js — the public entry point: init() and the kernel calls.
+//
+//   import { init } from 'posnorm';
+//   const pn = await init();
+//   const pe = pn.positionalEncoding({ seqLen: 50, dModel: 128 });
+//
+// Every call validates its arguments before any memory is touched, throws a
+// TypeError or RangeError that names the argument and the allowed range, and
+// frees whatever it allocated, so the module stays usable after any error.
+
+import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer } from './memory.js';
+import * as v from './validate.js';
+
+export { simdSupported, PnBuffer };
+export const MAX_ELEMENTS = v.MAX_ELEMENTS;
+
+const STATUS = { '-1': 'a required pointer was NULL', '-2': 'a size was out of range', '-3': 'an argument was out of range', '-4': 'buffers overlap', '-5': 'out of memory' };
+const LAYOUTS = ['interleaved', 'concat'];
+const COLORMAPS = ['diverging', 'sequential'];
+const POS_LIMIT = 2 ** 31;
+
+/** Runs `body` with a Frame and always releases it. */
+function framed(heap, fn, body) {
+  const frame = new Frame(heap, fn);
+  try {
+    return body(frame);
+  } finally {
+    frame.release();
+  }
+}
+
+function check(fn, status) {
+  if (status !== 0) {
+    const Err = status === -1 ? TypeError : RangeError;
+    throw new Err(`posnorm.${fn}: the kernel rejected its arguments (${STATUS[status] ?? `status ${status}`})`);
+  }
+}
+
+/** Optional float32 input of a given length (gamma, beta, running stats). */
+function optionalF32(fn, name, value, length) {
+  return value === undefined || value === null ? undefined : v.f32(fn, name, value, length);
+}
+
+/** Validates an `out` argument of `length` values of `type`. */
+function outArg(fn, out, length, type = 'f32', name = 'out') {
+  if (out === undefined || out === null) return undefined;
+  const Type = BUFFER_TYPES[type];
+  const ok = out instanceof Type || (out.isPnBuffer === true && out.type === type);
+  if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer`);
+  if (out.isPnBuffer && out.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  if (out.length !== length) throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${out.length}`);
+  return out;
+}
+
+/** rows = x.length / cols, which must be a whole number. */
+function rowsOf(fn, x, cols) {
+  if (x.length % cols !== 0) {
+    throw new RangeError(`posnorm.${fn}: x.length (${x.length}) must be a multiple of cols (${cols})`);
+  }
+  return x.length / cols;
+}
+
+/**
+ * Loads posnorm and returns the kernel API.
+ * @param {import('./posnorm.d.ts').InitOptions} [options]
+ * @returns {Promise<import('./posnorm.d.ts').Posnorm>}
+ */
+export async function init(options = {}) {
+  options = v.options('init', options);
+  const want = options.simd ?? 'auto';
+  if (!['auto', true, false].includes(want)) {
+    throw new TypeError(`posnorm.init: simd must be "auto", true or false, got ${String(want)}`);
+  }
+  const haveSimd = simdSupported();
+  if (want === true && !haveSimd) {
+    throw new Error('posnorm.init: simd: true was requested but this engine has no WebAssembly SIMD128');
+  }
+  const useSimd = want === 'auto' ? haveSimd : want;
+  const module = await compileWasm(options.wasm ?? defaultWasmUrl(useSimd));
+  let api = null;
+  const exports = await instantiate(module, () => api?._grew());
+  api = new Posnorm(exports);
+  return api;
+}
+
+/** The kernel API bound to one wasm instance (see posnorm.d.ts). */
+export class Posnorm {
+  #heap;
+  #x;
+
+  constructor(exports) {
+    this.#x = exports;
+    this.#heap = new Heap(exports);
+    /** true when this instance runs the SIMD128 build. */
+    this.simd = exports.pn_simd_enabled() === 1;
+    const ver = exports.pn_version();
+    this.version = `${Math.floor(ver / 10000)}.${Math.floor(ver / 100) % 100}.${ver % 100}`;
+  }
+
+  /** @internal called by the memory-growth import. */
+  _grew() {}
+
+  /** The module's WebAssembly.Memory (its buffer changes when it grows). */
+  get memory() { return this.#heap.memory; }
+
+  /** The raw C exports, for callers who manage pointers themselves. */
+  get raw() { return this.#x; }
+
+  /** Allocates a zero-copy buffer of `length` values in the module's memory. */
+  alloc(length, type = 'f32') {
+    v.oneOf('alloc', 'type', type, Object.keys(BUFFER_TYPES));
+    v.int('alloc', 'length', length, 1, v.MAX_ELEMENTS);
+    const bytes = length * BUFFER_TYPES[type].BYTES_PER_ELEMENT;
+    return new PnBuffer(this.#heap, this.#heap.alloc(bytes, 'alloc', `a ${type} buffer of ${length} values`), length, type);
+  }
+
+  positionalEncoding(opts) {
+    const fn = 'positionalEncoding';
+    const o = v.options(fn, opts);
+    const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
+    const dModel = v.int(fn, 'dModel', o.dModel, 1);
+    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const offset = v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
+    const layout = v.oneOf(fn, 'layout', o.layout ?? 'interleaved', LAYOUTS);
+    const n = v.total(fn, 'seqLen × dModel', seqLen * dModel);
+    const out = outArg(fn, o.out, n);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(n, 'f32', out, 'the encoding');
+      check(fn, this.#x.pn_pe_sinusoidal_f32(y.ptr, seqLen, dModel, base, offset, LAYOUTS.indexOf(layout)));
+      return y.result();
+    });
+  }
+
+  peSample(opts) {
+    const fn = 'peSample';
+    const o = v.options(fn, opts);
+    const n = v.int(fn, 'n', o.n, 1);
+    const dModel = v.int(fn, 'dModel', o.dModel, 1);
+    const dim = v.int(fn, 'dim', o.dim, 0, dModel - 1);
+    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const start = v.num(fn, 'start', o.start ?? 0, -POS_LIMIT, POS_LIMIT);
+    const step = v.num(fn, 'step', o.step ?? 1);
+    v.num(fn, 'start + (n - 1) × step', start + (n - 1) * step, -POS_LIMIT, POS_LIMIT);
+    const out = outArg(fn, o.out, n);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(n, 'f32', out, 'the samples');
+      check(fn, this.#x.pn_pe_sample_f32(y.ptr, n, start, step, dim, dModel, base));
+      return y.result();
+    });
+  }
+
+  layerNorm(x, opts) {
+    const fn = 'layerNorm';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const cols = v.int(fn, 'cols', o.cols, 1);
+    const rows = rowsOf(fn, x, cols);
+    const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
+    const beta = optionalF32(fn, 'beta', o.beta, cols);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
+    const out = outArg(fn, o.out, x.length);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pg = f.input(gamma, 'gamma');
+      const pb = f.input(beta, 'beta');
+      const y = f.output(x.length, 'f32', out, 'y');
+      const mean = f.output(rows, 'f32', undefined, 'mean');
+      const inv = f.output(rows, 'f32', undefined, 'invStdDev');
+      check(fn, this.#x.pn_layernorm_f32(y.ptr, mean.ptr, inv.ptr, px, pg, pb, rows, cols, eps));
+      return { y: y.result(), mean: mean.result(), invStdDev: inv.result() };
+    });
+  }
+
+  rmsNorm(x, opts) {
+    const fn = 'rmsNorm';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const cols = v.int(fn, 'cols', o.cols, 1);
+    const rows = rowsOf(fn, x, cols);
+    const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-6, 0, 3.4e38);
+    const out = outArg(fn, o.out, x.length);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pg = f.input(gamma, 'gamma');
+      const y = f.output(x.length, 'f32', out, 'y');
+      const inv = f.output(rows, 'f32', undefined, 'invRms');
+      check(fn, this.#x.pn_rmsnorm_f32(y.ptr, inv.ptr, px, pg, rows, cols, eps));
+      return { y: y.result(), invRms: inv.result() };
+    });
+  }
+
+  batchNorm(x, opts) {
+    const fn = 'batchNorm';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const cols = v.int(fn, 'cols', o.cols, 1);
+    const rows = rowsOf(fn, x, cols);
+    const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
+    const beta = optionalF32(fn, 'beta', o.beta, cols);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
+    const training = v.bool(fn, 'training', o.training ?? true);
+    const momentum = v.num(fn, 'momentum', o.momentum ?? 0.9, 0, 1);
+    const runningMean = optionalF32(fn, 'runningMean', o.runningMean, cols);
+    const runningVar = optionalF32(fn, 'runningVar', o.runningVar, cols);
+    if ((runningMean === undefined) !== (runningVar === undefined)) {
+      throw new TypeError(`posnorm.${fn}: runningMean and runningVar must be given together`);
+    }
+    if (!training && !runningMean) {
+      throw new TypeError(`posnorm.${fn}: training: false needs runningMean and runningVar`);
+    }
+    const out = outArg(fn, o.out, x.length);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pg = f.input(gamma, 'gamma');
+      const pb = f.input(beta, 'beta');
+      const y = f.output(x.length, 'f32', out, 'y');
+      if (!training) {
+        const prm = f.input(runningMean, 'runningMean');
+        const prv = f.input(runningVar, 'runningVar');
+        check(fn, this.#x.pn_batchnorm_infer_f32(y.ptr, px, pg, pb, prm, prv, rows, cols, eps));
+        return { y: y.result(), mean: Float32Array.from(runningMean.isPnBuffer ? runningMean.array : runningMean), var: Float32Array.from(runningVar.isPnBuffer ? runningVar.array : runningVar) };
+      }
+      const mean = f.output(cols, 'f32', undefined, 'mean');
+      const vr = f.output(cols, 'f32', undefined, 'var');
+      const rm = runningMean ? f.output(cols, 'f32', runningMean, 'runningMean') : { ptr: 0, result() {} };
+      const rv = runningVar ? f.output(cols, 'f32', runningVar, 'runningVar') : { ptr: 0, result() {} };
+      // running statistics are read and updated in place
+      if (runningMean && !runningMean.isPnBuffer) this.#heap.view(Float32Array, rm.ptr, cols).set(runningMean);
+      if (runningVar && !runningVar.isPnBuffer) this.#heap.view(Float32Array, rv.ptr, cols).set(runningVar);
+      check(fn, this.#x.pn_batchnorm_train_f32(y.ptr, mean.ptr, vr.ptr, rm.ptr, rv.ptr, px, pg, pb, rows, cols, eps, momentum));
+      rm.result();
+      rv.result();
+      return { y: y.result(), mean: mean.result(), var: vr.result() };
+    });
+  }
+
+  rope(x, opts) {
+    const fn = 'rope';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const batch = v.int(fn, 'batch', o.batch ?? 1, 1);
+    const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
+    const heads = v.int(fn, 'heads', o.heads, 1);
+    const headDim = v.int(fn, 'headDim', o.headDim, 2);
+    const rotaryDim = v.int(fn, 'rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
+    if (rotaryDim % 2) throw new RangeError(`posnorm.${fn}: rotaryDim must be even, got ${rotaryDim}`);
+    const n = v.total(fn, 'batch × seqLen × heads × headDim', batch * seqLen * heads * headDim);
+    if (x.length !== n) throw new RangeError(`posnorm.${fn}: x.length must be batch × seqLen × heads × headDim = ${n}, got ${x.length}`);
+    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const interleaved = v.bool(fn, 'interleaved', o.interleaved ?? false);
+    let ids;
+    let offset = 0;
+    if (o.positionIds !== undefined && o.positionIds !== null) {
+      const p = o.positionIds;
+      if (!(p instanceof Int32Array || Array.isArray(p) || (p.isPnBuffer && p.type === 'i32'))) {
+        throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
+      }
+      if (p.length !== batch * seqLen) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${batch * seqLen}, got ${p.length}`);
+      const arr = p.isPnBuffer ? p.array : p;
+      for (let k = 0; k < arr.length; k++) v.int(fn, `positionIds[${k}]`, arr[k], 0, POS_LIMIT - 1);
+      ids = Array.isArray(p) ? Int32Array.from(p) : p;
+      if (o.offset !== undefined) throw new TypeError(`posnorm.${fn}: give offset or positionIds, not both`);
+    } else {
+      offset = v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
+    }
+    const out = outArg(fn, o.out, n);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pids = f.input(ids, 'positionIds');
+      const y = f.output(n, 'f32', out, 'y');
+      check(fn, this.#x.pn_rope_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0));
+      return y.result();
+    });
+  }
+
+  alibiSlopes(heads) {
+    const fn = 'alibiSlopes';
+    v.int(fn, 'heads', heads, 1, 65536);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(heads, 'f32', undefined, 'slopes');
+      check(fn, this.#x.pn_alibi_slopes_f32(y.ptr, heads));
+      return y.result();
+    });
+  }
+
+  alibi(opts) {
+    const fn = 'alibi';
+    const o = v.options(fn, opts);
+    const heads = v.int(fn, 'heads', o.heads, 1, 65536);
+    const seqLen = v.int(fn, 'seqLen', o.seqLen, 1, 16384);
+    const n = v.total(fn, 'heads × seqLen × seqLen', heads * seqLen * seqLen);
+    const out = outArg(fn, o.out, n);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(n, 'f32', out, 'the bias');
+      check(fn, this.#x.pn_alibi_bias_f32(y.ptr, heads, seqLen));
+      return y.result();
+    });
+  }
+
+  randomNormal(n, opts) {
+    const fn = 'randomNormal';
+    v.int(fn, 'n', n, 1);
+    const o = v.options(fn, opts);
+    const mean = v.num(fn, 'mean', o.mean ?? 0);
+    const std = v.num(fn, 'std', o.std ?? 1, 0);
+    const seed = v.int(fn, 'seed', o.seed ?? 0, 0, 2 ** 32 - 1);
+    const out = outArg(fn, o.out, n);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(n, 'f32', out, 'the samples');
+      check(fn, this.#x.pn_random_normal_f32(y.ptr, n, seed, mean, std));
+      return y.result();
+    });
+  }
+
+  histogram(x, opts) {
+    const fn = 'histogram';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const bins = v.int(fn, 'bins', o.bins, 1, 65536);
+    let { min, max } = o;
+    if (min === undefined || max === undefined) {
+      const r = finiteRange(x.isPnBuffer ? x.array : x);
+      min ??= r.min;
+      max ??= r.max;
+      if (min === max) { min -= 0.5; max += 0.5; }
+    }
+    v.num(fn, 'min', min, -3.4e38, 3.4e38);
+    v.num(fn, 'max', max, -3.4e38, 3.4e38);
+    if (!(Math.fround(min) < Math.fround(max))) throw new RangeError(`posnorm.${fn}: min must be less than max, got min ${min}, max ${max}`);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const counts = f.output(bins, 'u32', undefined, 'counts');
+      const extra = f.output(3, 'u32', undefined, 'below/above/nan');
+      check(fn, this.#x.pn_histogram_f32(counts.ptr, extra.ptr, px, x.length, bins, min, max));
+      const [below, above, nan] = extra.result();
+      return { counts: counts.result(), below, above, nan, min: Math.fround(min), max: Math.fround(max) };
+    });
+  }
+
+  colormap(x, opts) {
+    const fn = 'colormap';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
+    const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -3.4e38, 3.4e38);
+    const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -3.4e38, 3.4e38);
+    if (!(Math.fround(vmin) < Math.fround(vmax))) throw new RangeError(`posnorm.${fn}: vmin must be less than vmax, got vmin ${vmin}, vmax ${vmax}`);
+    const out = outArg(fn, o.out, x.length * 4, 'u8c');
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const y = f.output(x.length * 4, 'u8c', out, 'the pixels');
+      check(fn, this.#x.pn_colormap_rgba8(y.ptr, px, x.length, vmin, vmax, COLORMAPS.indexOf(map)));
+      return y.result();
+    });
+  }
+
+  colormapTable(map = 'diverging') {
+    const fn = 'colormapTable';
+    v.oneOf(fn, 'map', map, COLORMAPS);
+    return framed(this.#heap, fn, (f) => {
+      const y = f.output(1024, 'u8c', undefined, 'the table');
+      check(fn, this.#x.pn_colormap_lut_rgba8(y.ptr, COLORMAPS.indexOf(map)));
+      return y.result();
+    });
+  }
+}
+
+function finiteRange(a) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < a.length; k++) {
+    const t = a[k];
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  if (min === Infinity) return { min: 0, max: 1 };
+  return { min: Math.max(min, -3.4e38), max: Math.min(max, 3.4e38) };
+}

@@ -1,0 +1,85 @@
+// validate.js — argument checks that name the argument and the allowed range.
+
+/** Largest element count of one tensor, as PN_MAX_ELEMENTS in posnorm.h. */
+export const MAX_ELEMENTS = 2 ** 28;
+
+const describe = (v) =>
+  typeof v === 'string' ? JSON.stringify(v)
+  : v === null ? 'null'
+  : Array.isArray(v) ? `an array of length ${v.length}`
+  : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
+  : typeof v === 'object' ? `a ${v.constructor?.name ?? 'object'}`
+  : String(v);
+
+/** Checks that v is an integer in [min, max]. */
+export function int(fn, name, v, min, max = MAX_ELEMENTS) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`posnorm.${fn}: ${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
+  }
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new RangeError(`posnorm.${fn}: ${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
+  }
+  return v;
+}
+
+/** Checks that v is a finite number in [min, max] (open ends where said). */
+export function num(fn, name, v, min = -Infinity, max = Infinity, { minOpen = false, maxOpen = false } = {}) {
+  const range = `${minOpen ? '(' : '['}${min}, ${max}${maxOpen ? ')' : ']'}`;
+  if (typeof v !== 'number') {
+    throw new TypeError(`posnorm.${fn}: ${name} must be a finite number in ${range}, got ${describe(v)}`);
+  }
+  if (!Number.isFinite(v) || v < min || v > max || (minOpen && v === min) || (maxOpen && v === max)) {
+    throw new RangeError(`posnorm.${fn}: ${name} must be a finite number in ${range}, got ${describe(v)}`);
+  }
+  return v;
+}
+
+/** Checks that v is one of the allowed strings. */
+export function oneOf(fn, name, v, allowed) {
+  if (!allowed.includes(v)) {
+    const list = allowed.map((a) => JSON.stringify(a)).join(' or ');
+    const Err = typeof v === 'string' ? RangeError : TypeError;
+    throw new Err(`posnorm.${fn}: ${name} must be ${list}, got ${describe(v)}`);
+  }
+  return v;
+}
+
+/** Checks that v is a boolean. */
+export function bool(fn, name, v) {
+  if (typeof v !== 'boolean') throw new TypeError(`posnorm.${fn}: ${name} must be true or false, got ${describe(v)}`);
+  return v;
+}
+
+/** Checks that an options argument is an object (or undefined). */
+export function options(fn, v, name = 'options') {
+  if (v === undefined) return {};
+  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
+    throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Checks that v is a Float32Array or a float32 PnBuffer; with `length`, that
+ * it holds exactly that many values.
+ */
+export function f32(fn, name, v, length) {
+  const ok = v instanceof Float32Array || (v && v.isPnBuffer === true && v.type === 'f32');
+  if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a Float32Array or a posnorm f32 buffer, got ${describe(v)}`);
+  if (v.isPnBuffer && v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  if (v.length < 1 || v.length > MAX_ELEMENTS) {
+    throw new RangeError(`posnorm.${fn}: ${name}.length must be in [1, ${MAX_ELEMENTS}], got ${v.length}`);
+  }
+  if (length !== undefined && v.length !== length) {
+    throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${v.length}`);
+  }
+  return v;
+}
+
+/** Checks a product of sizes against the per-tensor limit. */
+export function total(fn, what, n) {
+  if (n > MAX_ELEMENTS) {
+    throw new RangeError(`posnorm.${fn}: ${what} must be at most ${MAX_ELEMENTS} elements (1 GiB of float32), got ${n}`);
+  }
+  return n;
+}
