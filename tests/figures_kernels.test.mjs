@@ -1,0 +1,107 @@
+// Seeded normals, histogram and colormap kernels.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builds } from './helpers.mjs';
+
+const all = await builds();
+
+/** The generator posnorm.h specifies, re-implemented from its description. */
+function referenceNormals(n, seed, mean = 0, std = 1) {
+  let st = seed >>> 0;
+  const splitmix = () => {
+    st = (st + 0x9e3779b9) >>> 0;
+    let z = st;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  const s = [splitmix(), splitmix(), splitmix(), splitmix()];
+  const rotl = (x, k) => ((x << k) | (x >>> (32 - k))) >>> 0;
+  const next = () => {
+    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
+    const t = (s[1] << 9) >>> 0;
+    s[2] = (s[2] ^ s[0]) >>> 0; s[3] = (s[3] ^ s[1]) >>> 0;
+    s[1] = (s[1] ^ s[2]) >>> 0; s[0] = (s[0] ^ s[3]) >>> 0;
+    s[2] = (s[2] ^ t) >>> 0; s[3] = rotl(s[3], 11);
+    return result;
+  };
+  const u = () => 2 * (((next() >>> 8) + 0.5) / 16777216) - 1;
+  const out = [];
+  while (out.length < n) {
+    let a, b, q;
+    do { a = u(); b = u(); q = a * a + b * b; } while (q >= 1 || q === 0);
+    const f = Math.sqrt((-2 * Math.log(q)) / q);
+    out.push(mean + std * a * f, mean + std * b * f);
+  }
+  return out.slice(0, n);
+}
+
+for (const { name, pn } of all) {
+  test(`${name}: randomNormal follows the documented generator and is N(mean, std²)`, () => {
+    const got = pn.randomNormal(10001, { seed: 2024, mean: 3, std: 2 });
+    const ref = referenceNormals(10001, 2024, 3, 2);
+    for (let k = 0; k < got.length; k++) {
+      assert.ok(Math.abs(got[k] - ref[k]) <= 4e-7 * Math.max(1, Math.abs(ref[k])), `k ${k}`);
+    }
+    let m = 0;
+    for (const t of got) m += t;
+    m /= got.length;
+    let v = 0;
+    for (const t of got) v += (t - m) ** 2;
+    v /= got.length;
+    assert.ok(Math.abs(m - 3) < 0.06 && Math.abs(Math.sqrt(v) - 2) < 0.06, `${m} ${Math.sqrt(v)}`);
+    assert.notDeepEqual(pn.randomNormal(8, { seed: 1 }), pn.randomNormal(8, { seed: 2 }));
+    assert.deepEqual(pn.randomNormal(7, { seed: 5 }), pn.randomNormal(7, { seed: 5 }));
+  });
+
+  test(`${name}: histogram bins, x == max in the last bin, below/above/NaN apart`, () => {
+    const x = new Float32Array([0, 0.5, 1, -0.1, 2, NaN, 0.25, 0.999, -Infinity, Infinity, 0.75]);
+    const h = pn.histogram(x, { bins: 4, min: 0, max: 1 });
+    assert.deepEqual([...h.counts], [1, 1, 1, 3]); // 0 | 0.25 | 0.5 | 0.75, 0.999, 1
+    assert.deepEqual([h.below, h.above, h.nan], [2, 2, 1]);
+    const r = pn.randomNormal(5000, { seed: 9 });
+    const auto = pn.histogram(r, { bins: 17 });
+    assert.equal(auto.counts.reduce((a, b) => a + b, 0), 5000, 'default range holds every value');
+    // independent count of one bin
+    const w = (auto.max - auto.min) / 17;
+    const inBin3 = r.filter((t) => t >= auto.min + 3 * w && t < auto.min + 4 * w).length;
+    assert.ok(Math.abs(auto.counts[3] - inBin3) <= 1);
+  });
+
+  test(`${name}: colormap writes the table's colours, NaN transparent`, () => {
+    const lut = pn.colormapTable('diverging');
+    const px = pn.colormap(new Float32Array([-1, 0, 1, NaN, 5, -5]), { vmin: -1, vmax: 1 });
+    assert.deepEqual([...px.subarray(0, 4)], [...lut.subarray(0, 4)]);
+    assert.deepEqual([...px.subarray(4, 8)], [...lut.subarray(128 * 4, 128 * 4 + 4)]);
+    assert.deepEqual([...px.subarray(8, 12)], [...lut.subarray(1020, 1024)]);
+    assert.deepEqual([...px.subarray(12, 16)], [0, 0, 0, 0]);
+    assert.deepEqual([...px.subarray(16, 20)], [...lut.subarray(1020, 1024)], 'clamped above');
+    assert.deepEqual([...px.subarray(20, 24)], [...lut.subarray(0, 4)], 'clamped below');
+  });
+}
+
+/** sRGB 8-bit to OKLab (Ottosson 2020), for checking the tables. */
+function oklab([r, g, b]) {
+  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const [R, G, B] = [lin(r), lin(g), lin(b)];
+  const l = Math.cbrt(0.4122214708 * R + 0.5363325363 * G + 0.0514459929 * B);
+  const m = Math.cbrt(0.2119034982 * R + 0.6806995451 * G + 0.1073969566 * B);
+  const s = Math.cbrt(0.0883024619 * R + 0.2817188376 * G + 0.6299787005 * B);
+  return [0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
+    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
+    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s];
+}
+
+test('colormaps are perceptually ordered: lightness linear in the index', () => {
+  const { pn } = all[0];
+  const seq = pn.colormapTable('sequential');
+  const L = (t, i) => oklab([t[4 * i], t[4 * i + 1], t[4 * i + 2]])[0];
+  for (let i = 1; i < 256; i++) {
+    const step = L(seq, i) - L(seq, i - 1);
+    assert.ok(step > 0 && step < 0.0055, `sequential step ${i}: ${step}`);
+  }
+  const div = pn.colormapTable('diverging');
+  for (let i = 1; i < 128; i++) assert.ok(L(div, i) > L(div, i - 1), `diverging rises to the middle at ${i}`);
+  for (let i = 129; i < 256; i++) assert.ok(L(div, i) < L(div, i - 1), `diverging falls after the middle at ${i}`);
+  for (let i = 0; i < 128; i++) assert.ok(Math.abs(L(div, i) - L(div, 255 - i)) < 0.01, `symmetric lightness at ${i}`);
+});

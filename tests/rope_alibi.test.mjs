@@ -1,0 +1,87 @@
+// RoPE and ALiBi against float64 references and the paper's slopes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builds, maxAbsDiff, normals } from './helpers.mjs';
+
+const all = await builds();
+
+/** RoPE in float64: pairs (2i, 2i+1) or (i, i + rotaryDim/2). */
+function ropeRef(x, { batch, seqLen, heads, headDim, rotaryDim, base, positions, interleaved }) {
+  const y = Float64Array.from(x);
+  const half = rotaryDim / 2;
+  for (let b = 0; b < batch; b++) {
+    for (let s = 0; s < seqLen; s++) {
+      const p = positions(b, s);
+      for (let h = 0; h < heads; h++) {
+        const at = ((b * seqLen + s) * heads + h) * headDim;
+        for (let i = 0; i < half; i++) {
+          const ia = at + (interleaved ? 2 * i : i);
+          const ib = at + (interleaved ? 2 * i + 1 : i + half);
+          const th = p * Math.pow(base, (-2 * i) / rotaryDim);
+          y[ia] = x[ia] * Math.cos(th) - x[ib] * Math.sin(th);
+          y[ib] = x[ia] * Math.sin(th) + x[ib] * Math.cos(th);
+        }
+      }
+    }
+  }
+  return y;
+}
+
+for (const { name, pn } of all) {
+  test(`${name}: RoPE matches float64 (offset, position ids, both pairings, partial rotary)`, () => {
+    for (const [batch, seqLen, heads, headDim, rotaryDim] of [[1, 1, 1, 2, 2], [2, 7, 3, 10, 6], [1, 17, 2, 64, 64], [3, 5, 1, 9, 8]]) {
+      const x = normals(batch * seqLen * heads * headDim, { seed: headDim });
+      for (const interleaved of [false, true]) {
+        const shape = { batch, seqLen, heads, headDim, rotaryDim, base: 10000, interleaved };
+        const got = pn.rope(x, { ...shape, offset: 1000 });
+        const ref = ropeRef(x, { ...shape, positions: (b, s) => 1000 + s });
+        assert.ok(maxAbsDiff(got, ref) <= 2e-6, `${headDim}/${rotaryDim} interleaved ${interleaved}`);
+        const ids = Int32Array.from({ length: batch * seqLen }, (_, k) => (k * 7919) % 100000);
+        const got2 = pn.rope(x, { ...shape, positionIds: ids });
+        const ref2 = ropeRef(x, { ...shape, positions: (b, s) => ids[b * seqLen + s] });
+        assert.ok(maxAbsDiff(got2, ref2) <= 2e-6, `ids ${headDim}/${rotaryDim}`);
+      }
+    }
+  });
+
+  test(`${name}: RoPE q·k depends only on the relative distance`, () => {
+    const q = normals(8, { seed: 1 }), k = normals(8, { seed: 2 });
+    const dot = (m, n) => {
+      const rq = pn.rope(q, { seqLen: 1, heads: 1, headDim: 8, offset: m });
+      const rk = pn.rope(k, { seqLen: 1, heads: 1, headDim: 8, offset: n });
+      return rq.reduce((s, v, i) => s + v * rk[i], 0);
+    };
+    assert.ok(Math.abs(dot(5, 2) - dot(105, 102)) < 1e-5);
+    assert.ok(Math.abs(dot(5, 2) - dot(3, 5)) > 1e-3, 'a different distance gives a different score');
+  });
+
+  test(`${name}: ALiBi slopes are the paper's geometric sequence, bias is -m·|i-j|`, () => {
+    for (const heads of [1, 2, 4, 8, 16, 32]) {
+      const got = pn.alibiSlopes(heads);
+      for (let h = 0; h < heads; h++) assert.equal(got[h], Math.fround(2 ** (-8 * (h + 1) / heads)));
+    }
+    // 12 heads: the 8 slopes of 8 heads, then every other slope of 16 heads
+    const twelve = pn.alibiSlopes(12);
+    const expect = [1, 2, 3, 4, 5, 6, 7, 8].map((h) => 2 ** -h).concat([0.5, 1.5, 2.5, 3.5].map((e) => 2 ** -e));
+    assert.ok(maxAbsDiff(twelve, expect) < 1e-7);
+    // 6 heads: 4 slopes of 4 heads (2^-2 .. 2^-8), then 8-head slopes 2^-1, 2^-3
+    assert.ok(maxAbsDiff(pn.alibiSlopes(6), [2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8, 2 ** -1, 2 ** -3]) < 1e-9);
+    const heads = 3, seqLen = 5;
+    const bias = pn.alibi({ heads, seqLen });
+    const m = pn.alibiSlopes(heads);
+    for (let h = 0; h < heads; h++) {
+      for (let i = 0; i < seqLen; i++) {
+        for (let j = 0; j < seqLen; j++) {
+          assert.equal(bias[(h * seqLen + i) * seqLen + j], Math.fround(-m[h] * Math.abs(i - j)));
+        }
+      }
+    }
+  });
+}
+
+test('SIMD and scalar RoPE are bit-identical', () => {
+  const [a, b] = all;
+  const x = normals(2 * 9 * 3 * 20, { seed: 4 });
+  const shape = { batch: 2, seqLen: 9, heads: 3, headDim: 20, rotaryDim: 16, offset: 77 };
+  assert.deepEqual(a.pn.rope(x, shape), b.pn.rope(x, shape));
+});
