@@ -35,9 +35,6 @@ LAYERNORM_ROW_OUT(row_out_gamma, 1, 0)
 LAYERNORM_ROW_OUT(row_out_beta, 0, 1)
 LAYERNORM_ROW_OUT(row_out_affine, 1, 1)
 
-typedef void (*row_out_fn)(float *, const float *, const float *,
-                           const float *, int32_t, float, float, float);
-
 int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
                      const float *gamma, const float *beta, int32_t rows,
                      int32_t cols, float eps) {
@@ -45,8 +42,6 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
   if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   const double n = (double)cols;
-  const row_out_fn row_out = gamma ? (beta ? row_out_affine : row_out_gamma)
-                                   : (beta ? row_out_beta : row_out_plain);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
     /* pass 1: the mean in float64; its float32 rounding is the shift */
@@ -62,8 +57,12 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
     if (mean) mean[r] = (float)((double)hi + c);
     if (inv_std_dev) inv_std_dev[r] = (float)inv;
     /* pass 3 */
-    row_out(y + (size_t)r * (size_t)cols, xr, gamma, beta, cols, hi,
-                      (float)c, (float)inv);
+    float *yr = y + (size_t)r * (size_t)cols;
+    const float fc = (float)c, finv = (float)inv;
+    if (gamma && beta) row_out_affine(yr, xr, gamma, beta, cols, hi, fc, finv);
+    else if (gamma) row_out_gamma(yr, xr, gamma, beta, cols, hi, fc, finv);
+    else if (beta) row_out_beta(yr, xr, gamma, beta, cols, hi, fc, finv);
+    else row_out_plain(yr, xr, gamma, beta, cols, hi, fc, finv);
   }
   return PN_OK;
 }

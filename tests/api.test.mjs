@@ -1,0 +1,142 @@
+// The JS API: init options, argument validation, zero-copy buffers, memory.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { init, simdSupported } from '../src/js/posnorm.js';
+import { builds, normals } from './helpers.mjs';
+
+const all = await builds();
+const simdUrl = new URL('../build/wasm/posnorm-simd.wasm', import.meta.url);
+const scalarUrl = new URL('../build/wasm/posnorm-scalar.wasm', import.meta.url);
+
+test('init picks SIMD where available and accepts a URL, bytes or a Module', async () => {
+  assert.equal(simdSupported(), true, 'Node 18+ has WebAssembly SIMD');
+  assert.equal((await init()).simd, true);
+  assert.equal((await init({ simd: false })).simd, false);
+  const bytes = await readFile(scalarUrl);
+  assert.equal((await init({ wasm: bytes })).simd, false);
+  assert.equal((await init({ wasm: new WebAssembly.Module(await readFile(simdUrl)) })).simd, true);
+  assert.equal((await init({ wasm: simdUrl.href })).simd, true);
+  await assert.rejects(init({ wasm: 42 }), TypeError);
+  await assert.rejects(init({ simd: 'yes' }), TypeError);
+  await assert.rejects(init('fast'), TypeError);
+});
+
+/** [call, error class, words the message must contain] */
+function badCalls(pn) {
+  const x = new Float32Array(12);
+  return [
+    [() => pn.positionalEncoding(), TypeError, 'seqLen'],
+    [() => pn.positionalEncoding({ seqLen: '4', dModel: 8 }), TypeError, 'seqLen must be an integer in [1,'],
+    [() => pn.positionalEncoding({ seqLen: 4.5, dModel: 8 }), RangeError, 'seqLen'],
+    [() => pn.positionalEncoding({ seqLen: 0, dModel: 8 }), RangeError, 'seqLen must be an integer in [1, 268435456], got 0'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: -8 }), RangeError, 'dModel'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, base: 1 }), RangeError, 'base must be a finite number in (1, Infinity]'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, base: NaN }), RangeError, 'base'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, offset: -1 }), RangeError, 'offset'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, layout: 'stacked' }), RangeError, 'layout must be "interleaved" or "concat"'],
+    [() => pn.positionalEncoding({ seqLen: 65536, dModel: 8192 }), RangeError, 'seqLen × dModel must be at most 268435456'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, out: new Float32Array(31) }), RangeError, 'out.length must be 32, got 31'],
+    [() => pn.positionalEncoding({ seqLen: 4, dModel: 8, out: new Float64Array(32) }), TypeError, 'out must be a Float32Array'],
+    [() => pn.peSample({ n: 10, dim: 8, dModel: 8 }), RangeError, 'dim must be an integer in [0, 7], got 8'],
+    [() => pn.layerNorm([1, 2, 3], { cols: 3 }), TypeError, 'x must be a Float32Array'],
+    [() => pn.layerNorm(new Float32Array(0), { cols: 1 }), RangeError, 'x.length must be in [1,'],
+    [() => pn.layerNorm(x, { cols: 5 }), RangeError, 'x.length (12) must be a multiple of cols (5)'],
+    [() => pn.layerNorm(x, {}), TypeError, 'cols'],
+    [() => pn.layerNorm(x, { cols: 4, gamma: new Float32Array(3) }), RangeError, 'gamma.length must be 4, got 3'],
+    [() => pn.layerNorm(x, { cols: 4, beta: [0, 0, 0, 0] }), TypeError, 'beta must be a Float32Array'],
+    [() => pn.layerNorm(x, { cols: 4, eps: -1e-5 }), RangeError, 'eps must be a finite number in [0,'],
+    [() => pn.layerNorm(x, 4), TypeError, 'options must be an object'],
+    [() => pn.rmsNorm(x, { cols: 4, eps: Infinity }), RangeError, 'eps'],
+    [() => pn.batchNorm(x, { cols: 4, momentum: 1.5 }), RangeError, 'momentum must be a finite number in [0, 1]'],
+    [() => pn.batchNorm(x, { cols: 4, training: 0 }), TypeError, 'training must be true or false'],
+    [() => pn.batchNorm(x, { cols: 4, training: false }), TypeError, 'training: false needs runningMean and runningVar'],
+    [() => pn.batchNorm(x, { cols: 4, runningMean: new Float32Array(4) }), TypeError, 'runningMean and runningVar must be given together'],
+    [() => pn.rope(x, { seqLen: 1, heads: 2, headDim: 5 }), RangeError, 'x.length must be batch × seqLen × heads × headDim = 10, got 12'],
+    [() => pn.rope(x, { seqLen: 1, heads: 2, headDim: 6, rotaryDim: 3 }), RangeError, 'rotaryDim must be even'],
+    [() => pn.rope(x, { seqLen: 1, heads: 2, headDim: 6, rotaryDim: 8 }), RangeError, 'rotaryDim must be an integer in [2, 6]'],
+    [() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 6, positionIds: [0] }), RangeError, 'positionIds.length must be batch × seqLen = 2, got 1'],
+    [() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 6, positionIds: [0, -3] }), RangeError, 'positionIds[1] must be an integer in [0,'],
+    [() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 6, positionIds: 'ab' }), TypeError, 'positionIds must be an Int32Array'],
+    [() => pn.alibi({ heads: 0, seqLen: 4 }), RangeError, 'heads must be an integer in [1, 65536], got 0'],
+    [() => pn.alibi({ heads: 64, seqLen: 4096 }), RangeError, 'heads × seqLen × seqLen must be at most'],
+    [() => pn.alibiSlopes(2.5), RangeError, 'heads'],
+    [() => pn.randomNormal(0), RangeError, 'n must be an integer in [1,'],
+    [() => pn.randomNormal(4, { std: -1 }), RangeError, 'std must be a finite number in [0, Infinity]'],
+    [() => pn.randomNormal(4, { seed: 2 ** 32 }), RangeError, 'seed must be an integer in [0, 4294967295]'],
+    [() => pn.histogram(x, { bins: 0, min: 0, max: 1 }), RangeError, 'bins must be an integer in [1, 65536], got 0'],
+    [() => pn.histogram(x, { bins: 4, min: 1, max: 1 }), RangeError, 'min must be less than max'],
+    [() => pn.colormap(x, { map: 'rainbow' }), RangeError, 'map must be "diverging" or "sequential"'],
+    [() => pn.colormap(x, { vmin: 2, vmax: 1 }), RangeError, 'vmin must be less than vmax'],
+    [() => pn.alloc(0), RangeError, 'length must be an integer in [1, 268435456], got 0'],
+    [() => pn.alloc(2 ** 28 + 1), RangeError, 'length'],
+    [() => pn.alloc(16, 'f64'), RangeError, 'type must be "f32" or "u32" or "i32" or "u8c"'],
+  ];
+}
+
+for (const { name, pn } of all) {
+  test(`${name}: every bad argument throws an error naming it, and the module stays usable`, () => {
+    const before = pn.memory.buffer.byteLength;
+    const good = pn.positionalEncoding({ seqLen: 3, dModel: 5 });
+    for (const [call, Err, words] of badCalls(pn)) {
+      assert.throws(call, (e) => {
+        assert.ok(e instanceof Err, `${words}: got ${e.name}: ${e.message}`);
+        assert.ok(e.message.includes(words), `message "${e.message}" should contain "${words}"`);
+        assert.ok(e.message.startsWith('posnorm.'), 'message names the function');
+        return true;
+      });
+      assert.deepEqual(pn.positionalEncoding({ seqLen: 3, dModel: 5 }), good);
+    }
+    assert.equal(pn.memory.buffer.byteLength, before, 'no allocation was left behind');
+  });
+
+  test(`${name}: 10,000 repeated calls do not grow memory`, () => {
+    const x = normals(64 * 33, { seed: 1 });
+    const gamma = new Float32Array(33).fill(1.5);
+    const warm = () => {
+      pn.layerNorm(x, { cols: 33, gamma });
+      pn.positionalEncoding({ seqLen: 20, dModel: 30 });
+      pn.histogram(x, { bins: 10 });
+    };
+    warm();
+    const before = pn.memory.buffer.byteLength;
+    for (let i = 0; i < 10000; i++) {
+      warm();
+      if (i % 1000 === 0) {
+        try { pn.layerNorm(x, { cols: 5 }); } catch { /* the error path must not leak either */ }
+      }
+    }
+    assert.equal(pn.memory.buffer.byteLength, before);
+  });
+
+  test(`${name}: zero-copy buffers stay valid after memory grows, and can be freed`, () => {
+    const buf = pn.alloc(64 * 16);
+    pn.positionalEncoding({ seqLen: 64, dModel: 16, out: buf });
+    const oldView = buf.array;
+    const copy = Float32Array.from(oldView);
+    const big = pn.alloc(16 * 1024 * 1024); // 64 MiB: forces memory.grow
+    assert.equal(oldView.length, 0, 'the old view was detached by growth');
+    assert.deepEqual(buf.array, copy, 'a fresh view shows the same data');
+    assert.equal(buf.array, buf.array, 'the view is cached until the next growth');
+    big.free();
+    buf.free();
+    buf.free(); // twice is harmless
+    assert.equal(buf.freed, true);
+    assert.throws(() => buf.array, TypeError);
+    assert.throws(() => pn.layerNorm(buf, { cols: 16 }), /already freed/);
+  });
+
+  test(`${name}: out arrays are filled and returned; sizes beyond memory are a RangeError`, () => {
+    const out = new Float32Array(12);
+    assert.equal(pn.positionalEncoding({ seqLen: 3, dModel: 4, out }), out);
+    assert.equal(out[1], 1);
+    const a = pn.alloc(2 ** 28 - 16); // 1 GiB
+    try {
+      assert.throws(() => pn.alloc(2 ** 28 - 16), (e) => e instanceof RangeError && /not enough WebAssembly memory/.test(e.message));
+      assert.throws(() => pn.positionalEncoding({ seqLen: 2 ** 14, dModel: 2 ** 14 - 1 }), /not enough WebAssembly memory/);
+    } finally {
+      a.free();
+    }
+    assert.equal(pn.positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'usable after running out of memory');
+  });
+}

@@ -1,0 +1,54 @@
+// What the builds contain: SIMD128 instructions in the SIMD build's hot
+// kernels, none anywhere in the scalar build; and the native C tests, built
+// with AddressSanitizer and UBSan, pass.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SIMD_OP = /\b(v128|[if](8x16|16x8|32x4|64x2))\./;
+
+/** Function bodies of a wasm file by index, and its exports by name. */
+function disassemble(file) {
+  const wat = execFileSync('wasm2wat', ['--enable-all', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const bodies = new Map();
+  const parts = wat.split(/\n  \(func \(;(\d+);\)/);
+  for (let k = 1; k < parts.length; k += 2) bodies.set(Number(parts[k]), parts[k + 1].split(/\n  \((?:table|memory|global|export|elem|data) /)[0]);
+  const exports = new Map();
+  for (const m of wat.matchAll(/\(export "([^"]+)" \(func (\d+)\)\)/g)) exports.set(m[1], Number(m[2]));
+  return { wat, bodies, exports };
+}
+
+/** The function and everything it calls directly, transitively. */
+function reachable({ bodies }, start) {
+  const seen = new Set([start]);
+  const todo = [start];
+  while (todo.length) {
+    for (const m of (bodies.get(todo.pop()) ?? '').matchAll(/\bcall (\d+)/g)) {
+      const f = Number(m[1]);
+      if (!seen.has(f)) { seen.add(f); todo.push(f); }
+    }
+  }
+  return [...seen];
+}
+
+test('the SIMD build runs v128 instructions in LayerNorm, RMSNorm and PE; the scalar build has none', () => {
+  const simd = disassemble(`${root}build/wasm/posnorm-simd.wasm`);
+  for (const kernel of ['pn_layernorm_f32', 'pn_rmsnorm_f32', 'pn_pe_sinusoidal_f32', 'pn_rope_f32']) {
+    const fns = reachable(simd, simd.exports.get(kernel));
+    const ops = fns.flatMap((f) => (simd.bodies.get(f) ?? '').split('\n').filter((l) => SIMD_OP.test(l)));
+    assert.ok(ops.length >= 8, `${kernel}: ${ops.length} SIMD instructions`);
+    assert.ok(ops.some((l) => /f32x4\.(add|mul|sub)|f64x2\.(add|mul)/.test(l)), `${kernel}: SIMD arithmetic`);
+  }
+  const scalar = disassemble(`${root}build/wasm/posnorm-scalar.wasm`);
+  const found = scalar.wat.split('\n').filter((l) => SIMD_OP.test(l));
+  assert.deepEqual(found, [], 'no SIMD instruction in the scalar build');
+});
+
+test('native C tests pass under AddressSanitizer and UBSan', () => {
+  const run = spawnSync(`${root}build/native/test_kernels`, { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  const m = run.stdout.match(/^(\d+) passed, (\d+) failed$/m);
+  assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
+});
