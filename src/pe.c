@@ -6,14 +6,18 @@
  * rotation (cos w_i, sin w_i) — "PE(p+1) is a linear map of PE(p)". Every
  * PN_PE_ANCHOR rows the state is re-anchored from libm sin/cos, so the
  * float64 drift (about 1e-16 per step) never reaches float32 precision.
- * Pairs are processed in chunks of PE_CHUNK so the state stays in L1.
+ * Pairs are processed in chunks of PE_CHUNK (one chunk covers d_model <=
+ * 2048, so rows are written whole), and four pairs at a time advance
+ * PE_ROWS rows in registers before their state is stored.
  */
 #include <math.h>
 
 #include "pn_internal.h"
 #include "pn_simd.h"
 
-#define PE_CHUNK 64 /* pairs per pass over the rows; a multiple of 4 */
+#define PE_CHUNK 1024 /* pairs per pass over the rows; a multiple of 4 */
+#define PE_ROWS 8      /* rows a group of pairs advances while in registers;
+                          divides PN_PE_ANCHOR */
 
 /* Emits rows [0, rows) for pairs [0, n_pairs).
  * zip:   pair i of row r goes to dst[r*stride + 2i] (sin), +1 (cos).
@@ -39,46 +43,62 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
       CW[i] = cos(W[i]);
       SW[i] = sin(W[i]);
     }
-    for (int32_t r = 0; r < rows; r++) {
-      if (r % PN_PE_ANCHOR == 0) {
-        const double p = offset + (double)r;
+    for (int32_t r0 = 0; r0 < rows; r0 += PE_ROWS) {
+      const int32_t rn = rows - r0 < PE_ROWS ? rows - r0 : PE_ROWS;
+      if (r0 % PN_PE_ANCHOR == 0) {
+        const double p = offset + (double)r0;
         for (int32_t i = 0; i < cn; i++) {
           S[i] = sin(p * W[i]);
           C[i] = cos(p * W[i]);
         }
       }
-      const size_t row = (size_t)r * (size_t)stride;
       int32_t i = 0;
+      /* four pairs at a time; their state stays in registers for rn rows */
       for (; i < nvec; i += 4) {
         pn_f64x2 s0 = pn_f64x2_load(S + i), s1 = pn_f64x2_load(S + i + 2);
-        pn_f64x2 c0v = pn_f64x2_load(C + i), c1v = pn_f64x2_load(C + i + 2);
-        if (zip) {
-          float *d = sin_dst + row + 2 * (size_t)(c0 + i);
-          pn_f32x4_store(d, pn_f32x4_zip_from_f64(s0, c0v));
-          pn_f32x4_store(d + 4, pn_f32x4_zip_from_f64(s1, c1v));
-        } else {
-          pn_f32x4_store(sin_dst + row + c0 + i, pn_f32x4_from_f64(s0, s1));
-          pn_f32x4_store(cos_dst + row + c0 + i, pn_f32x4_from_f64(c0v, c1v));
+        pn_f64x2 k0 = pn_f64x2_load(C + i), k1 = pn_f64x2_load(C + i + 2);
+        const pn_f64x2 cw0 = pn_f64x2_load(CW + i), cw1 = pn_f64x2_load(CW + i + 2);
+        const pn_f64x2 sw0 = pn_f64x2_load(SW + i), sw1 = pn_f64x2_load(SW + i + 2);
+        for (int32_t k = 0; k < rn; k++) {
+          const size_t row = (size_t)(r0 + k) * (size_t)stride;
+          if (zip) {
+            float *d = sin_dst + row + 2 * (size_t)(c0 + i);
+            pn_f32x4_store(d, pn_f32x4_zip_from_f64(s0, k0));
+            pn_f32x4_store(d + 4, pn_f32x4_zip_from_f64(s1, k1));
+          } else {
+            pn_f32x4_store(sin_dst + row + c0 + i, pn_f32x4_from_f64(s0, s1));
+            pn_f32x4_store(cos_dst + row + c0 + i, pn_f32x4_from_f64(k0, k1));
+          }
+          const pn_f64x2 n0 = pn_f64x2_add(pn_f64x2_mul(s0, cw0), pn_f64x2_mul(k0, sw0));
+          const pn_f64x2 n1 = pn_f64x2_add(pn_f64x2_mul(s1, cw1), pn_f64x2_mul(k1, sw1));
+          k0 = pn_f64x2_sub(pn_f64x2_mul(k0, cw0), pn_f64x2_mul(s0, sw0));
+          k1 = pn_f64x2_sub(pn_f64x2_mul(k1, cw1), pn_f64x2_mul(s1, sw1));
+          s0 = n0;
+          s1 = n1;
         }
-        pn_f64x2 cw0 = pn_f64x2_load(CW + i), cw1 = pn_f64x2_load(CW + i + 2);
-        pn_f64x2 sw0 = pn_f64x2_load(SW + i), sw1 = pn_f64x2_load(SW + i + 2);
-        pn_f64x2_store(S + i, pn_f64x2_add(pn_f64x2_mul(s0, cw0), pn_f64x2_mul(c0v, sw0)));
-        pn_f64x2_store(S + i + 2, pn_f64x2_add(pn_f64x2_mul(s1, cw1), pn_f64x2_mul(c1v, sw1)));
-        pn_f64x2_store(C + i, pn_f64x2_sub(pn_f64x2_mul(c0v, cw0), pn_f64x2_mul(s0, sw0)));
-        pn_f64x2_store(C + i + 2, pn_f64x2_sub(pn_f64x2_mul(c1v, cw1), pn_f64x2_mul(s1, sw1)));
+        pn_f64x2_store(S + i, s0);
+        pn_f64x2_store(S + i + 2, s1);
+        pn_f64x2_store(C + i, k0);
+        pn_f64x2_store(C + i + 2, k1);
       }
       for (; i < cn; i++) {
         const int32_t pair = c0 + i;
-        const double s = S[i], c = C[i];
-        if (zip) {
-          sin_dst[row + 2 * (size_t)pair] = (float)s;
-          if (pair < n_cos) sin_dst[row + 2 * (size_t)pair + 1] = (float)c;
-        } else {
-          sin_dst[row + pair] = (float)s;
-          if (pair < n_cos) cos_dst[row + pair] = (float)c;
+        double s = S[i], c = C[i];
+        for (int32_t k = 0; k < rn; k++) {
+          const size_t row = (size_t)(r0 + k) * (size_t)stride;
+          if (zip) {
+            sin_dst[row + 2 * (size_t)pair] = (float)s;
+            if (pair < n_cos) sin_dst[row + 2 * (size_t)pair + 1] = (float)c;
+          } else {
+            sin_dst[row + pair] = (float)s;
+            if (pair < n_cos) cos_dst[row + pair] = (float)c;
+          }
+          const double ns = s * CW[i] + c * SW[i];
+          c = c * CW[i] - s * SW[i];
+          s = ns;
         }
-        S[i] = s * CW[i] + c * SW[i];
-        C[i] = c * CW[i] - s * SW[i];
+        S[i] = s;
+        C[i] = c;
       }
     }
   }

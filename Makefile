@@ -1,0 +1,36 @@
+# posnorm — make build | test | bench | demo | clean
+PORT ?= 8000
+NODE ?= node
+
+WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
+NATIVE := build/native/test_kernels
+C_SOURCES := $(wildcard src/*.c src/*.h)
+
+.PHONY: all build test bench accuracy demo clean
+
+all: build
+
+build: $(WASM) $(NATIVE)
+
+$(WASM): $(C_SOURCES) build.sh
+	./build.sh wasm
+
+$(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
+	./build.sh native
+
+# All tests: native C under sanitizers, kernels and API in Node, and the
+# browser tests in headless Chromium (node --test runs every *.test.mjs).
+test: build
+	$(NODE) --test tests/*.test.mjs
+
+bench: build
+	$(NODE) bench/run.mjs
+
+accuracy: build
+	$(NODE) bench/accuracy.mjs
+
+demo: build
+	PORT=$(PORT) $(NODE) tools/serve.mjs
+
+clean:
+	rm -rf build test-artifacts

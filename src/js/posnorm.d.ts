@@ -1,0 +1,184 @@
+// posnorm.d.ts — types of the public API (src/js/posnorm.js).
+
+/** Largest element count of one tensor: 2^28 (1 GiB of float32). */
+export declare const MAX_ELEMENTS: number;
+
+/** Whether this engine validates WebAssembly SIMD128. */
+export declare function simdSupported(): boolean;
+
+export interface InitOptions {
+  /** 'auto' (default) uses the SIMD build where SIMD128 validates; true or false forces one. */
+  simd?: 'auto' | boolean;
+  /**
+   * The wasm to load: a URL (or string), its bytes, or a compiled Module.
+   * Default: build/wasm/posnorm-simd.wasm or posnorm-scalar.wasm, found
+   * next to this package with `new URL(..., import.meta.url)`.
+   */
+  wasm?: URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}
+
+/** Loads posnorm and returns the kernel API. */
+export declare function init(options?: InitOptions): Promise<Posnorm>;
+
+export type BufferType = 'f32' | 'u32' | 'i32' | 'u8c';
+interface BufferArrays {
+  f32: Float32Array;
+  u32: Uint32Array;
+  i32: Int32Array;
+  u8c: Uint8ClampedArray;
+}
+
+/**
+ * A typed array in the module's memory that kernels read and write without
+ * copies. Memory growth detaches old views: read `array` again after any
+ * posnorm call instead of keeping it. Free it with `free()`.
+ */
+export declare class PnBuffer<T extends BufferType = 'f32'> {
+  readonly isPnBuffer: true;
+  /** Byte offset in the module's memory. Throws once freed. */
+  readonly ptr: number;
+  readonly length: number;
+  readonly type: T;
+  readonly byteLength: number;
+  readonly freed: boolean;
+  /** The current view; re-created once after the memory grows. */
+  readonly array: BufferArrays[T];
+  free(): void;
+}
+
+/** A float32 input: a Float32Array (copied in) or a PnBuffer (zero copy). */
+export type F32Input = Float32Array | PnBuffer<'f32'>;
+/** Where a result goes: a new array (default), a Float32Array to fill, or a PnBuffer written in place. */
+export type F32Out = Float32Array | PnBuffer<'f32'>;
+
+export interface PositionalEncodingOptions<O extends F32Out | undefined = undefined> {
+  seqLen: number;
+  dModel: number;
+  /** default 10000; must be > 1 */
+  base?: number;
+  /** first position, default 0 */
+  offset?: number;
+  /** 'interleaved' (sin, cos per pair; default) or 'concat' (all sin, then all cos) */
+  layout?: 'interleaved' | 'concat';
+  out?: O;
+}
+
+export interface PeSampleOptions<O extends F32Out | undefined = undefined> {
+  /** number of samples */
+  n: number;
+  /** column index 0…dModel−1: even = sin, odd = cos of pair floor(dim/2) */
+  dim: number;
+  dModel: number;
+  base?: number;
+  /** first position (fractional allowed), default 0 */
+  start?: number;
+  /** distance between samples, default 1 */
+  step?: number;
+  out?: O;
+}
+
+export interface LayerNormOptions<O extends F32Out | undefined = undefined> {
+  /** values per row (the normalised size) */
+  cols: number;
+  gamma?: F32Input;
+  beta?: F32Input;
+  /** default 1e-5 */
+  eps?: number;
+  /** may be the same PnBuffer as x (in place) */
+  out?: O;
+}
+
+export interface RmsNormOptions<O extends F32Out | undefined = undefined> {
+  cols: number;
+  gamma?: F32Input;
+  /** default 1e-6 */
+  eps?: number;
+  out?: O;
+}
+
+export interface BatchNormOptions<O extends F32Out | undefined = undefined> {
+  /** channels; rows = x.length / cols is the batch */
+  cols: number;
+  gamma?: F32Input;
+  beta?: F32Input;
+  /** default 1e-5 */
+  eps?: number;
+  /** default true: batch statistics; false: running statistics */
+  training?: boolean;
+  /** read, and in training updated in place: momentum·running + (1 − momentum)·batch */
+  runningMean?: F32Input;
+  runningVar?: F32Input;
+  /** default 0.9 (ONNX convention) */
+  momentum?: number;
+  out?: O;
+}
+
+export interface RopeOptions<O extends F32Out | undefined = undefined> {
+  /** default 1 */
+  batch?: number;
+  seqLen: number;
+  heads: number;
+  headDim: number;
+  base?: number;
+  /** position of token 0 (when positionIds is not given), default 0 */
+  offset?: number;
+  /** one position per [batch, seq] token */
+  positionIds?: Int32Array | number[] | PnBuffer<'i32'>;
+  /** pairs (2i, 2i+1) when true; (i, i + rotaryDim/2) when false (default) */
+  interleaved?: boolean;
+  /** even, 2…headDim; default headDim (rounded down to even) */
+  rotaryDim?: number;
+  out?: O;
+}
+
+export interface HistogramResult {
+  counts: Uint32Array;
+  below: number;
+  above: number;
+  nan: number;
+  /** the range used (given, or the finite data range) */
+  min: number;
+  max: number;
+}
+
+type Result<O> = O extends F32Out ? O : Float32Array;
+
+export declare class Posnorm {
+  /** true when this instance runs the SIMD128 build */
+  readonly simd: boolean;
+  readonly version: string;
+  readonly memory: WebAssembly.Memory;
+  /** the C exports (see src/posnorm.h), for callers who manage pointers */
+  readonly raw: Record<string, (...args: number[]) => number>;
+
+  /** Allocates a zero-copy buffer of `length` values. */
+  alloc<T extends BufferType = 'f32'>(length: number, type?: T): PnBuffer<T>;
+
+  /** Sinusoidal PE, row-major [seqLen × dModel]. */
+  positionalEncoding<O extends F32Out | undefined = undefined>(options: PositionalEncodingOptions<O>): Result<O>;
+  /** One PE column at positions start + k·step (smooth curves). */
+  peSample<O extends F32Out | undefined = undefined>(options: PeSampleOptions<O>): Result<O>;
+  /** LayerNorm over each row of `cols` values. */
+  layerNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: LayerNormOptions<O>): { y: Result<O>; mean: Float32Array; invStdDev: Float32Array };
+  /** RMSNorm over each row of `cols` values. */
+  rmsNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: RmsNormOptions<O>): { y: Result<O>; invRms: Float32Array };
+  /** BatchNorm over the rows (batch) of each column; returns the statistics used. */
+  batchNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: BatchNormOptions<O>): { y: Result<O>; mean: Float32Array; var: Float32Array };
+  /** Rotary embedding of x laid out [batch, seqLen, heads, headDim]. */
+  rope<O extends F32Out | undefined = undefined>(x: F32Input, options: RopeOptions<O>): Result<O>;
+  /** ALiBi slopes m_h for `heads` heads. */
+  alibiSlopes(heads: number): Float32Array;
+  /** ALiBi bias [heads × seqLen × seqLen], bias[h][i][j] = −m_h·|i − j|. */
+  alibi<O extends F32Out | undefined = undefined>(options: { heads: number; seqLen: number; out?: O }): Result<O>;
+  /** n reproducible samples of N(mean, std²); default seed 0. */
+  randomNormal<O extends F32Out | undefined = undefined>(n: number, options?: { mean?: number; std?: number; seed?: number; out?: O }): Result<O>;
+  /** Equal-width histogram over [min, max] (default: the finite data range). */
+  histogram(x: F32Input, options: { bins: number; min?: number; max?: number }): HistogramResult;
+  /** RGBA8 pixels for an ImageData: 4 bytes per value. */
+  colormap<O extends Uint8ClampedArray | PnBuffer<'u8c'> | undefined = undefined>(
+    x: F32Input,
+    options?: { map?: 'diverging' | 'sequential'; vmin?: number; vmax?: number; out?: O },
+  ): O extends undefined ? Uint8ClampedArray : O;
+  /** The 256-entry RGBA table of a colormap. */
+  colormapTable(map?: 'diverging' | 'sequential'): Uint8ClampedArray;
+}

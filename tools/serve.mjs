@@ -1,0 +1,53 @@
+// tools/serve.mjs — a dependency-free static server for the demo page.
+// Serves the repository root on localhost; / redirects to /web/.
+//   node tools/serve.mjs [--port 8000]      (or PORT=8000)
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const portArg = process.argv.indexOf('--port');
+const port = Number(portArg > 0 ? process.argv[portArg + 1] : process.env.PORT || 8000);
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.ts': 'text/plain; charset=utf-8', '.ico': 'image/x-icon',
+};
+// Only what the page needs is served.
+const ALLOWED = ['web', 'src', 'build'];
+
+export function startServer(listenPort = port) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (path === '/') {
+      res.writeHead(302, { location: '/web/' });
+      return res.end();
+    }
+    if (path === '/favicon.ico') {
+      res.writeHead(204);
+      return res.end();
+    }
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root) || !ALLOWED.includes(file.slice(root.length).split(sep)[0])) {
+      res.writeHead(404);
+      return res.end('not found');
+    }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve(server)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await startServer();
+  console.log(`posnorm demo: http://localhost:${port}/  (Ctrl-C to stop)`);
+}
