@@ -1,0 +1,221 @@
+// heatmap.js — <posnorm-heatmap>: the PE matrix [seq_len × d_model] with a
+// cursor that reads out exact values.
+//
+// Pipeline per parameter change: the PE kernel fills a float32 buffer in
+// wasm memory, the colormap kernel turns it into RGBA8 in a second wasm
+// buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
+// only redraw.
+import { PnFigure, fmt, ticks } from './base.js';
+
+const MARGIN = { left: 46, right: 58, top: 8, bottom: 44 };
+
+export class PosnormHeatmap extends PnFigure {
+  static controls = [
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 2, max: 1024, def: 64, label: 'dModel' },
+    { prop: 'seqLen', attr: 'seq-len', kind: 'int', min: 1, max: 2048, def: 30, label: 'seqLen' },
+    { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
+    { prop: 'layout', attr: 'layout', kind: 'choice', choices: ['interleaved', 'concat'], def: 'interleaved', label: 'layout' },
+  ];
+
+  constructor() {
+    super();
+    this.cursor = { pos: 0, dim: 0 };
+    this._key = '';
+    this._pe = null;
+    this._rgba = null;
+    this._image = null;
+  }
+
+  buildBody(figure) {
+    const plot = document.createElement('div');
+    plot.className = 'plot';
+    plot.setAttribute('part', 'plot');
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.tabIndex = 0;
+    canvas.setAttribute('part', 'canvas');
+    plot.append(canvas);
+    this.canvas = canvas;
+    const readout = document.createElement('p');
+    readout.className = 'readout';
+    readout.setAttribute('part', 'readout');
+    readout.setAttribute('aria-live', 'polite');
+    this._readoutEl = readout;
+    const hint = document.createElement('p');
+    hint.className = 'hint';
+    hint.dataset.key = 'cursorHint';
+    figure.append(plot, readout, hint);
+
+    const fromPointer = (e) => {
+      const g = this._geom;
+      if (!g) return;
+      const r = canvas.getBoundingClientRect();
+      const x = e.clientX - r.left - g.x0, y = e.clientY - r.top - g.y0;
+      if (x < 0 || y < 0 || x >= g.w || y >= g.h) return;
+      this.moveCursor(Math.floor((y / g.h) * this.seqLen), Math.floor((x / g.w) * this.dModel));
+    };
+    canvas.addEventListener('pointerdown', fromPointer);
+    canvas.addEventListener('pointermove', (e) => {
+      if (e.pointerType === 'mouse' || e.buttons) fromPointer(e);
+    });
+    canvas.addEventListener('keydown', (e) => {
+      const big = e.shiftKey || e.key.startsWith('Page') ? 10 : 1;
+      const moves = {
+        ArrowLeft: [0, -big], ArrowRight: [0, big], ArrowUp: [-big, 0], ArrowDown: [big, 0],
+        PageUp: [-big, 0], PageDown: [big, 0], Home: [0, -Infinity], End: [0, Infinity],
+      };
+      const m = moves[e.key];
+      if (!m) return;
+      e.preventDefault();
+      this.moveCursor(this.cursor.pos + m[0], this.cursor.dim + m[1]);
+    });
+  }
+
+  /** Moves the cursor to (pos, dim), clamped to the matrix. */
+  moveCursor(pos, dim) {
+    const p = Math.max(0, Math.min(this.seqLen - 1, pos));
+    const d = Math.max(0, Math.min(this.dModel - 1, Number.isFinite(dim) ? dim : dim < 0 ? 0 : this.dModel - 1));
+    if (p === this.cursor.pos && d === this.cursor.dim) return;
+    this.cursor = { pos: p, dim: d };
+    this.dispatchEvent(new CustomEvent('cursor', { detail: { ...this.cursor }, bubbles: true, composed: true }));
+    this.invalidate();
+  }
+
+  /** Frees the wasm buffers (they are re-made on the next render). */
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._pe?.free();
+    this._rgba?.free();
+    this._pe = this._rgba = null;
+    this._key = '';
+  }
+
+  _compute() {
+    const { dModel, seqLen, base, layout } = this;
+    const key = `${dModel}|${seqLen}|${base}|${layout}`;
+    if (key === this._key && this._pe) return;
+    const n = dModel * seqLen;
+    if (!this._pe || this._pe.length !== n) {
+      this._pe?.free();
+      this._rgba?.free();
+      this._pe = this.pn.alloc(n);
+      this._rgba = this.pn.alloc(n * 4, 'u8c');
+    }
+    this.pn.positionalEncoding({ seqLen, dModel, base, layout, out: this._pe });
+    this.pn.colormap(this._pe, { map: 'diverging', vmin: -1, vmax: 1, out: this._rgba });
+    const image = new ImageData(this._rgba.array, dModel, seqLen);
+    if (!this._image) this._image = document.createElement('canvas');
+    this._image.width = dModel;
+    this._image.height = seqLen;
+    this._image.getContext('2d').putImageData(image, 0, 0);
+    if (!this._bar) this._bar = this._colourBar();
+    this._key = key;
+  }
+
+  _colourBar() {
+    const lut = this.pn.colormapTable('diverging');
+    const c = document.createElement('canvas');
+    c.width = 1;
+    c.height = 256;
+    const img = new ImageData(1, 256);
+    for (let k = 0; k < 256; k++) img.data.set(lut.subarray(4 * (255 - k), 4 * (255 - k) + 4), 4 * k);
+    c.getContext('2d').putImageData(img, 0, 0);
+    return c;
+  }
+
+  /** Value, function, pair index and wavelength at the cursor. */
+  _readout() {
+    const { pos, dim } = this.cursor;
+    const d = this.dModel;
+    let i, fn;
+    if (this.layout === 'interleaved') {
+      i = dim >> 1;
+      fn = dim % 2 ? 'cos' : 'sin';
+    } else {
+      const half = Math.ceil(d / 2);
+      fn = dim < half ? 'sin' : 'cos';
+      i = dim < half ? dim : dim - half;
+    }
+    const value = this._pe.array[pos * d + dim];
+    const wavelength = 2 * Math.PI * this.base ** ((2 * i) / d);
+    return { pos, dim, value, fn, i, wavelength, text: value.toFixed(7), wavelengthText: fmt(wavelength, 6) };
+  }
+
+  render() {
+    this._compute();
+    if (this.cursor.pos >= this.seqLen || this.cursor.dim >= this.dModel) {
+      this.cursor = { pos: Math.min(this.cursor.pos, this.seqLen - 1), dim: Math.min(this.cursor.dim, this.dModel - 1) };
+    }
+    const t = this.t;
+    const width = this.canvas.clientWidth || 300;
+    const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    const g = { x0: MARGIN.left, y0: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
+    this._geom = g;
+    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted');
+    ctx.clearRect(0, 0, width, height);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this._image, g.x0, g.y0, g.w, g.h);
+
+    // axes and ticks
+    ctx.fillStyle = muted;
+    ctx.strokeStyle = muted;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const cw = g.w / this.dModel, ch = g.h / this.seqLen;
+    for (const v of ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60)))) {
+      const x = g.x0 + (v + 0.5) * cw;
+      ctx.fillRect(x, g.y0 + g.h, 1, 4);
+      ctx.fillText(String(v), x, g.y0 + g.h + 5);
+    }
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const v of ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40)))) {
+      const y = g.y0 + (v + 0.5) * ch;
+      ctx.fillRect(g.x0 - 4, y, 4, 1);
+      ctx.fillText(String(v), g.x0 - 6, y);
+    }
+    ctx.textBaseline = 'bottom';
+    ctx.fillStyle = fg;
+    ctx.textAlign = 'left';
+    ctx.fillText(t.highFreq, g.x0, height - 2);
+    ctx.textAlign = 'right';
+    ctx.fillText(t.lowFreq, g.x0 + g.w, height - 2);
+    ctx.save();
+    ctx.translate(11, g.y0 + g.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = muted;
+    ctx.fillText('pos', 0, 0);
+    ctx.restore();
+
+    // colour bar
+    const bx = g.x0 + g.w + 12;
+    ctx.drawImage(this._bar, bx, g.y0, 12, g.h);
+    ctx.strokeStyle = muted;
+    ctx.strokeRect(bx + 0.5, g.y0 + 0.5, 11, g.h - 1);
+    ctx.fillStyle = muted;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    for (const [v, label] of [[1, '+1'], [0.5, '+0.5'], [0, '0'], [-0.5, '−0.5'], [-1, '−1']]) {
+      const y = g.y0 + ((1 - v) / 2) * g.h;
+      ctx.fillRect(bx + 12, y, 3, 1);
+      ctx.fillText(label, bx + 17, y);
+    }
+
+    // cursor
+    const { pos, dim } = this.cursor;
+    ctx.strokeStyle = fg;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(g.x0 + dim * cw - 1, g.y0 + pos * ch - 1, Math.max(cw, 2) + 2, Math.max(ch, 2) + 2);
+    ctx.lineWidth = 1;
+
+    this.readout = this._readout();
+    this._readoutEl.textContent = t.heatmapReadout(this.readout);
+    this.canvas.setAttribute('aria-label', t.heatmapAlt(this));
+  }
+}
+
+PosnormHeatmap.define('posnorm-heatmap');

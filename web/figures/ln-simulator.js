@@ -1,0 +1,149 @@
+// ln-simulator.js — <posnorm-ln-simulator>: H features drawn from N(μ, σ²),
+// normalised by LayerNorm with scalar γ and β; histograms before and after,
+// measured statistics, and the four steps of the formula with live numbers.
+import { PnFigure, fmt, ticks } from './base.js';
+
+const BINS = 40;
+
+export class PosnormLnSimulator extends PnFigure {
+  static controls = [
+    { prop: 'features', attr: 'features', kind: 'int', min: 8, max: 4096, def: 256, label: 'features' },
+    { prop: 'mu', attr: 'mu', kind: 'float', min: -10, max: 10, step: 0.1, def: 3, label: 'mu', round: (v) => Math.round(v * 10) / 10 },
+    { prop: 'sigma', attr: 'sigma', kind: 'float', min: 0.1, max: 10, step: 0.1, def: 2, label: 'sigma', round: (v) => Math.round(v * 10) / 10 },
+    { prop: 'gamma', attr: 'gamma', kind: 'float', min: 0, max: 3, step: 0.05, def: 1, label: 'gamma', round: (v) => Math.round(v * 100) / 100 },
+    { prop: 'beta', attr: 'beta', kind: 'float', min: -3, max: 3, step: 0.05, def: 0, label: 'beta', round: (v) => Math.round(v * 100) / 100 },
+    { prop: 'eps', attr: 'eps', kind: 'log', min: 1e-8, max: 1, logStep: 1, def: 1e-5, label: 'eps', round: (v) => 10 ** Math.round(Math.log10(v)), format: (v) => v.toExponential(0) },
+    { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
+  ];
+
+  static css = `
+    .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 16rem), 1fr)); gap: 0.8em; }
+    .panel h3 { margin: 0 0 0.2em; font-size: 0.95em; font-weight: 600; }
+  `;
+
+  buildBody(figure) {
+    const panels = document.createElement('div');
+    panels.className = 'panels plot';
+    panels.setAttribute('part', 'plot');
+    this._panels = ['before', 'after'].map((key) => {
+      const box = document.createElement('div');
+      box.className = 'panel';
+      const h = document.createElement('h3');
+      h.dataset.key = key;
+      const canvas = document.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('part', 'canvas');
+      const stats = document.createElement('p');
+      stats.className = 'readout';
+      stats.setAttribute('part', 'readout');
+      box.append(h, canvas, stats);
+      panels.append(box);
+      return { canvas, stats, key };
+    });
+    this._steps = document.createElement('ol');
+    this._steps.className = 'steps';
+    this._steps.setAttribute('part', 'steps');
+    this._steps.setAttribute('aria-live', 'polite');
+    figure.append(panels, this._steps);
+    this._bufs = null;
+  }
+
+  buildExtraControls() {
+    this.addButton('resample', () => this._set('seed', (this.seed + 1) % 2 ** 31, 'user'));
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    if (this._bufs) for (const b of Object.values(this._bufs)) b.free();
+    this._bufs = null;
+  }
+
+  _compute() {
+    const h = this.features;
+    if (!this._bufs || this._bufs.x.length !== h) {
+      if (this._bufs) for (const b of Object.values(this._bufs)) b.free();
+      this._bufs = { x: this.pn.alloc(h), y: this.pn.alloc(h), g: this.pn.alloc(h), b: this.pn.alloc(h), tmp: this.pn.alloc(h) };
+    }
+    const { x, y, g, b, tmp } = this._bufs;
+    this.pn.randomNormal(h, { mean: this.mu, std: this.sigma, seed: this.seed, out: x });
+    g.array.fill(this.gamma);
+    b.array.fill(this.beta);
+    const out = this.pn.layerNorm(x, { cols: h, gamma: g, beta: b, eps: this.eps, out: y });
+    // measured statistics: population mean and std, via the same kernel with eps = 0
+    const sx = this.pn.layerNorm(x, { cols: h, eps: 0, out: tmp });
+    const sy = this.pn.layerNorm(y, { cols: h, eps: 0, out: tmp });
+    const stdOf = (inv) => (Number.isFinite(inv) ? 1 / inv : 0);
+    return {
+      inputMean: sx.mean[0], inputStd: stdOf(sx.invStdDev[0]),
+      outputMean: sy.mean[0], outputStd: stdOf(sy.invStdDev[0]),
+      mu: out.mean[0], variance: stdOf(sx.invStdDev[0]) ** 2, inv: out.invStdDev[0],
+      x1: x.array[0], y1: y.array[0],
+    };
+  }
+
+  _histogram(panel, data, colourVar, mean) {
+    const width = panel.canvas.clientWidth || 280;
+    const height = Math.round(Math.min(220, Math.max(150, width * 0.5)));
+    const { ctx } = this.fitCanvas(panel.canvas, height);
+    const h = this.pn.histogram(data, { bins: BINS });
+    const m = { l: 8, r: 8, t: 6, b: 22 };
+    const w = width - m.l - m.r, ph = height - m.t - m.b;
+    const peak = Math.max(1, ...h.counts);
+    ctx.clearRect(0, 0, width, height);
+    ctx.fillStyle = this.color(colourVar);
+    const bw = w / BINS;
+    for (let k = 0; k < BINS; k++) {
+      const bh = (h.counts[k] / peak) * ph;
+      ctx.fillRect(m.l + k * bw + 0.5, m.t + ph - bh, Math.max(1, bw - 1), bh);
+    }
+    const X = (v) => m.l + ((v - h.min) / (h.max - h.min)) * w;
+    ctx.fillStyle = this.color('--pn-muted');
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const v of ticks(h.min, h.max, Math.max(2, Math.floor(w / 60)))) {
+      ctx.fillRect(X(v), m.t + ph, 1, 4);
+      ctx.fillText(fmt(v, 3), X(v), m.t + ph + 5);
+    }
+    ctx.strokeStyle = this.color('--pn-fg');
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(X(mean) + 0.5, m.t);
+    ctx.lineTo(X(mean) + 0.5, m.t + ph);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    return h;
+  }
+
+  render() {
+    const t = this.t;
+    const s = this._compute();
+    this.stats = s;
+    const [before, after] = this._panels;
+    this._histogram(before, this._bufs.x, '--pn-bar-before', s.inputMean);
+    this._histogram(after, this._bufs.y, '--pn-bar-after', s.outputMean);
+    const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
+    before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
+    after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;
+    const alt = t.lnAlt({ h: this.features, mu: this.mu, sigma: this.sigma, gamma: this.gamma, beta: this.beta });
+    before.canvas.setAttribute('aria-label', `${alt} (${t.before})`);
+    after.canvas.setAttribute('aria-label', `${alt} (${t.after})`);
+    const f = (v) => fmt(v, 5);
+    const xhat = (s.x1 - s.mu) * s.inv;
+    const items = [
+      [t.step1, `μ = (1/H)·Σ xᵢ = ${f(s.mu)}`],
+      [t.step2, `σ² = (1/H)·Σ (xᵢ − μ)² = ${f(s.variance)}`],
+      [t.step3, `x̂₁ = (x₁ − μ)/√(σ² + ε) = (${f(s.x1)} − ${f(s.mu)})/√(${f(s.variance)} + ${this.eps.toExponential(0)}) = ${f(xhat)}`],
+      [t.step4, `y₁ = γ·x̂₁ + β = ${this.gamma}·${f(xhat)} + ${this.beta} = ${f(s.y1)}`],
+    ];
+    this._steps.replaceChildren(...items.map(([label, text]) => {
+      const li = document.createElement('li');
+      const b = document.createElement('b');
+      b.textContent = `${label} `;
+      li.append(b, text);
+      return li;
+    }));
+  }
+}
+
+PosnormLnSimulator.define('posnorm-ln-simulator');

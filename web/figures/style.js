@@ -1,0 +1,74 @@
+// style.js — the shadow-DOM stylesheet every figure shares. Colours are CSS
+// custom properties: a host page overrides them on the element or an
+// ancestor (e.g. `posnorm-heatmap { --pn-accent: crimson }`).
+export const FIGURE_CSS = `
+:host {
+  --pn-bg: #ffffff;
+  --pn-fg: #1d1f24;
+  --pn-muted: #5d6470;
+  --pn-grid: #d9dde3;
+  --pn-accent: #c2410c;
+  --pn-sin: #1d5fa8;
+  --pn-cos: #b45309;
+  --pn-ref-sin: #7c93b8;
+  --pn-ref-cos: #c9a27a;
+  --pn-bar-before: #7c93b8;
+  --pn-bar-after: #d08a4e;
+  --pn-focus: #2563eb;
+  --pn-font: system-ui, -apple-system, "Segoe UI", "Noto Sans KR", "Apple SD Gothic Neo", sans-serif;
+  display: block;
+  color: var(--pn-fg);
+  background: var(--pn-bg);
+  font: 14px/1.45 var(--pn-font);
+  max-width: 100%;
+  box-sizing: border-box;
+  container-type: inline-size;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --pn-bg: #16181d;
+    --pn-fg: #e6e8ec;
+    --pn-muted: #a3aab5;
+    --pn-grid: #353a44;
+    --pn-accent: #fb923c;
+    --pn-sin: #7fb2f0;
+    --pn-cos: #f5b86b;
+    --pn-ref-sin: #55708f;
+    --pn-ref-cos: #8f7355;
+    --pn-bar-before: #5b7cab;
+    --pn-bar-after: #d0874a;
+    --pn-focus: #93c5fd;
+  }
+}
+*, *::before, *::after { box-sizing: border-box; }
+figure { margin: 0; padding: 0; min-width: 0; }
+.plot { position: relative; width: 100%; }
+canvas { display: block; width: 100%; touch-action: pan-y; border-radius: 4px; }
+canvas:focus-visible { outline: 2px solid var(--pn-focus); outline-offset: 2px; }
+.readout { min-height: 1.45em; margin: 0.4em 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.readout .value { font-weight: 600; }
+.hint { color: var(--pn-muted); font-size: 0.86em; margin: 0.2em 0 0.6em; }
+.controls {
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr));
+  gap: 0.5em 1.2em;
+  margin: 0.6em 0 0;
+}
+.control { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 0 0.5em; min-width: 0; }
+.control label { grid-column: 1; font-size: 0.9em; color: var(--pn-muted); }
+.control output { grid-column: 2; font-variant-numeric: tabular-nums; font-weight: 600; }
+.control input[type=range], .control select { grid-column: 1 / 3; width: 100%; min-width: 0; margin: 0.15em 0; accent-color: var(--pn-accent); }
+.control input[type=range] { height: 1.6em; }
+select, button {
+  font: inherit; color: var(--pn-fg); background: var(--pn-bg);
+  border: 1px solid var(--pn-grid); border-radius: 6px; padding: 0.3em 0.6em;
+}
+button { cursor: pointer; min-height: 2.2em; }
+button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid var(--pn-focus); outline-offset: 2px; }
+.message { padding: 1em; border: 1px dashed var(--pn-grid); border-radius: 6px; color: var(--pn-muted); }
+.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr)); gap: 0.3em 1.2em; font-variant-numeric: tabular-nums; }
+.steps { margin: 0.6em 0 0; padding: 0; list-style: none; display: grid; gap: 0.25em; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.steps b { color: var(--pn-accent); font-weight: 600; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+`;

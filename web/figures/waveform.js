@@ -1,0 +1,150 @@
+// waveform.js — <posnorm-waveform>: sin and cos of one frequency pair against
+// position, beside the highest-frequency reference pair i = 0. Curves are
+// sampled by the kernel at fractional positions, one sample per device pixel.
+import { PnFigure, fmt, ticks } from './base.js';
+
+const MARGIN = { left: 40, right: 12, top: 30, bottom: 28 };
+const X_MAX = 100;
+
+export class PosnormWaveform extends PnFigure {
+  static controls = [
+    { prop: 'i', attr: 'i', kind: 'int', min: 0, max: (f) => Math.floor(f.dModel / 2) - 1, def: 4, label: 'pairIndex' },
+    { prop: 'pos', attr: 'pos', kind: 'int', min: 0, max: X_MAX, def: 10, label: 'position' },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 2, max: 1024, step: 2, def: 64, label: 'dModel', round: (v) => Math.max(2, v - (v % 2)) },
+    { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
+  ];
+
+  buildBody(figure) {
+    const plot = document.createElement('div');
+    plot.className = 'plot';
+    plot.setAttribute('part', 'plot');
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('part', 'canvas');
+    plot.append(canvas);
+    this.canvas = canvas;
+    const readout = document.createElement('div');
+    readout.className = 'readout';
+    readout.setAttribute('part', 'readout');
+    readout.setAttribute('aria-live', 'polite');
+    this._readoutEl = readout;
+    figure.append(plot, readout);
+    const fromPointer = (e) => {
+      const g = this._geom;
+      if (!g) return;
+      const x = e.clientX - canvas.getBoundingClientRect().left - g.x0;
+      this._set('pos', Math.round((x / g.w) * X_MAX), 'user');
+    };
+    canvas.addEventListener('pointerdown', fromPointer);
+    canvas.addEventListener('pointermove', (e) => { if (e.buttons) fromPointer(e); });
+    this._bufs = [];
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    for (const b of this._bufs) b.free();
+    this._bufs = [];
+  }
+
+  _samples(n) {
+    if (this._bufs.length !== 4 || this._bufs[0].length !== n) {
+      for (const b of this._bufs) b.free();
+      this._bufs = [0, 1, 2, 3].map(() => this.pn.alloc(n));
+    }
+    const { dModel, base, i } = this;
+    const step = X_MAX / (n - 1);
+    [0, 1, 2 * i, 2 * i + 1].forEach((dim, k) => {
+      this.pn.peSample({ n, start: 0, step, dim, dModel, base, out: this._bufs[k] });
+    });
+    return this._bufs.map((b) => b.array);
+  }
+
+  /** Exact values of the four curves at the marker. */
+  _readout() {
+    const { dModel, base, i, pos } = this;
+    const at = (dim) => this.pn.peSample({ n: 1, start: pos, dim, dModel, base })[0];
+    return {
+      pos,
+      ref: { i: 0, sin: at(0), cos: at(1), wavelength: 2 * Math.PI },
+      sel: { i, sin: at(2 * i), cos: at(2 * i + 1), wavelength: 2 * Math.PI * base ** ((2 * i) / dModel) },
+    };
+  }
+
+  render() {
+    const t = this.t;
+    const width = this.canvas.clientWidth || 300;
+    const height = Math.round(Math.min(420, Math.max(260, width * 0.5)));
+    const { ctx, dpr } = this.fitCanvas(this.canvas, height);
+    const panelH = (height - MARGIN.top * 2 - MARGIN.bottom) / 2;
+    const g = { x0: MARGIN.left, w: width - MARGIN.left - MARGIN.right };
+    this._geom = g;
+    const n = Math.max(2, Math.min(4096, Math.round(g.w * dpr)));
+    const [s0, c0, si, ci] = this._samples(n);
+    const r = this._readout();
+    this.readout = r;
+    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted'), grid = this.color('--pn-grid');
+    ctx.clearRect(0, 0, width, height);
+    ctx.font = '11px system-ui, sans-serif';
+    const X = (p) => g.x0 + (p / X_MAX) * g.w;
+    const panels = [
+      { top: MARGIN.top, title: t.reference, curves: [[s0, '--pn-ref-sin', 'sin'], [c0, '--pn-ref-cos', 'cos']], vals: r.ref },
+      { top: MARGIN.top * 2 + panelH, title: t.selected(this.i), curves: [[si, '--pn-sin', 'sin'], [ci, '--pn-cos', 'cos']], vals: r.sel },
+    ];
+    for (const p of panels) {
+      const Y = (v) => p.top + ((1 - v) / 2) * panelH;
+      ctx.strokeStyle = grid;
+      ctx.fillStyle = muted;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      for (const v of [-1, 0, 1]) {
+        ctx.beginPath();
+        ctx.moveTo(g.x0, Y(v) + 0.5);
+        ctx.lineTo(g.x0 + g.w, Y(v) + 0.5);
+        ctx.stroke();
+        ctx.fillText(v === 0 ? '0' : v > 0 ? '+1' : '−1', g.x0 - 5, Y(v));
+      }
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'bottom';
+      ctx.fillStyle = fg;
+      ctx.fillText(`${p.title} · ${t.wavelength} ${fmt(p.vals.wavelength, 5)}`, g.x0, p.top - 10);
+      for (const [data, colourVar, name] of p.curves) {
+        ctx.strokeStyle = this.color(colourVar);
+        ctx.lineWidth = 2;
+        ctx.setLineDash(name === 'cos' ? [6, 3] : []);
+        ctx.beginPath();
+        for (let k = 0; k < n; k++) {
+          const x = g.x0 + (k / (n - 1)) * g.w, y = Y(data[k]);
+          if (k === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        }
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.fillStyle = this.color(colourVar);
+        ctx.beginPath();
+        ctx.arc(X(this.pos), Y(p.vals[name]), 4, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
+    // x axis and marker
+    ctx.fillStyle = muted;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const v of ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70)))) ctx.fillText(String(v), X(v), height - MARGIN.bottom + 8);
+    ctx.strokeStyle = this.color('--pn-accent');
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(X(this.pos) + 0.5, MARGIN.top - 2);
+    ctx.lineTo(X(this.pos) + 0.5, height - MARGIN.bottom + 4);
+    ctx.stroke();
+    ctx.lineWidth = 1;
+
+    const v7 = (x) => x.toFixed(7);
+    const sub = (k) => String(k).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
+    this._readoutEl.textContent =
+      `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
+      `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
+      `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
+    this.canvas.setAttribute('aria-label', t.waveformAlt({ ...this._values, wavelengthText: fmt(r.sel.wavelength, 5) }));
+  }
+}
+
+PosnormWaveform.define('posnorm-waveform');

@@ -1,0 +1,91 @@
+// i18n.js — every label of the figures, one table per language.
+// Figures read the table of their `lang` attribute (or the nearest
+// ancestor's, or the document's); 'ko' is the default.
+
+export const STRINGS = {
+  ko: {
+    wasmMissing: '이 브라우저에서는 WebAssembly를 사용할 수 없어 그림을 계산할 수 없습니다.',
+    loading: '계산 준비 중…',
+    dModel: 'd_model (임베딩 차원)',
+    seqLen: 'seq_len (위치 개수)',
+    base: '기저 (base)',
+    layout: '배치 방식',
+    interleaved: '교차 (sin, cos, sin, cos…)',
+    concat: '연결 (sin… | cos…)',
+    position: '위치 (pos)',
+    dimension: '차원 (dim)',
+    pairIndex: '차원 인덱스 i',
+    highFreq: '← 높은 주파수',
+    lowFreq: '낮은 주파수 →',
+    wavelength: '파장',
+    heatmapAlt: (s) => `사인파 위치 인코딩 히트맵: 위치 ${s.seqLen}개 × 차원 ${s.dModel}개, base ${s.base}, ${s.layout === 'concat' ? '연결' : '교차'} 배치. 가로축은 임베딩 차원, 세로축은 위치이며 색은 −1(파랑)에서 +1(주황)까지의 값을 나타냅니다. 왼쪽 열일수록 빠르게 진동합니다.`,
+    heatmapReadout: (r) => `PE(pos=${r.pos}, dim=${r.dim}) = ${r.text} — ${r.fn}(${r.pos} · ω${sub(r.i)}), 파장 ${r.wavelengthText}`,
+    cursorHint: '그림 위에서 마우스·터치로, 또는 그림을 선택한 뒤 화살표 키로 커서를 옮기세요.',
+    waveformAlt: (s) => `위치에 따른 sin·cos 곡선: 기준 쌍 i=0(파장 2π)과 선택한 쌍 i=${s.i}(파장 ${s.wavelengthText}), d_model ${s.dModel}, base ${s.base}. 세로선은 위치 ${s.pos}를 표시합니다.`,
+    reference: '기준: i = 0 (가장 높은 주파수)',
+    selected: (i) => `선택: i = ${i}`,
+    lnAlt: (s) => `층 정규화 시뮬레이터: 특성 ${s.h}개를 N(${s.mu}, ${s.sigma}²)에서 뽑은 입력의 히스토그램과, γ=${s.gamma}, β=${s.beta}로 정규화한 출력의 히스토그램.`,
+    features: 'H (특성 개수)',
+    mu: 'μ (입력 평균)',
+    sigma: 'σ (입력 표준편차)',
+    gamma: 'γ (스케일)',
+    beta: 'β (시프트)',
+    eps: 'ε (log₁₀)',
+    resample: '다시 뽑기',
+    before: '정규화 전 (입력 x)',
+    after: '정규화 후 (출력 y)',
+    mean: '평균',
+    std: '표준편차',
+    step1: '① 평균',
+    step2: '② 분산',
+    step3: '③ 정규화',
+    step4: '④ 스케일·시프트',
+  },
+  en: {
+    wasmMissing: 'WebAssembly is not available in this browser, so this figure cannot be computed.',
+    loading: 'Preparing…',
+    dModel: 'd_model (embedding size)',
+    seqLen: 'seq_len (positions)',
+    base: 'base',
+    layout: 'layout',
+    interleaved: 'interleaved (sin, cos, sin, cos…)',
+    concat: 'concatenated (sin… | cos…)',
+    position: 'position (pos)',
+    dimension: 'dimension (dim)',
+    pairIndex: 'dimension index i',
+    highFreq: '← high frequency',
+    lowFreq: 'low frequency →',
+    wavelength: 'wavelength',
+    heatmapAlt: (s) => `Heatmap of the sinusoidal positional encoding: ${s.seqLen} positions × ${s.dModel} dimensions, base ${s.base}, ${s.layout} layout. The x axis is the embedding dimension, the y axis the position; colour shows the value from −1 (blue) to +1 (orange). Columns on the left oscillate fastest.`,
+    heatmapReadout: (r) => `PE(pos=${r.pos}, dim=${r.dim}) = ${r.text} — ${r.fn}(${r.pos} · ω${sub(r.i)}), wavelength ${r.wavelengthText}`,
+    cursorHint: 'Move the cursor with the mouse or by touch, or focus the figure and use the arrow keys.',
+    waveformAlt: (s) => `sin and cos against position: the reference pair i=0 (wavelength 2π) and the chosen pair i=${s.i} (wavelength ${s.wavelengthText}), d_model ${s.dModel}, base ${s.base}. A vertical line marks position ${s.pos}.`,
+    reference: 'reference: i = 0 (highest frequency)',
+    selected: (i) => `chosen: i = ${i}`,
+    lnAlt: (s) => `LayerNorm simulator: histogram of ${s.h} input features drawn from N(${s.mu}, ${s.sigma}²) and of the output normalised with γ=${s.gamma}, β=${s.beta}.`,
+    features: 'H (features)',
+    mu: 'μ (input mean)',
+    sigma: 'σ (input std)',
+    gamma: 'γ (scale)',
+    beta: 'β (shift)',
+    eps: 'ε (log₁₀)',
+    resample: 'Resample',
+    before: 'before (input x)',
+    after: 'after (output y)',
+    mean: 'mean',
+    std: 'std',
+    step1: '① mean',
+    step2: '② variance',
+    step3: '③ normalise',
+    step4: '④ scale and shift',
+  },
+};
+
+function sub(i) {
+  return String(i).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
+}
+
+/** The strings of `lang` ('ko' when unknown). */
+export function strings(lang) {
+  return STRINGS[lang] ?? STRINGS.ko;
+}

@@ -1,0 +1,36 @@
+// page.js — the demo page: language switch and engine note.
+import './figures/index.js';
+import { getPosnorm } from './figures/runtime.js';
+import { PAGE_STRINGS } from './page-strings.js';
+
+const params = new URLSearchParams(location.search);
+let lang = params.get('lang') === 'en' ? 'en' : 'ko';
+let simd = null;
+
+function apply() {
+  const s = PAGE_STRINGS[lang];
+  document.documentElement.lang = lang;
+  document.title = `${s.title} — posnorm`;
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const v = s[el.dataset.i18n];
+    if (typeof v === 'string') el.textContent = v;
+  }
+  for (const fig of document.querySelectorAll('posnorm-heatmap, posnorm-waveform, posnorm-ln-simulator')) {
+    fig.setAttribute('lang', lang);
+  }
+  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+  const engine = document.getElementById('engine');
+  if (engine && simd !== null) engine.textContent = s.engine(simd);
+}
+
+for (const b of document.querySelectorAll('[data-lang]')) {
+  b.addEventListener('click', () => {
+    lang = b.dataset.lang;
+    const url = new URL(location.href);
+    url.searchParams.set('lang', lang);
+    history.replaceState(null, '', url);
+    apply();
+  });
+}
+apply();
+getPosnorm().then((pn) => { simd = pn.simd; apply(); }, () => {});
