@@ -69,7 +69,7 @@ export class PnFigure extends HTMLElement {
     this._resize.observe(this._figure);
     if (this._started) return;
     if (typeof WebAssembly !== 'object') {
-      this._showMessage(this.t.wasmMissing);
+      this._showMessage('wasmMissing');
       return;
     }
     if ('IntersectionObserver' in window) {
@@ -110,16 +110,17 @@ export class PnFigure extends HTMLElement {
     try {
       this.pn = await getPosnorm();
     } catch {
-      this._showMessage(this.t.wasmMissing);
+      this._showMessage('wasmMissing');
       return;
     }
     this._message.hidden = true;
     this.invalidate();
   }
 
-  _showMessage(text) {
+  _showMessage(key) {
     if (!this._built) this._build();
-    this._message.textContent = text;
+    this._message.dataset.key = key;
+    this._message.textContent = this.t[key];
     this._message.hidden = false;
     this._figure.querySelector('.plot')?.setAttribute('hidden', '');
   }

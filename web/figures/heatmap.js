@@ -41,10 +41,14 @@ export class PosnormHeatmap extends PnFigure {
     readout.setAttribute('part', 'readout');
     readout.setAttribute('aria-live', 'polite');
     this._readoutEl = readout;
+    const shape = document.createElement('p');
+    shape.className = 'readout';
+    shape.setAttribute('part', 'readout');
+    this._shapeEl = shape;
     const hint = document.createElement('p');
     hint.className = 'hint';
     hint.dataset.key = 'cursorHint';
-    figure.append(plot, readout, hint);
+    figure.append(plot, readout, shape, hint);
 
     const fromPointer = (e) => {
       const g = this._geom;
@@ -214,6 +218,7 @@ export class PosnormHeatmap extends PnFigure {
 
     this.readout = this._readout();
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
+    this._shapeEl.textContent = t.heatmapShape(this);
     this.canvas.setAttribute('aria-label', t.heatmapAlt(this));
   }
 }

@@ -1,0 +1,303 @@
+// Browser tests of the demo page in real headless Chromium: loading, paint,
+// sliders, readouts against float64, keyboard, touch, attributes and
+// properties, language, no-WebAssembly fallback. Screenshots at 1280 and
+// 360 px in light and dark go to test-artifacts/ (not committed).
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch, open, serve } from './browser/harness.mjs';
+
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+const FIGURES = ['posnorm-heatmap', 'posnorm-waveform', 'posnorm-ln-simulator'];
+let browser, server;
+
+before(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Scrolls every figure into view and waits for its first frame. */
+async function ready(page, tags = FIGURES) {
+  for (const tag of tags) {
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes.length > 0, tag, { timeout: 10000 });
+  }
+}
+
+/** Waits until the figure has rendered again after `action`. */
+async function afterRender(page, tag, action) {
+  const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+  await action();
+  await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n], { timeout: 5000 });
+  // let any frame still requested by later events render too
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** A digest of a figure's canvas pixels and how many differ from the first. */
+function pixels(page, tag, index = 0) {
+  return page.evaluate(([t, i]) => {
+    const c = document.querySelector(t).shadowRoot.querySelectorAll('canvas')[i];
+    // read back through a copy, so the figure's own canvas is never read
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const cc = copy.getContext('2d', { willReadFrequently: true });
+    cc.drawImage(c, 0, 0);
+    const d = cc.getImageData(0, 0, c.width, c.height).data;
+    let hash = 0, painted = 0;
+    for (let k = 0; k < d.length; k += 4) {
+      if (d[k + 3] !== 0) painted++;
+      hash = (Math.imul(hash, 31) + d[k] + 7 * d[k + 1] + 13 * d[k + 2] + 17 * d[k + 3]) | 0;
+    }
+    return { hash, painted, total: d.length / 4 };
+  }, [tag, index]);
+}
+
+const readoutText = (page, tag) => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('.readout')].map((e) => e.textContent).join(' | '), tag);
+
+test('the page loads with no console errors or failed requests, at 1280 and 360 px, light and dark', async () => {
+  for (const [width, colorScheme] of [[1280, 'light'], [1280, 'dark'], [360, 'light'], [360, 'dark']]) {
+    const { page, problems, context } = await open(browser, `${server.url}/`, { width, colorScheme, deviceScaleFactor: width === 360 ? 2 : 1 });
+    await ready(page);
+    for (const tag of FIGURES) {
+      const { painted, total } = await pixels(page, tag);
+      assert.ok(painted > total * 0.05, `${tag} paints (${painted}/${total} pixels)`);
+    }
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scrollWidth <= innerWidth, `no horizontal scrolling at ${width}px (${scrollWidth} > ${innerWidth})`);
+    if (width === 360) {
+      const dpr = await page.evaluate(() => {
+        const c = document.querySelector('posnorm-heatmap').shadowRoot.querySelector('canvas');
+        return c.width / c.clientWidth;
+      });
+      assert.equal(dpr, 2, 'canvas drawn at devicePixelRatio');
+    }
+    await page.screenshot({ path: `${ARTIFACTS}page-${width}-${colorScheme}.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('heatmap: cursor readout equals float64 sin/cos, by keyboard, mouse and touch', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`, { hasTouch: true });
+  await ready(page, ['posnorm-heatmap']);
+  const tag = 'posnorm-heatmap';
+  const canvas = page.locator(`${tag} canvas`);
+  await canvas.focus();
+  await afterRender(page, tag, async () => {
+    for (let k = 0; k < 7; k++) await page.keyboard.press('ArrowDown');
+    for (let k = 0; k < 11; k++) await page.keyboard.press('ArrowRight');
+  });
+  const check = async (layout) => {
+    const r = await page.evaluate((t) => document.querySelector(t).readout, tag);
+    const { pos, dim } = r;
+    const d = 64;
+    const half = d / 2;
+    const i = layout === 'interleaved' ? dim >> 1 : dim % half;
+    const isCos = layout === 'interleaved' ? dim % 2 === 1 : dim >= half;
+    const ref = (isCos ? Math.cos : Math.sin)(pos * Math.pow(10000, (-2 * i) / d));
+    const text = await readoutText(page, tag);
+    const shown = Number(text.match(/= (-?\d\.\d{7})/)[1]);
+    assert.ok(Math.abs(shown - ref) <= 6e-8, `${layout} PE(${pos}, ${dim}) shown ${shown}, float64 ${ref}`);
+    assert.ok(Math.abs(r.value - ref) <= 2e-7);
+    assert.match(text, new RegExp(isCos ? 'cos' : 'sin'));
+    const lambda = 2 * Math.PI * Math.pow(10000, (2 * i) / d);
+    assert.ok(Math.abs(r.wavelength - lambda) <= 1e-9 * lambda);
+    return { pos, dim };
+  };
+  assert.deepEqual(await check('interleaved'), { pos: 7, dim: 11 });
+  // the layout select changes the picture and the function at the cursor
+  const before1 = await pixels(page, tag);
+  await afterRender(page, tag, () => page.locator(`${tag} select`).selectOption('concat'));
+  assert.notEqual((await pixels(page, tag)).hash, before1.hash);
+  await check('concat');
+  await afterRender(page, tag, () => page.locator(`${tag} select`).selectOption('interleaved'));
+  // mouse: click the cell centre of (pos 20, dim 40)
+  const geom = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    const c = el.shadowRoot.querySelector('canvas').getBoundingClientRect();
+    const g = el._geom;
+    return { x: c.left + g.x0 + (40.5 / 64) * g.w, y: c.top + g.y0 + (20.5 / 30) * g.h };
+  }, tag);
+  await afterRender(page, tag, () => page.mouse.click(geom.x, geom.y));
+  assert.deepEqual(await check('interleaved'), { pos: 20, dim: 40 });
+  // touch: tap the cell (pos 3, dim 5)
+  const tapAt = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    const c = el.shadowRoot.querySelector('canvas').getBoundingClientRect();
+    const g = el._geom;
+    return { x: c.left + g.x0 + (5.5 / 64) * g.w, y: c.top + g.y0 + (3.5 / 30) * g.h };
+  }, tag);
+  await afterRender(page, tag, () => page.touchscreen.tap(tapAt.x, tapAt.y));
+  assert.deepEqual(await check('interleaved'), { pos: 3, dim: 5 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every slider changes the picture and the readouts, by keyboard', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  await ready(page);
+  const sliders = {
+    'posnorm-heatmap': ['dModel', 'seqLen', 'base'],
+    'posnorm-waveform': ['i', 'pos', 'dModel', 'base'],
+    'posnorm-ln-simulator': ['features', 'mu', 'sigma', 'gamma', 'beta', 'eps'],
+  };
+  for (const [tag, names] of Object.entries(sliders)) {
+    for (const name of names) {
+      const input = page.locator(`${tag} input[name=${name}]`);
+      await input.scrollIntoViewIfNeeded();
+      await input.focus();
+      const before = { px: await pixels(page, tag), text: await readoutText(page, tag), value: await page.evaluate(([t, n]) => document.querySelector(t)[n], [tag, name]) };
+      await afterRender(page, tag, async () => {
+        for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
+      });
+      const value = await page.evaluate(([t, n]) => document.querySelector(t)[n], [tag, name]);
+      assert.notEqual(value, before.value, `${tag}.${name} changed by keyboard`);
+      const attr = await page.evaluate(([t, n]) => {
+        const el = document.querySelector(t);
+        const c = el.constructor.controls.find((k) => k.prop === n);
+        return el.getAttribute(c.attr);
+      }, [tag, name]);
+      assert.equal(attr, String(value), `${tag}.${name} reflected to its attribute`);
+      const valuetext = await input.getAttribute('aria-valuetext');
+      assert.ok(valuetext && valuetext.length > 0, 'aria-valuetext set');
+      const label = await page.evaluate(([t, n]) => {
+        const root = document.querySelector(t).shadowRoot;
+        return root.querySelector(`label[for="${root.querySelector(`input[name=${n}]`).id}"]`)?.textContent;
+      }, [tag, name]);
+      assert.ok(label && label.length > 0, `${tag}.${name} has a visible label`);
+      const changedPixels = (await pixels(page, tag)).hash !== before.px.hash ||
+        (tag === 'posnorm-ln-simulator' && (await pixels(page, tag, 1)).hash !== before.px.hash);
+      const changedText = (await readoutText(page, tag)) !== before.text ||
+        (tag === 'posnorm-ln-simulator' && (await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.steps').textContent, tag)) !== '');
+      assert.ok(changedPixels, `${tag}.${name} changed the picture`);
+      assert.ok(changedText, `${tag}.${name} changed the readouts`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('waveform readouts equal float64 sin/cos and the wavelength', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  await ready(page, ['posnorm-waveform']);
+  const tag = 'posnorm-waveform';
+  for (const [i, pos, dModel, base] of [[4, 10, 64, 10000], [13, 77, 128, 500], [0, 3, 16, 100000]]) {
+    await afterRender(page, tag, () => page.evaluate(([t, a]) => {
+      const el = document.querySelector(t);
+      el.setAttribute('d-model', String(a[2]));
+      el.base = a[3];
+      el.i = a[0];
+      el.pos = a[1];
+      el.invalidate();
+    }, [tag, [i, pos, dModel, base]]));
+    const text = await readoutText(page, tag);
+    const nums = [...text.matchAll(/= (-?\d+\.\d{7})/g)].map((m) => Number(m[1]));
+    const w = Math.pow(base, (-2 * i) / dModel);
+    const expected = [Math.sin(pos), Math.cos(pos), Math.sin(pos * w), Math.cos(pos * w)];
+    assert.equal(nums.length, 4, text);
+    for (let k = 0; k < 4; k++) assert.ok(Math.abs(nums[k] - expected[k]) <= 6e-8, `${text}: ${nums[k]} vs ${expected[k]}`);
+    const lambda = Number(text.match(/\) = ([\d.e+]+)$/)[1]);
+    assert.ok(Math.abs(lambda - 2 * Math.PI / w) <= 1e-5 * (2 * Math.PI / w), `wavelength ${lambda}`);
+  }
+  // the i slider's range follows d_model: i < d_model / 2
+  await afterRender(page, tag, () => page.evaluate((t) => {
+    const el = document.querySelector(t);
+    el.dModel = 128;
+    el.i = 20;
+    el.dModel = 8;
+  }, tag));
+  assert.equal(await page.evaluate((t) => document.querySelector(t).i, tag), 3);
+  assert.equal(await page.locator(`${tag} input[name=i]`).getAttribute('max'), '3');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('LayerNorm simulator: output mean equals β and std equals γ·σ/√(σ²+ε)', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  await ready(page, ['posnorm-ln-simulator']);
+  const tag = 'posnorm-ln-simulator';
+  for (const [features, mu, sigma, gamma, beta, eps] of [[256, 3, 2, 1, 0, 1e-5], [4096, -7.5, 0.3, 2.5, -1.25, 1e-3], [8, 10, 10, 0.5, 3, 1e-8]]) {
+    await afterRender(page, tag, () => page.evaluate(([t, v]) => {
+      const el = document.querySelector(t);
+      [el.features, el.mu, el.sigma, el.gamma, el.beta, el.eps] = v;
+      el.invalidate();
+    }, [tag, [features, mu, sigma, gamma, beta, eps]]));
+    const stats = await page.evaluate((t) => document.querySelector(t).stats, tag);
+    const text = await readoutText(page, tag);
+    const [, , outMean, outStd] = [...text.matchAll(/(-?\d+\.\d{4})/g)].map((m) => Number(m[1]));
+    // independent: the input's population variance from the shown input std
+    const v = stats.inputStd ** 2;
+    const expectedStd = gamma * Math.sqrt(v / (v + eps));
+    assert.ok(Math.abs(outMean - beta) <= 1e-4, `mean ${outMean} vs β ${beta}`);
+    assert.ok(Math.abs(outStd - expectedStd) <= 1e-4 * Math.max(1, expectedStd), `std ${outStd} vs ${expectedStd}`);
+    assert.ok(Math.abs(stats.outputMean - beta) <= 2e-6 * Math.max(1, Math.abs(beta)) + 1e-6);
+    assert.ok(Math.abs(stats.outputStd - expectedStd) <= 2e-5 * Math.max(1, expectedStd));
+  }
+  // resample draws new numbers
+  const before = await readoutText(page, tag);
+  await afterRender(page, tag, () => page.locator(`${tag} button`).click());
+  assert.notEqual(await readoutText(page, tag), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('attributes and properties stay in sync and changes fire an event; English labels', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`);
+  await ready(page, ['posnorm-heatmap']);
+  const r = await page.evaluate(() => {
+    const el = document.querySelector('posnorm-heatmap');
+    const events = [];
+    el.addEventListener('change', (e) => events.push(e.detail));
+    el.setAttribute('d-model', '128');
+    const prop = el.dModel;
+    el.seqLen = 50;
+    const attr = el.getAttribute('seq-len');
+    el.dModel = 5000; // clamped to the range
+    const slider = el.shadowRoot.querySelector('input[name=dModel]').value;
+    const label = el.shadowRoot.querySelector('label').textContent;
+    return { prop, attr, clamped: el.dModel, slider, events, label };
+  });
+  assert.equal(r.prop, 128);
+  assert.equal(r.attr, '50');
+  assert.equal(r.clamped, 1024);
+  assert.equal(r.slider, '1024');
+  assert.deepEqual(r.events.map((e) => [e.name, e.value]), [['dModel', 128], ['seqLen', 50], ['dModel', 1024]]);
+  assert.match(r.label, /embedding size/);
+  // switching to Korean relabels the figures
+  await page.locator('button[data-lang=ko]').click();
+  assert.match(await page.evaluate(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('label').textContent), /임베딩 차원/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a figure declared with attributes starts from them; without WebAssembly it shows a message', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  await page.setContent(`<!doctype html><html lang="en"><body>
+    <posnorm-heatmap d-model="16" seq-len="9" base="500" layout="concat"></posnorm-heatmap>
+    <script type="module" src="${server.url}/web/figures/index.js"></script></body></html>`);
+  await page.waitForFunction(() => document.querySelector('posnorm-heatmap')?.renderTimes?.length > 0, null, { timeout: 10000 });
+  const v = await page.evaluate(() => { const el = document.querySelector('posnorm-heatmap'); return [el.dModel, el.seqLen, el.base, el.layout, el.readout.value]; });
+  assert.deepEqual(v, [16, 9, 500, 'concat', 0]);
+  await context.close();
+
+  const ctx2 = await browser.newContext();
+  const page2 = await ctx2.newPage();
+  const errors = [];
+  page2.on('pageerror', (e) => errors.push(e.message));
+  await page2.addInitScript(() => { delete window.WebAssembly; });
+  await page2.goto(`${server.url}/web/?lang=en`);
+  await page2.locator('posnorm-heatmap').scrollIntoViewIfNeeded();
+  await page2.waitForFunction(() => !document.querySelector('posnorm-heatmap').shadowRoot.querySelector('.message').hidden);
+  const msg = await page2.evaluate(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('.message').textContent);
+  assert.match(msg, /WebAssembly is not available/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(problems, []);
+  await ctx2.close();
+});
