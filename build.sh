@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/batchnorm.c src/rope.c
 src/alibi.c src/random.c src/histogram.c src/colormap.c src/reduce.c"
-CFLAGS_COMMON="-std=c11 -O3 -Wall -Wextra -Werror -ffp-contract=off"
+CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
 EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,\
 _pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
 _pn_batchnorm_infer_f32,_pn_rope_f32,_pn_alibi_slopes_f32,_pn_alibi_bias_f32,\

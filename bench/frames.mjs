@@ -1,0 +1,54 @@
+// bench/frames.mjs — frame times of the figures in headless Chromium: for
+// each figure, 50 slider inputs at the default sizes and at the largest,
+// each followed by its repaint; reports the median and p95 of the work a
+// repaint does (kernel calls + canvas drawing, timed inside the page).
+import { launch, open, serve } from '../tests/browser/harness.mjs';
+
+const CASES = [
+  { tag: 'posnorm-heatmap', slider: 'base', values: [3.9, 4.1], sizes: { default: {}, largest: { dModel: 1024, seqLen: 2048 } } },
+  { tag: 'posnorm-waveform', slider: 'i', values: [3, 9], sizes: { default: {}, largest: { dModel: 1024, base: 100000 } } },
+  { tag: 'posnorm-ln-simulator', slider: 'mu', values: [2.5, -1.5], sizes: { default: {}, largest: { features: 4096 } } },
+];
+
+export async function benchFrames() {
+  const server = await serve();
+  const browser = await launch();
+  const rows = [];
+  try {
+    const { page, context } = await open(browser, `${server.url}/web/`, { width: 1280, height: 900 });
+    for (const c of CASES) {
+      await page.locator(c.tag).scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t).renderTimes.length > 0, c.tag);
+      for (const [sizeName, props] of Object.entries(c.sizes)) {
+        const times = await page.evaluate(async ({ tag, slider, values, props }) => {
+          const el = document.querySelector(tag);
+          Object.assign(el, props);
+          const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          await frame();
+          const input = el.shadowRoot.querySelector(`input[name=${slider}]`);
+          const out = [];
+          for (let k = 0; k < 50; k++) {
+            input.value = String(values[k % 2]);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            await frame();
+            out.push(el.renderTimes[el.renderTimes.length - 1]);
+          }
+          return out;
+        }, { tag: c.tag, slider: c.slider, values: c.values, props });
+        times.sort((a, b) => a - b);
+        const budget = sizeName === 'default' ? 16 : 33;
+        const p95 = times[Math.ceil(0.95 * times.length) - 1];
+        rows.push({ figure: c.tag, size: sizeName === 'default' ? 'default' : `largest (${Object.entries(props).map(([k, v]) => `${k} ${v}`).join(', ')})`, median: times[times.length >> 1], p95, budget });
+      }
+    }
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const lines = ['| figure | sizes | median (ms) | p95 (ms) | budget (ms) | |', '|---|---|---:|---:|---:|---|'];
+  for (const r of rows) lines.push(`| \`<${r.figure}>\` | ${r.size} | ${r.median.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.budget} | ${r.p95 <= r.budget ? 'met' : 'MISSED'} |`);
+  return { table: lines.join('\n'), allMet: rows.every((r) => r.p95 <= r.budget) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log((await benchFrames()).table);
