@@ -21,15 +21,17 @@ $(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
 # All tests: native C under sanitizers, kernels and API in Node, and the
 # browser tests in headless Chromium (node --test runs every *.test.mjs).
 test: build
+	tools/ensure-test-deps.sh
 	$(NODE) --test tests/*.test.mjs
 
 bench: build
+	tools/ensure-test-deps.sh
 	$(NODE) bench/run.mjs
 
 accuracy: build
 	$(NODE) bench/accuracy.mjs
 
-demo: build
+demo: $(WASM)
 	PORT=$(PORT) $(NODE) tools/serve.mjs
 
 clean:

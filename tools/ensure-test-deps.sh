@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ensure-test-deps.sh — what `make test` needs besides the build: wabt
+# (wasm2wat, to inspect the builds), Debian's Chromium and a Korean font (the
+# browser tests), and the npm dev dependencies. Installs what is missing when
+# run as root on Debian; otherwise says what to install and exits non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v wasm2wat >/dev/null 2>&1 || need+=(wabt)
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || need+=(chromium)
+[ -d /usr/share/fonts/truetype/nanum ] || need+=(fonts-nanum)
+if [ "${#need[@]}" -gt 0 ]; then
+  if [ -r /etc/debian_version ] && [ "$(id -u)" = 0 ]; then
+    echo "ensure-test-deps: installing ${need[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "ensure-test-deps: please install: ${need[*]} (Debian package names)," >&2
+    echo "or point CHROMIUM_PATH at a Chromium/Chrome binary." >&2
+    exit 1
+  fi
+fi
+if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
