@@ -118,22 +118,17 @@ test('heatmap: cursor readout equals float64 sin/cos, by keyboard, mouse and tou
   assert.notEqual((await pixels(page, tag)).hash, before1.hash);
   await check('concat');
   await afterRender(page, tag, () => page.locator(`${tag} select`).selectOption('interleaved'));
-  // mouse: click the cell centre of (pos 20, dim 40)
-  const geom = await page.evaluate((t) => {
+  /** Page coordinates of the centre of cell (pos, dim) of the 30 × 64 matrix. */
+  const cell = (pos, dim) => page.evaluate(([t, p, d]) => {
     const el = document.querySelector(t);
     const c = el.shadowRoot.querySelector('canvas').getBoundingClientRect();
     const g = el._geom;
-    return { x: c.left + g.x0 + (40.5 / 64) * g.w, y: c.top + g.y0 + (20.5 / 30) * g.h };
-  }, tag);
-  await afterRender(page, tag, () => page.mouse.click(geom.x, geom.y));
+    return { x: c.left + g.x0 + ((d + 0.5) / 64) * g.w, y: c.top + g.y0 + ((p + 0.5) / 30) * g.h };
+  }, [tag, pos, dim]);
+  const at = await cell(20, 40);
+  await afterRender(page, tag, () => page.mouse.click(at.x, at.y));
   assert.deepEqual(await check('interleaved'), { pos: 20, dim: 40 });
-  // touch: tap the cell (pos 3, dim 5)
-  const tapAt = await page.evaluate((t) => {
-    const el = document.querySelector(t);
-    const c = el.shadowRoot.querySelector('canvas').getBoundingClientRect();
-    const g = el._geom;
-    return { x: c.left + g.x0 + (5.5 / 64) * g.w, y: c.top + g.y0 + (3.5 / 30) * g.h };
-  }, tag);
+  const tapAt = await cell(3, 5);
   await afterRender(page, tag, () => page.touchscreen.tap(tapAt.x, tapAt.y));
   assert.deepEqual(await check('interleaved'), { pos: 3, dim: 5 });
   assert.deepEqual(problems, []);

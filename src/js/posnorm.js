@@ -61,6 +61,21 @@ function rowsOf(fn, x, cols) {
   return x.length / cols;
 }
 
+/** Checks the arguments LayerNorm and RMSNorm share. */
+function rowNormArgs(fn, x, opts, epsDefault) {
+  v.f32(fn, 'x', x);
+  const o = v.options(fn, opts);
+  const cols = v.int(fn, 'cols', o.cols, 1);
+  return {
+    o,
+    cols,
+    rows: rowsOf(fn, x, cols),
+    gamma: optionalF32(fn, 'gamma', o.gamma, cols),
+    eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, 3.4e38),
+    out: outArg(fn, o.out, x.length),
+  };
+}
+
 /**
  * Loads posnorm and returns the kernel API.
  * @param {import('./posnorm.d.ts').InitOptions} [options]
@@ -152,14 +167,8 @@ export class Posnorm {
 
   layerNorm(x, opts) {
     const fn = 'layerNorm';
-    v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
-    const cols = v.int(fn, 'cols', o.cols, 1);
-    const rows = rowsOf(fn, x, cols);
-    const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
+    const { o, cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
-    const out = outArg(fn, o.out, x.length);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
@@ -174,13 +183,7 @@ export class Posnorm {
 
   rmsNorm(x, opts) {
     const fn = 'rmsNorm';
-    v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
-    const cols = v.int(fn, 'cols', o.cols, 1);
-    const rows = rowsOf(fn, x, cols);
-    const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-6, 0, 3.4e38);
-    const out = outArg(fn, o.out, x.length);
+    const { cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');

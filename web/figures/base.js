@@ -312,6 +312,28 @@ export class PnFigure extends HTMLElement {
     this._readyPromise ??= Promise.resolve();
   }
 
+  /** A `.plot` box holding a canvas with role img (focusable if asked). */
+  createPlot({ focusable = false } = {}) {
+    const plot = document.createElement('div');
+    plot.className = 'plot';
+    plot.setAttribute('part', 'plot');
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('part', 'canvas');
+    if (focusable) canvas.tabIndex = 0;
+    plot.append(canvas);
+    return { plot, canvas };
+  }
+
+  /** A readout element (`p` by default), announced politely when `live`. */
+  createReadout(tag = 'p', live = true) {
+    const el = document.createElement(tag);
+    el.className = 'readout';
+    el.setAttribute('part', 'readout');
+    if (live) el.setAttribute('aria-live', 'polite');
+    return el;
+  }
+
   /**
    * Sizes a canvas to its CSS width and the given CSS height at
    * devicePixelRatio; returns a 2D context in CSS pixels.

@@ -27,24 +27,11 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   buildBody(figure) {
-    const plot = document.createElement('div');
-    plot.className = 'plot';
-    plot.setAttribute('part', 'plot');
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.tabIndex = 0;
-    canvas.setAttribute('part', 'canvas');
-    plot.append(canvas);
+    const { plot, canvas } = this.createPlot({ focusable: true });
     this.canvas = canvas;
-    const readout = document.createElement('p');
-    readout.className = 'readout';
-    readout.setAttribute('part', 'readout');
-    readout.setAttribute('aria-live', 'polite');
-    this._readoutEl = readout;
-    const shape = document.createElement('p');
-    shape.className = 'readout';
-    shape.setAttribute('part', 'readout');
-    this._shapeEl = shape;
+    this._readoutEl = this.createReadout();
+    this._shapeEl = this.createReadout('p', false);
+    const readout = this._readoutEl, shape = this._shapeEl;
     const hint = document.createElement('p');
     hint.className = 'hint';
     hint.dataset.key = 'cursorHint';

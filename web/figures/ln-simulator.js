@@ -30,12 +30,8 @@ export class PosnormLnSimulator extends PnFigure {
       box.className = 'panel';
       const h = document.createElement('h3');
       h.dataset.key = key;
-      const canvas = document.createElement('canvas');
-      canvas.setAttribute('role', 'img');
-      canvas.setAttribute('part', 'canvas');
-      const stats = document.createElement('p');
-      stats.className = 'readout';
-      stats.setAttribute('part', 'readout');
+      const { canvas } = this.createPlot();
+      const stats = this.createReadout('p', false);
       box.append(h, canvas, stats);
       panels.append(box);
       return { canvas, stats, key };

@@ -15,18 +15,9 @@ export class PosnormWaveform extends PnFigure {
   ];
 
   buildBody(figure) {
-    const plot = document.createElement('div');
-    plot.className = 'plot';
-    plot.setAttribute('part', 'plot');
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('part', 'canvas');
-    plot.append(canvas);
+    const { plot, canvas } = this.createPlot();
     this.canvas = canvas;
-    const readout = document.createElement('div');
-    readout.className = 'readout';
-    readout.setAttribute('part', 'readout');
-    readout.setAttribute('aria-live', 'polite');
+    const readout = this.createReadout('div');
     this._readoutEl = readout;
     figure.append(plot, readout);
     const fromPointer = (e) => {
