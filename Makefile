@@ -6,11 +6,13 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build test bench accuracy demo clean
+.PHONY: all build wasm test bench accuracy demo clean
 
 all: build
 
 build: $(WASM) $(NATIVE)
+
+wasm: $(WASM)
 
 $(WASM): $(C_SOURCES) build.sh
 	./build.sh wasm

@@ -237,7 +237,7 @@ test('LayerNorm simulator: output mean equals β and std equals γ·σ/√(σ²+
   }
   // resample draws new numbers
   const before = await readoutText(page, tag);
-  await afterRender(page, tag, () => page.locator(`${tag} button`).click());
+  await afterRender(page, tag, () => page.locator(`${tag} button[data-key=resample]`).click());
   assert.notEqual(await readoutText(page, tag), before);
   assert.deepEqual(problems, []);
   await context.close();

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { measureSizes } from '../bench/sizes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SIMD_OP = /\b(v128|[if](8x16|16x8|32x4|64x2))\./;
@@ -51,4 +52,10 @@ test('native C tests pass under AddressSanitizer and UBSan', () => {
   assert.equal(run.status, 0, run.stdout + run.stderr);
   const m = run.stdout.match(/^(\d+) passed, (\d+) failed$/m);
   assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
+});
+
+test('each wasm is under 40 KB and the whole demo page under 150 KB', async () => {
+  const { simd, scalar, page } = await measureSizes();
+  assert.ok(simd < 40 * 1024 && scalar < 40 * 1024, `wasm ${simd} / ${scalar} bytes`);
+  assert.ok(page < 150 * 1024, `page ${page} bytes`);
 });

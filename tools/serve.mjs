@@ -18,19 +18,24 @@ const TYPES = {
 // Only what the page needs is served.
 const ALLOWED = ['web', 'src', 'build'];
 
-export function startServer(listenPort = port) {
+/**
+ * Starts the server. `dir` and `allow` serve another folder (tests serve
+ * bundler output with them): allow = null serves everything under dir.
+ */
+export function startServer(listenPort = port, { dir = root, allow = ALLOWED, home = '/web/' } = {}) {
+  const base = dir.endsWith(sep) ? dir : dir + sep;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (path === '/') {
-      res.writeHead(302, { location: '/web/' });
+    if (path === '/' && home) {
+      res.writeHead(302, { location: home });
       return res.end();
     }
     if (path === '/favicon.ico') {
       res.writeHead(204);
       return res.end();
     }
-    let file = normalize(join(root, path));
-    if (!file.startsWith(root) || !ALLOWED.includes(file.slice(root.length).split(sep)[0])) {
+    let file = normalize(join(base, path));
+    if (!file.startsWith(base) || (allow && !allow.includes(file.slice(base.length).split(sep)[0]))) {
       res.writeHead(404);
       return res.end('not found');
     }

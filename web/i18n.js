@@ -41,6 +41,12 @@ export const STRINGS = {
     step2: '② 분산',
     step3: '③ 정규화',
     step4: '④ 스케일·시프트',
+    copyLink: '링크 복사',
+    linkCopied: '링크를 복사했습니다',
+    linkShown: '이 링크를 복사하세요:',
+    downloadPng: 'PNG 저장',
+    downloadCsv: 'CSV 저장',
+    toolbar: '그림 도구',
   },
   en: {
     wasmMissing: 'WebAssembly is not available in this browser, so this figure cannot be computed.',
@@ -80,6 +86,12 @@ export const STRINGS = {
     step2: '② variance',
     step3: '③ normalise',
     step4: '④ scale and shift',
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied',
+    linkShown: 'Copy this link:',
+    downloadPng: 'Download PNG',
+    downloadCsv: 'Download CSV',
+    toolbar: 'Figure tools',
   },
 };
 

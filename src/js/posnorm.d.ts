@@ -6,15 +6,18 @@ export declare const MAX_ELEMENTS: number;
 /** Whether this engine validates WebAssembly SIMD128. */
 export declare function simdSupported(): boolean;
 
+export type WasmSource = URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
 export interface InitOptions {
   /** 'auto' (default) uses the SIMD build where SIMD128 validates; true or false forces one. */
   simd?: 'auto' | boolean;
   /**
-   * The wasm to load: a URL (or string), its bytes, or a compiled Module.
+   * The wasm to load: a URL (or string), its bytes, or a compiled Module; or
+   * `{ simd, scalar }` with one of those for each build, chosen by `simd`.
    * Default: build/wasm/posnorm-simd.wasm or posnorm-scalar.wasm, found
    * next to this package with `new URL(..., import.meta.url)`.
    */
-  wasm?: URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  wasm?: WasmSource | { simd?: WasmSource; scalar?: WasmSource };
 }
 
 /** Loads posnorm and returns the kernel API. */

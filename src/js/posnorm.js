@@ -92,7 +92,12 @@ export async function init(options = {}) {
     throw new Error('posnorm.init: simd: true was requested but this engine has no WebAssembly SIMD128');
   }
   const useSimd = want === 'auto' ? haveSimd : want;
-  const module = await compileWasm(options.wasm ?? defaultWasmUrl(useSimd));
+  let source = options.wasm ?? defaultWasmUrl(useSimd);
+  if (source && typeof source === 'object' && ('simd' in source || 'scalar' in source) && !(source instanceof URL)) {
+    source = useSimd ? source.simd : source.scalar;
+    if (source === undefined) throw new TypeError(`posnorm.init: wasm.${useSimd ? 'simd' : 'scalar'} is needed on this engine`);
+  }
+  const module = await compileWasm(source);
   let api = null;
   const exports = await instantiate(module, () => api?._grew());
   api = new Posnorm(exports);

@@ -14,9 +14,12 @@ export async function launch() {
   });
 }
 
-/** Starts the demo server on an ephemeral port; returns { url, close }. */
-export async function serve() {
-  const server = await startServer(0);
+/**
+ * Starts the demo server (or, with options, a static server over another
+ * folder) on an ephemeral port; returns { url, close }.
+ */
+export async function serve(options) {
+  const server = await startServer(0, options);
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
 }

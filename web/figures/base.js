@@ -267,8 +267,9 @@ export class PnFigure extends HTMLElement {
     this._form = form;
     for (const c of this.constructor.controls) if (!c.hidden) this._buildControl(c, form);
     this.buildExtraControls?.(form);
-    figure.append(form, this._message);
+    figure.append(form, this._buildToolbar(), this._message);
     this.shadowRoot.append(style, figure);
+    this._restoreFromUrl();
     // attributes present before upgrade; dependent ranges last
     const order = [...this.constructor.controls].sort((a, b) => (typeof a.max === 'function') - (typeof b.max === 'function'));
     for (const c of order) {
@@ -284,8 +285,127 @@ export class PnFigure extends HTMLElement {
       const s = t[el.dataset.key];
       if (typeof s === 'string') el.textContent = s;
     }
+    for (const el of this.shadowRoot.querySelectorAll('[data-key-label]')) el.setAttribute('aria-label', t[el.dataset.keyLabel]);
     this.relabel?.();
     this.invalidate();
+  }
+
+  // ---- links and downloads ------------------------------------------------
+
+  /**
+   * The prefix of this figure's parameters in a page URL: its id, else its
+   * tag name ("fig-a1.d-model=128"). Set `shareKey = ''` for a page that
+   * holds one figure and uses plain names ("d-model=128").
+   */
+  get shareKey() { return this._shareKey ?? (this.id || this.localName); }
+  set shareKey(v) { this._shareKey = String(v); }
+
+  _param(attr) { return this.shareKey ? `${this.shareKey}.${attr}` : attr; }
+
+  _restoreFromUrl() {
+    const params = new URLSearchParams(location.search);
+    // only the attributes are written here; the caller then applies them in
+    // dependency order (d-model before i)
+    this._reflecting = true;
+    for (const c of this.constructor.controls) {
+      const v = params.get(this._param(c.attr));
+      if (v !== null) this.setAttribute(c.attr, v);
+    }
+    this._reflecting = false;
+  }
+
+  /** A link to the current page that restores this figure's controls. */
+  shareUrl() {
+    const url = new URL(location.href);
+    for (const c of this.constructor.controls) url.searchParams.set(this._param(c.attr), String(this._values[c.prop]));
+    if (this.id) url.hash = this.id;
+    return url.href;
+  }
+
+  /** The canvas a PNG is made of (several canvases are laid side by side). */
+  exportCanvas() {
+    const canvases = [...this.shadowRoot.querySelectorAll('canvas')];
+    if (canvases.length === 1) return canvases[0];
+    const out = document.createElement('canvas');
+    out.width = canvases.reduce((w, c) => w + c.width, 0);
+    out.height = Math.max(...canvases.map((c) => c.height));
+    const ctx = out.getContext('2d');
+    ctx.fillStyle = this.color('--pn-bg');
+    ctx.fillRect(0, 0, out.width, out.height);
+    let x = 0;
+    for (const c of canvases) {
+      ctx.drawImage(c, x, 0);
+      x += c.width;
+    }
+    return out;
+  }
+
+  /** File name stem for downloads: the tag name and the controls. */
+  fileStem() {
+    return [this.localName, ...this.constructor.controls.filter((c) => !c.hidden).map((c) => `${c.attr}-${this._values[c.prop]}`)].join('_');
+  }
+
+  _download(blob, name) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    this.shadowRoot.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
+  /** Saves the figure's pixels (at devicePixelRatio) as a PNG file. */
+  downloadPng() {
+    if (!this.pn) return;
+    this.renderNow();
+    this.exportCanvas().toBlob((blob) => this._download(blob, `${this.fileStem()}.png`), 'image/png');
+  }
+
+  /** Saves the numbers behind the figure (this.toCsv()) as a CSV file. */
+  downloadCsv() {
+    if (!this.pn) return;
+    this._download(new Blob([this.toCsv()], { type: 'text/csv' }), `${this.fileStem()}.csv`);
+  }
+
+  async copyLink() {
+    const url = this.shareUrl();
+    history.replaceState(history.state, '', url);
+    const status = this._status;
+    try {
+      await navigator.clipboard.writeText(url);
+      status.replaceChildren(this.t.linkCopied);
+    } catch {
+      // no clipboard (insecure context, iframe policy): show the link to copy by hand
+      const input = document.createElement('input');
+      input.readOnly = true;
+      input.value = url;
+      input.setAttribute('aria-label', this.t.linkShown);
+      status.replaceChildren(`${this.t.linkShown} `, input);
+      input.select();
+    }
+    this.dispatchEvent(new CustomEvent('share', { detail: { url }, bubbles: true, composed: true }));
+  }
+
+  _buildToolbar() {
+    const bar = document.createElement('div');
+    bar.className = 'toolbar';
+    bar.setAttribute('part', 'toolbar');
+    bar.setAttribute('role', 'group');
+    bar.dataset.keyLabel = 'toolbar';
+    for (const [key, action] of [['copyLink', () => this.copyLink()], ['downloadPng', () => this.downloadPng()], ['downloadCsv', () => this.downloadCsv()]]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.key = key;
+      b.dataset.action = key;
+      b.addEventListener('click', action);
+      bar.append(b);
+    }
+    this._status = document.createElement('span');
+    this._status.className = 'status';
+    this._status.setAttribute('role', 'status');
+    bar.append(this._status);
+    return bar;
   }
 
   // ---- drawing ----------------------------------------------------------

@@ -7,6 +7,8 @@
 // only redraw.
 import { PnFigure, fmt, ticks } from './base.js';
 
+export { configure } from './runtime.js';
+
 const MARGIN = { left: 46, right: 58, top: 8, bottom: 44 };
 
 export class PosnormHeatmap extends PnFigure {
@@ -130,6 +132,16 @@ export class PosnormHeatmap extends PnFigure {
     const value = this._pe.array[pos * d + dim];
     const wavelength = 2 * Math.PI * this.base ** ((2 * i) / d);
     return { pos, dim, value, fn, i, wavelength, text: value.toFixed(7), wavelengthText: fmt(wavelength, 6) };
+  }
+
+  /** The matrix as CSV: one row per position, one column per dimension. */
+  toCsv() {
+    this._compute();
+    const { dModel, seqLen } = this;
+    const pe = this._pe.array;
+    const lines = [['pos', ...Array.from({ length: dModel }, (_, d) => `dim${d}`)].join(',')];
+    for (let p = 0; p < seqLen; p++) lines.push([p, ...pe.subarray(p * dModel, (p + 1) * dModel)].join(','));
+    return `${lines.join('\n')}\n`;
   }
 
   render() {

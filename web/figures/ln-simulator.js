@@ -3,6 +3,8 @@
 // measured statistics, and the four steps of the formula with live numbers.
 import { PnFigure, fmt, ticks } from './base.js';
 
+export { configure } from './runtime.js';
+
 const BINS = 40;
 
 export class PosnormLnSimulator extends PnFigure {
@@ -109,6 +111,15 @@ export class PosnormLnSimulator extends PnFigure {
     ctx.stroke();
     ctx.setLineDash([]);
     return h;
+  }
+
+  /** Input and output per feature as CSV. */
+  toCsv() {
+    this._compute();
+    const x = this._bufs.x.array, y = this._bufs.y.array;
+    const lines = ['feature,x,y'];
+    for (let k = 0; k < x.length; k++) lines.push(`${k},${x[k]},${y[k]}`);
+    return `${lines.join('\n')}\n`;
   }
 
   render() {

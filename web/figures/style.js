@@ -65,6 +65,10 @@ select, button {
 }
 button { cursor: pointer; min-height: 2.2em; }
 button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px solid var(--pn-focus); outline-offset: 2px; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin: 0.7em 0 0; }
+.toolbar button { font-size: 0.85em; min-height: 2em; }
+.toolbar .status { color: var(--pn-muted); font-size: 0.85em; overflow-wrap: anywhere; }
+.toolbar input { font: inherit; font-size: 0.85em; width: 100%; color: var(--pn-fg); background: var(--pn-bg); border: 1px solid var(--pn-grid); }
 .message { padding: 1em; border: 1px dashed var(--pn-grid); border-radius: 6px; color: var(--pn-muted); }
 .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr)); gap: 0.3em 1.2em; font-variant-numeric: tabular-nums; }
 .steps { margin: 0.6em 0 0; padding: 0; list-style: none; display: grid; gap: 0.25em; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }

@@ -3,6 +3,8 @@
 // sampled by the kernel at fractional positions, one sample per device pixel.
 import { PnFigure, fmt, ticks } from './base.js';
 
+export { configure } from './runtime.js';
+
 const MARGIN = { left: 40, right: 12, top: 30, bottom: 28 };
 const X_MAX = 100;
 
@@ -59,6 +61,16 @@ export class PosnormWaveform extends PnFigure {
       ref: { i: 0, sin: at(0), cos: at(1), wavelength: 2 * Math.PI },
       sel: { i, sin: at(2 * i), cos: at(2 * i + 1), wavelength: 2 * Math.PI * base ** ((2 * i) / dModel) },
     };
+  }
+
+  /** The plotted samples as CSV: position and the four curves. */
+  toCsv() {
+    const n = this._bufs[0]?.length ?? 101;
+    const [s0, c0, si, ci] = this._samples(n);
+    const i = this.i;
+    const lines = [`pos,sin_pair0,cos_pair0,sin_pair${i},cos_pair${i}`];
+    for (let k = 0; k < n; k++) lines.push([(k * X_MAX) / (n - 1), s0[k], c0[k], si[k], ci[k]].join(','));
+    return `${lines.join('\n')}\n`;
   }
 
   render() {

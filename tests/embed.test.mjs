@@ -1,0 +1,145 @@
+// Embedding: the blog-style page, the iframe page, links that restore a
+// figure's controls, PNG and CSV downloads, and the lang attribute.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { launch, open, serve } from './browser/harness.mjs';
+
+let browser, server;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const rendered = (page, tag) => page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 10000 });
+
+test('embed.html: two figures, one script tag and one element each, sized by the text column', async () => {
+  for (const width of [1280, 360]) {
+    const { page, problems, context } = await open(browser, `${server.url}/web/embed.html`, { width });
+    for (const tag of ['posnorm-heatmap', 'posnorm-waveform']) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await rendered(page, tag);
+      const [fig, column] = await page.evaluate((t) => {
+        const el = document.querySelector(t);
+        const a = document.querySelector('article');
+        const cs = getComputedStyle(a);
+        return [el.getBoundingClientRect().width, a.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)];
+      }, tag);
+      assert.ok(Math.abs(fig - column) < 1, `${tag} ${fig}px fills the ${column}px column`);
+      assert.equal(await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('button[data-action=copyLink]').textContent, tag), 'Copy link', 'lang="en" labels');
+    }
+    assert.equal(await page.evaluate(() => document.querySelector('posnorm-heatmap').dModel), 48);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('figure.html in an iframe: parameters from the URL, width of the iframe, height posted to the host', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/embed.html`);
+  await page.setContent(`<!doctype html><html><body style="margin:0">
+    <iframe id="f" title="figure" style="width:420px;height:900px;border:0"
+      src="${server.url}/web/figure.html?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat&lang=en"></iframe>
+    <script>window.heights = []; addEventListener('message', (e) => { if (e.data?.type === 'posnorm-figure-height') heights.push(e.data.height); });</script>
+    </body></html>`);
+  const frame = page.frameLocator('#f');
+  await frame.locator('posnorm-heatmap').waitFor();
+  const f = page.frames().find((x) => x.url().includes('figure.html'));
+  await f.waitForFunction(() => document.querySelector('posnorm-heatmap')?.renderTimes?.length > 0);
+  const state = await f.evaluate(() => {
+    const el = document.querySelector('posnorm-heatmap');
+    return { d: el.dModel, s: el.seqLen, b: el.base, l: el.layout, w: el.getBoundingClientRect().width, link: el.shareUrl() };
+  });
+  assert.deepEqual([state.d, state.s, state.b, state.l], [128, 50, 500, 'concat']);
+  assert.ok(Math.abs(state.w - (420 - 16)) < 1, `figure is ${state.w}px wide in a 420px iframe`);
+  assert.match(state.link, /figure\.html\?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat/);
+  await page.waitForFunction(() => window.heights.length > 0);
+  assert.ok((await page.evaluate(() => window.heights.at(-1))) > 300);
+  const bad = await open(browser, `${server.url}/web/figure.html?fig=nope`);
+  assert.match(await bad.page.textContent('body'), /Unknown figure "nope"/);
+  await bad.context.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('"Copy link" copies a URL that restores every control of the figure', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const cases = {
+    'posnorm-heatmap': { dModel: 100, seqLen: 77, base: 2000, layout: 'concat' },
+    'posnorm-waveform': { dModel: 256, i: 40, pos: 63, base: 500 },
+    'posnorm-ln-simulator': { features: 1000, mu: -4.5, sigma: 0.7, gamma: 2.25, beta: -1.5, eps: 0.001, seed: 9 },
+  };
+  for (const [tag, values] of Object.entries(cases)) {
+    await page.locator(tag).scrollIntoViewIfNeeded();
+    await rendered(page, tag);
+    await page.evaluate(([t, v]) => Object.assign(document.querySelector(t), v), [tag, values]);
+    await page.locator(`${tag} button[data-action=copyLink]`).click();
+    await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('.status').textContent.length > 0, tag);
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(url, page.url(), 'the page URL records the controls too');
+    const other = await open(browser, url);
+    await other.page.locator(tag).scrollIntoViewIfNeeded();
+    await rendered(other.page, tag);
+    const restored = await other.page.evaluate(([t, keys]) => Object.fromEntries(keys.map((k) => [k, document.querySelector(t)[k]])), [tag, Object.keys(values)]);
+    assert.deepEqual(restored, values, `${tag} restored from ${url}`);
+    assert.deepEqual(other.problems, []);
+    await other.context.close();
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the numbers behind it', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`, { deviceScaleFactor: 2 });
+  const download = async (tag, action) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.locator(`${tag} button[data-action=${action}]`).click()]);
+    return { name: d.suggestedFilename(), data: await readFile(await d.path()) };
+  };
+  // heatmap
+  await page.locator('posnorm-heatmap').scrollIntoViewIfNeeded();
+  await rendered(page, 'posnorm-heatmap');
+  const png = await download('posnorm-heatmap', 'downloadPng');
+  assert.match(png.name, /^posnorm-heatmap_d-model-64_seq-len-30_base-10000_layout-interleaved\.png$/);
+  assert.deepEqual([...png.data.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
+  const [cw, ch] = await page.evaluate(() => { const c = document.querySelector('posnorm-heatmap').shadowRoot.querySelector('canvas'); return [c.width, c.height, c.clientWidth]; });
+  assert.deepEqual([png.data.readUInt32BE(16), png.data.readUInt32BE(20)], [cw, ch]);
+  assert.equal(cw, 2 * (await page.evaluate(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('canvas').clientWidth)));
+  const csv = (await download('posnorm-heatmap', 'downloadCsv')).data.toString('utf8').trim().split('\n').map((l) => l.split(','));
+  assert.equal(csv.length, 31);
+  assert.equal(csv[0].length, 65);
+  for (const [pos, dim] of [[0, 0], [7, 11], [29, 63], [13, 2]]) {
+    const v = Number(csv[pos + 1][dim + 1]);
+    const a = pos * Math.pow(10000, (-2 * (dim >> 1)) / 64);
+    assert.ok(Math.abs(v - (dim % 2 ? Math.cos(a) : Math.sin(a))) <= 2e-7, `csv PE(${pos}, ${dim})`);
+  }
+  // waveform
+  await page.locator('posnorm-waveform').scrollIntoViewIfNeeded();
+  await rendered(page, 'posnorm-waveform');
+  const wave = (await download('posnorm-waveform', 'downloadCsv')).data.toString('utf8').trim().split('\n');
+  assert.equal(wave[0], 'pos,sin_pair0,cos_pair0,sin_pair4,cos_pair4');
+  for (const line of wave.slice(1).filter((_, k) => k % 97 === 0)) {
+    const [p, s0, c0, s4, c4] = line.split(',').map(Number);
+    const w = Math.pow(10000, -8 / 64);
+    assert.ok(Math.abs(s0 - Math.sin(p)) < 2e-7 && Math.abs(c0 - Math.cos(p)) < 2e-7);
+    assert.ok(Math.abs(s4 - Math.sin(p * w)) < 2e-7 && Math.abs(c4 - Math.cos(p * w)) < 2e-7);
+  }
+  // LayerNorm simulator: two panels in one PNG; CSV of x and y
+  await page.locator('posnorm-ln-simulator').scrollIntoViewIfNeeded();
+  await rendered(page, 'posnorm-ln-simulator');
+  const lnPng = await download('posnorm-ln-simulator', 'downloadPng');
+  const widths = await page.evaluate(() => [...document.querySelector('posnorm-ln-simulator').shadowRoot.querySelectorAll('canvas')].map((c) => c.width));
+  assert.equal(lnPng.data.readUInt32BE(16), widths[0] + widths[1]);
+  const ln = (await download('posnorm-ln-simulator', 'downloadCsv')).data.toString('utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+  assert.equal(ln.length, 256);
+  const mean = (a) => a.reduce((s, t) => s + t, 0) / a.length;
+  const xs = ln.map((r) => r[1]), ys = ln.map((r) => r[2]);
+  const mx = mean(xs), vx = mean(xs.map((t) => (t - mx) ** 2));
+  for (const [, x, y] of ln) assert.ok(Math.abs(y - (x - mx) / Math.sqrt(vx + 1e-5)) < 2e-6, 'y = LayerNorm(x) with γ 1, β 0');
+  assert.ok(Math.abs(mean(ys)) < 1e-6);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

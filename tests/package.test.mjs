@@ -1,0 +1,178 @@
+// The npm package as a user gets it: `npm pack`, installed into a fresh
+// project, used from Node, from a page with no bundler, from esbuild and
+// Vite builds (loaded in headless Chromium), type-checked by a TypeScript
+// consumer, and linted by publint and arethetypeswrong.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch, open, serve } from './browser/harness.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+let work, browser;
+
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'posnorm-pkg-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
+  await writeFile(join(work, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const r = run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', join(work, packed[0].filename)], work);
+  assert.equal(r.code, 0, r.out);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Serves `dir`, opens index.html, and checks the figures render cleanly. */
+async function renders(dir, tags) {
+  const server = await serve({ dir, allow: null, home: '/index.html' });
+  try {
+    const { page, problems, context } = await open(browser, `${server.url}/index.html`);
+    for (const tag of tags) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+      const painted = await page.evaluate((t) => {
+        const c = document.querySelector(t).shadowRoot.querySelector('canvas');
+        const copy = document.createElement('canvas');
+        copy.width = c.width;
+        copy.height = c.height;
+        const cc = copy.getContext('2d', { willReadFrequently: true });
+        cc.drawImage(c, 0, 0);
+        const d = cc.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let k = 3; k < d.length; k += 4) if (d[k]) n++;
+        return n / (d.length / 4);
+      }, tag);
+      assert.ok(painted > 0.05, `${tag} painted ${painted}`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  } finally {
+    await server.close();
+  }
+}
+
+test('the packed tarball holds what the exports map names, and nothing of the tests', () => {
+  const listing = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path);
+  for (const f of ['src/js/posnorm.js', 'src/js/posnorm.d.ts', 'web/figures/index.js', 'web/figures/heatmap.d.ts', 'web/i18n.js', 'build/wasm/posnorm-simd.wasm', 'build/wasm/posnorm-scalar.wasm', 'package.json']) {
+    assert.ok(listing.includes(f), `${f} in the tarball`);
+  }
+  assert.ok(!listing.some((f) => f.startsWith('tests/') || f.startsWith('bench/')), 'no tests or benchmarks');
+});
+
+test('installed package runs its kernels in Node', () => {
+  const script = `
+    import { init } from 'posnorm';
+    const pn = await init();
+    const pe = pn.positionalEncoding({ seqLen: 4, dModel: 6, offset: 3 });
+    const ln = pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4 });
+    console.log(JSON.stringify({ simd: pn.simd, v: pe[6 * 2 + 2], m: ln.mean[0] }));`;
+  const r = run(process.execPath, ['--input-type=module', '-e', script], work);
+  assert.equal(r.code, 0, r.out);
+  const got = JSON.parse(r.out.trim().split('\n')[0]);
+  assert.equal(got.simd, true);
+  assert.ok(Math.abs(got.v - Math.sin(5 * Math.pow(10000, -2 / 6))) < 1e-7);
+  assert.equal(got.m, 2.5);
+});
+
+test('a page with no bundler uses the installed package from a static host', async () => {
+  const dir = join(work, 'static');
+  await mkdir(dir);
+  await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+    <link rel="icon" href="data:,"></head><body>
+    <script type="module" src="./node_modules/posnorm/web/figures/heatmap.js"></script>
+    <posnorm-heatmap d-model="32" seq-len="12"></posnorm-heatmap>
+    <script type="module" src="./node_modules/posnorm/web/figures/ln-simulator.js"></script>
+    <posnorm-ln-simulator></posnorm-ln-simulator></body></html>`);
+  await rm(join(dir, 'node_modules'), { force: true, recursive: true });
+  execFileSync('cp', ['-r', join(work, 'node_modules'), join(dir, 'node_modules')]);
+  await renders(dir, ['posnorm-heatmap', 'posnorm-ln-simulator']);
+});
+
+const APP_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
+  <link rel="icon" href="data:,"></head><body>
+  <posnorm-heatmap seq-len="20"></posnorm-heatmap><posnorm-waveform></posnorm-waveform>
+  <script type="module" src="./main.js"></script></body></html>`;
+
+test('an esbuild bundle with two figures renders in Chromium', async () => {
+  const src = join(work, 'esbuild-app');
+  await mkdir(src);
+  // esbuild does not rewrite new URL(..., import.meta.url): the wasm files are
+  // imported with the file loader and handed to configure(), as the README says
+  await writeFile(join(src, 'main.js'), `
+    import { configure } from 'posnorm/figures/heatmap';
+    import 'posnorm/figures/waveform';
+    import simd from 'posnorm/wasm/posnorm-simd.wasm';
+    import scalar from 'posnorm/wasm/posnorm-scalar.wasm';
+    configure({ wasm: { simd: new URL(simd, import.meta.url), scalar: new URL(scalar, import.meta.url) } });`);
+  const out = join(src, 'dist');
+  const r = run(bin('esbuild'), ['main.js', '--bundle', '--format=esm', '--minify', `--outdir=${out}`, '--loader:.wasm=file', '--asset-names=[name]-[hash]', '--log-level=warning'], src);
+  assert.equal(r.code, 0, r.out);
+  await writeFile(join(out, 'index.html'), APP_HTML);
+  await renders(out, ['posnorm-heatmap', 'posnorm-waveform']);
+});
+
+test('a Vite build with two figures renders in Chromium', async () => {
+  const src = join(work, 'vite-app');
+  await mkdir(src);
+  await writeFile(join(src, 'index.html'), APP_HTML);
+  await writeFile(join(src, 'main.js'), `import 'posnorm/figures/heatmap';\nimport 'posnorm/figures/waveform';\n`);
+  const { build } = await import(join(root, 'node_modules', 'vite', 'dist', 'node', 'index.js'));
+  await build({ root: src, logLevel: 'warn', configFile: false, build: { outDir: join(src, 'dist'), emptyOutDir: true } });
+  await renders(join(src, 'dist'), ['posnorm-heatmap', 'posnorm-waveform']);
+});
+
+test('a TypeScript consumer type-checks, and a wrong call does not', async () => {
+  const dir = join(work, 'ts');
+  await mkdir(dir);
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'dom'], skipLibCheck: false, types: [] },
+    include: ['consumer.ts'],
+  }));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  execFileSync('cp', ['-r', join(work, 'node_modules'), join(dir, 'node_modules')]);
+  const good = `
+    import { init, type PnBuffer } from 'posnorm';
+    import { PosnormHeatmap, configure } from 'posnorm/figures/heatmap';
+    configure({ simd: 'auto' });
+    const pn = await init({ simd: false });
+    const pe: Float32Array = pn.positionalEncoding({ seqLen: 4, dModel: 8, layout: 'concat' });
+    const buf: PnBuffer<'f32'> = pn.alloc(32);
+    const same: PnBuffer<'f32'> = pn.positionalEncoding({ seqLen: 4, dModel: 8, out: buf });
+    const { y, mean, invStdDev } = pn.layerNorm(pe, { cols: 8, eps: 1e-5 });
+    const h = pn.histogram(y, { bins: 4 });
+    const n: number = h.counts[0] + h.below + mean[0] + invStdDev[0] + same.length;
+    const el = document.createElement('posnorm-heatmap');
+    const typed: PosnormHeatmap = el;
+    typed.dModel = 128;
+    console.log(n, typed.readout.wavelength);
+  `;
+  await writeFile(join(dir, 'consumer.ts'), good);
+  let r = run(bin('tsc'), ['-p', dir], dir);
+  assert.equal(r.code, 0, r.out);
+  await writeFile(join(dir, 'consumer.ts'), `import { init } from 'posnorm';\nconst pn = await init();\npn.positionalEncoding({ seqLen: '4', dModel: 8 });\n`);
+  r = run(bin('tsc'), ['-p', dir], dir);
+  assert.notEqual(r.code, 0, 'a string seqLen is a type error');
+  assert.match(r.out, /consumer\.ts\(3,25\): error TS2322/, 'the error is at seqLen');
+});
+
+test('publint and arethetypeswrong report no problems', () => {
+  let r = run(bin('publint'), ['--strict'], root);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /All good/);
+  // ESM-only by design: CommonJS require() and node10 resolution are out of scope;
+  // the .wasm entry points are assets, not modules with types
+  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', './wasm/posnorm-simd.wasm', './wasm/posnorm-scalar.wasm'], root);
+  assert.equal(r.code, 0, r.out);
+  assert.doesNotMatch(r.out.replace(/\(ignored[^\n]*/g, ''), /💀|❌|🐛|🥴|❗️/);
+});

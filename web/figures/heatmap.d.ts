@@ -1,0 +1,23 @@
+import { PnFigure } from './base.js';
+export { configure } from './runtime.js';
+export type { FigureChangeDetail } from './base.js';
+
+/** `<posnorm-heatmap>`: the PE matrix with an exact-value cursor. */
+export declare class PosnormHeatmap extends PnFigure {
+  /** attribute d-model, 2…1024, default 64 */
+  dModel: number;
+  /** attribute seq-len, 1…2048, default 30 */
+  seqLen: number;
+  /** attribute base, 100…100000, default 10000 */
+  base: number;
+  /** attribute layout */
+  layout: 'interleaved' | 'concat';
+  cursor: { pos: number; dim: number };
+  moveCursor(pos: number, dim: number): void;
+  /** The value under the cursor. */
+  readonly readout: { pos: number; dim: number; value: number; fn: 'sin' | 'cos'; i: number; wavelength: number };
+}
+
+declare global {
+  interface HTMLElementTagNameMap { 'posnorm-heatmap': PosnormHeatmap }
+}
