@@ -66,3 +66,28 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
   }
   return PN_OK;
 }
+
+int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
+                           float *stats, const float *x, const float *gamma,
+                           const float *beta, int32_t n, float eps) {
+  if (!x) return PN_ERR_NULL;
+  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
+  double mu = 0.0, var = 0.0;
+  for (int32_t j = 0; j < n; j++) mu += (double)x[j];
+  mu /= (double)n;
+  for (int32_t j = 0; j < n; j++) var += ((double)x[j] - mu) * ((double)x[j] - mu);
+  var /= (double)n;
+  const double inv = 1.0 / sqrt(var + (double)eps);
+  for (int32_t j = 0; j < n; j++) {
+    const double c = (double)x[j] - mu, xh = c * inv;
+    if (centered) centered[j] = (float)c;
+    if (normalized) normalized[j] = (float)xh;
+    if (y) y[j] = (float)((gamma ? (double)gamma[j] : 1.0) * xh + (beta ? (double)beta[j] : 0.0));
+  }
+  if (stats) {
+    stats[0] = (float)mu;
+    stats[1] = (float)var;
+  }
+  return PN_OK;
+}

@@ -28,10 +28,15 @@ static inline int pn_overlap(const void *p, size_t n, const void *q, size_t m) {
   return a < b + m && b < a + n;
 }
 
+/* Natural log of a finite x > 0 from IEEE + - * / only (random.c): keeps
+ * libm's log and pow, and their tables, out of the wasm. Within 2 ulp. */
+double pn_log(double x);
+
 /* Frequency of pair i for an encoding of `dims` dimensions:
- * base^(-2i/dims), in float64. Shared by PE and RoPE so both agree. */
+ * base^(-2i/dims) = exp(-2i/dims · ln base), in float64. Shared by PE and
+ * RoPE so both agree. */
 static inline double pn_pe_frequency(double base, int32_t i, int32_t dims) {
-  return pow(base, -2.0 * (double)i / (double)dims);
+  return exp(-2.0 * (double)i / (double)dims * pn_log(base));
 }
 
 /* Writes sin/cos(p·w_i) for i in [0, n_pairs) at one position into

@@ -274,6 +274,86 @@ int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
 /* pn_colormap_lut_rgba8 — copies the 256-entry table of `map` (1024 bytes). */
 int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
 
+/* ======================================================================
+ * FOR THE ARTICLE'S OTHER FIGURES (src/attention.c, src/pe_props.c,
+ * src/depth.c, src/layernorm.c)
+ * ====================================================================== */
+
+/* pn_attention_f32 — single-head scaled dot-product self-attention.
+ *
+ *   Q = X·Wq, K = X·Wk, V = X·Wv          X: [seq_len × d_model],
+ *                                         W*: [d_model × d_head]
+ *   A = softmax(Q·Kᵀ / sqrt(d_head))      row-wise, max-subtracted
+ *   out = A·V                             [seq_len × d_head]
+ * weights: [seq_len × seq_len] receives A, or NULL.
+ * All sums run in float64 and each output is rounded once, so permuting the
+ * rows of X permutes the rows of out (and of A) to within float32 rounding
+ * (permutation equivariance); the tests check it.
+ * Preconditions: out, x, wq, wk, wv != NULL; 1 <= seq_len <= 4096;
+ * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head bytes.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_NOMEM. */
+int pn_attention_f32(float *out, float *weights, const float *x,
+                     const float *wq, const float *wk, const float *wv,
+                     int32_t seq_len, int32_t d_model, int32_t d_head);
+
+/* pn_gram_f32 — out[i][j] = Σ_k x[i][k]·x[j][k] (float64 sums), out:
+ * [rows × rows]. For PE rows this is the position × position dot product.
+ * Preconditions: out, x != NULL; 1 <= rows <= 8192; cols >= 1. */
+int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
+
+/* pn_min_row_distance_f32 — the smallest Euclidean distance between two
+ * different rows of x [rows × cols], from float64 differences (no
+ * cancellation). *distance receives it, pair[0] < pair[1] the rows (the
+ * first such pair in row-major order).
+ * Preconditions: all pointers != NULL; 2 <= rows <= 8192; cols >= 1. */
+int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
+                            int32_t rows, int32_t cols);
+
+/* pn_pe_shift_f32 — applies the relative-position map of sinusoidal PE:
+ * for every pair i (interleaved layout, w_i = base^(-2i/d_model)),
+ *   [s', c'] = [s·cos(k·w_i) + c·sin(k·w_i),  c·cos(k·w_i) - s·sin(k·w_i)]
+ * so that pe_shift(PE(p), k) = PE(p + k): the 2×2 rotation R(k) per pair,
+ * independent of p. d_model must be even (an odd one has a sin column
+ * without its cos partner, which no rotation can move).
+ * out, pe_row: [d_model]; float64 arithmetic, rounded once; k may be
+ * negative. Preconditions: even d_model >= 2; base > 1; |k| < 2^31. */
+int pn_pe_shift_f32(float *out, const float *pe_row, int32_t d_model,
+                    double base, int32_t k);
+
+/* Residual block variants of pn_residual_stack_f32. f(h) = GELU(h·W_l) in
+ * its tanh form, z/2·(1 + tanh(sqrt(2/pi)(z + 0.044715 z³))) (PyTorch's
+ * approximate='tanh'; within 1e-3 of the erf form); norms have no
+ * gamma/beta and eps = 1e-5. */
+enum pn_block {
+  PN_BLOCK_PLAIN = 0,    /* x <- x + f(x)            (no normalisation) */
+  PN_BLOCK_POST_LN = 1,  /* x <- LayerNorm(x + f(x)) (Post-Norm)        */
+  PN_BLOCK_PRE_LN = 2,   /* x <- x + f(LayerNorm(x)) (Pre-Norm)         */
+  PN_BLOCK_PRE_RMS = 3   /* x <- x + f(RMSNorm(x))   (Pre-RMSNorm)      */
+};
+
+/* pn_residual_stack_f32 — runs `layers` residual blocks on x0 [rows ×
+ * width] with weights [layers × width × width] (W_l row-major, h·W_l) and
+ * writes std_out[l] = the population standard deviation of all rows·width
+ * activations after block l (float64 statistics). Activations that
+ * overflow give Inf/NaN entries; they are reported, not an error.
+ * Preconditions: pointers != NULL; 1 <= layers <= 1024; 1 <= rows, width
+ * <= 4096; rows·width and layers·width² <= PN_MAX_ELEMENTS; block is a
+ * pn_block. Scratch: 12·rows·width bytes.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_residual_stack_f32(float *std_out, const float *x0,
+                          const float *weights, int32_t layers, int32_t rows,
+                          int32_t width, int32_t block);
+
+/* pn_layernorm_steps_f32 — LayerNorm of one vector, keeping every step:
+ *   centered = x - mu, normalized = centered/sqrt(var + eps),
+ *   y = gamma·normalized + beta;  stats = {mu, var} (biased variance).
+ * Any of centered, normalized, y, stats may be NULL; gamma/beta NULL = 1/0.
+ * All steps in float64, each output rounded once.
+ * Preconditions: x != NULL; 1 <= n <= PN_MAX_ELEMENTS; eps >= 0. */
+int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
+                           float *stats, const float *x, const float *gamma,
+                           const float *beta, int32_t n, float eps);
+
 /* pn_copy_f32 — dst[k] = src[k]: the memory-bandwidth yardstick of the
  * benchmarks (same loads and stores a kernel cannot avoid). */
 int pn_copy_f32(float *dst, const float *src, int32_t n);

@@ -31,22 +31,26 @@ static double uniform_pm1(uint32_t s[4]) {
   return 2.0 * (((double)(xoshiro128ss(s) >> 8) + 0.5) * (1.0 / 16777216.0)) - 1.0;
 }
 
-/* Natural log for 0 < s < 1 from + - * / only: s = m·2^e, m in [sqrt(1/2),
- * sqrt(2)), ln m = 2·atanh(z), z = (m-1)/(m+1), |z| < 0.172, series to z^23
- * (truncation < 1e-19). */
-static double log_unit(double s) {
+/* Natural log from + - * / only: x = m·2^e, m in [sqrt(1/2), sqrt(2)),
+ * ln m = 2·atanh(z), z = (m-1)/(m+1), |z| < 0.172, series to z^23
+ * (truncation < 1e-19), ln 2 split in two parts so e·ln 2 stays exact. */
+double pn_log(double x) {
   int e = 0;
-  while (s < 0.70710678118654752) {
-    s *= 2.0;
+  while (x < 0.70710678118654752) {
+    x *= 2.0;
     e--;
   }
-  const double z = (s - 1.0) / (s + 1.0), z2 = z * z;
+  while (x >= 1.4142135623730951) {
+    x *= 0.5;
+    e++;
+  }
+  const double z = (x - 1.0) / (x + 1.0), z2 = z * z;
   double term = z, acc = 0.0;
   for (int k = 1; k <= 23; k += 2) {
     acc += term / (double)k;
     term *= z2;
   }
-  return 2.0 * acc + (double)e * 0.69314718055994531;
+  return (double)e * 0.693147180369123816490 + (2.0 * acc + (double)e * 1.90821492927058770002e-10);
 }
 
 int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
@@ -64,7 +68,7 @@ int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
       b = uniform_pm1(s);
       q = a * a + b * b;
     } while (q >= 1.0 || q == 0.0);
-    const double f = sqrt(-2.0 * log_unit(q) / q);
+    const double f = sqrt(-2.0 * pn_log(q) / q);
     out[k++] = (float)(mean + std * (a * f));
     if (k < n) out[k++] = (float)(mean + std * (b * f));
   }

@@ -184,4 +184,17 @@ export declare class Posnorm {
   ): O extends undefined ? Uint8ClampedArray : O;
   /** The 256-entry RGBA table of a colormap. */
   colormapTable(map?: 'diverging' | 'sequential'): Uint8ClampedArray;
+
+  /** Single-head self-attention of x [seqLen × dModel] with W [dModel × dHead]; float64 sums. */
+  attention(x: F32Input, options: { dModel: number; dHead?: number; wq: F32Input; wk: F32Input; wv: F32Input }): { out: Float32Array; weights: Float32Array };
+  /** Row × row dot products of x [rows × cols]. */
+  gram(x: F32Input, options: { cols: number }): Float32Array;
+  /** The closest two rows of x [rows × cols] (rows ≥ 2). */
+  minRowDistance(x: F32Input, options: { cols: number }): { distance: number; i: number; j: number };
+  /** R(k)·PE(p): the per-pair rotation that maps a PE row at p to p + k (even dModel). */
+  peShift(peRow: F32Input, options: { k: number; base?: number }): Float32Array;
+  /** Per-layer std of activations through `layers` residual blocks of GELU(h·W). */
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms' }): Float32Array;
+  /** LayerNorm of one vector with every step kept. */
+  layerNormSteps(x: F32Input, options?: { gamma?: F32Input; beta?: F32Input; eps?: number }): { centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };
 }

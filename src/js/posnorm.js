@@ -18,6 +18,7 @@ export const MAX_ELEMENTS = v.MAX_ELEMENTS;
 const STATUS = { '-1': 'a required pointer was NULL', '-2': 'a size was out of range', '-3': 'an argument was out of range', '-4': 'buffers overlap', '-5': 'out of memory' };
 const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
+const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
 
 /** Runs `body` with a Frame and always releases it. */
@@ -371,6 +372,109 @@ export class Posnorm {
       const y = f.output(1024, 'u8c', undefined, 'the table');
       check(fn, this.#x.pn_colormap_lut_rgba8(y.ptr, COLORMAPS.indexOf(map)));
       return y.result();
+    });
+  }
+
+  attention(x, opts) {
+    const fn = 'attention';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const dModel = v.int(fn, 'dModel', o.dModel, 1, 4096);
+    const dHead = v.int(fn, 'dHead', o.dHead ?? dModel, 1, 4096);
+    const seqLen = rowsOf(fn, x, dModel);
+    v.int(fn, 'x.length / dModel', seqLen, 1, 4096);
+    const ws = ['wq', 'wk', 'wv'].map((name) => v.f32(fn, name, o[name], dModel * dHead));
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const [pq, pk, pv] = ws.map((w, k) => f.input(w, ['wq', 'wk', 'wv'][k]));
+      const y = f.output(seqLen * dHead, 'f32', undefined, 'out');
+      const a = f.output(seqLen * seqLen, 'f32', undefined, 'weights');
+      check(fn, this.#x.pn_attention_f32(y.ptr, a.ptr, px, pq, pk, pv, seqLen, dModel, dHead));
+      return { out: y.result(), weights: a.result() };
+    });
+  }
+
+  gram(x, opts) {
+    const fn = 'gram';
+    v.f32(fn, 'x', x);
+    const cols = v.int(fn, 'cols', v.options(fn, opts).cols, 1);
+    const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 1, 8192);
+    v.total(fn, 'rows × rows', rows * rows);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const y = f.output(rows * rows, 'f32', undefined, 'the products');
+      check(fn, this.#x.pn_gram_f32(y.ptr, px, rows, cols));
+      return y.result();
+    });
+  }
+
+  minRowDistance(x, opts) {
+    const fn = 'minRowDistance';
+    v.f32(fn, 'x', x);
+    const cols = v.int(fn, 'cols', v.options(fn, opts).cols, 1);
+    const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 2, 8192);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const d = f.output(1, 'f32', undefined, 'distance');
+      const p = f.output(2, 'i32', undefined, 'pair');
+      check(fn, this.#x.pn_min_row_distance_f32(d.ptr, p.ptr, px, rows, cols));
+      const [i, j] = p.result();
+      return { distance: d.result()[0], i, j };
+    });
+  }
+
+  peShift(peRow, opts) {
+    const fn = 'peShift';
+    v.f32(fn, 'peRow', peRow);
+    if (peRow.length % 2) throw new RangeError(`posnorm.${fn}: peRow.length (dModel) must be even, got ${peRow.length}`);
+    const o = v.options(fn, opts);
+    const k = v.int(fn, 'k', o.k, -(POS_LIMIT - 1), POS_LIMIT - 1);
+    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(peRow, 'peRow');
+      const y = f.output(peRow.length, 'f32', undefined, 'the shifted row');
+      check(fn, this.#x.pn_pe_shift_f32(y.ptr, px, peRow.length, base, k));
+      return y.result();
+    });
+  }
+
+  residualStack(x0, weights, opts) {
+    const fn = 'residualStack';
+    v.f32(fn, 'x0', x0);
+    const o = v.options(fn, opts);
+    const width = v.int(fn, 'width', o.width, 1, 4096);
+    const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
+    const layers = v.int(fn, 'layers', o.layers, 1, 1024);
+    v.f32(fn, 'weights', weights, v.total(fn, 'layers × width × width', layers * width * width));
+    const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x0, 'x0');
+      const pw = f.input(weights, 'weights');
+      const y = f.output(layers, 'f32', undefined, 'the deviations');
+      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block)));
+      return y.result();
+    });
+  }
+
+  layerNormSteps(x, opts) {
+    const fn = 'layerNormSteps';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts);
+    const gamma = optionalF32(fn, 'gamma', o.gamma, x.length);
+    const beta = optionalF32(fn, 'beta', o.beta, x.length);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
+    const n = x.length;
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pg = f.input(gamma, 'gamma');
+      const pb = f.input(beta, 'beta');
+      const c = f.output(n, 'f32', undefined, 'centered');
+      const h = f.output(n, 'f32', undefined, 'normalized');
+      const y = f.output(n, 'f32', undefined, 'y');
+      const st = f.output(2, 'f32', undefined, 'stats');
+      check(fn, this.#x.pn_layernorm_steps_f32(c.ptr, h.ptr, y.ptr, st.ptr, px, pg, pb, n, eps));
+      const [mean, variance] = st.result();
+      return { centered: c.result(), normalized: h.result(), y: y.result(), mean, variance };
     });
   }
 }

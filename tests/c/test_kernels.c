@@ -222,7 +222,55 @@ static void test_figures(void) {
   CHECK(memcmp(src, dst, sizeof src) == 0, "copy");
 }
 
+static void test_article_kernels(void) {
+  /* attention: permuting the rows of X permutes the output rows */
+  enum { S = 4, D = 6, H = 5 };
+  float x[S * D], xp[S * D], wq[D * H], wk[D * H], wv[D * H], o[S * H], op[S * H], a[S * S];
+  for (int k = 0; k < S * D; k++) x[k] = (float)gauss();
+  for (int k = 0; k < D * H; k++) { wq[k] = (float)gauss(); wk[k] = (float)gauss(); wv[k] = (float)gauss(); }
+  const int perm[S] = {2, 0, 3, 1};
+  for (int i = 0; i < S; i++) memcpy(xp + i * D, x + perm[i] * D, sizeof(float) * D);
+  CHECK(pn_attention_f32(o, a, x, wq, wk, wv, S, D, H) == PN_OK, "attention");
+  pn_attention_f32(op, NULL, xp, wq, wk, wv, S, D, H);
+  double err = 0;
+  for (int i = 0; i < S; i++)
+    for (int c = 0; c < H; c++) err = fmax(err, fabs(op[i * H + c] - o[perm[i] * H + c]));
+  CHECK(err < 1e-6, "attention permutation equivariance %g", err);
+  for (int i = 0; i < S; i++) {
+    double rs = 0;
+    for (int j = 0; j < S; j++) rs += a[i * S + j];
+    CHECK(fabs(rs - 1) < 1e-6, "attention rows sum to 1");
+  }
+  /* gram, closest pair, shift */
+  float pe[6 * 8], g[36], dist, row[8], shifted[8];
+  int32_t pair[2];
+  pn_pe_sinusoidal_f32(pe, 6, 8, 10000.0, 0, PN_PE_INTERLEAVED);
+  CHECK(pn_gram_f32(g, pe, 6, 8) == PN_OK && fabs(g[0] - 4.0) < 1e-6, "gram diagonal = d/2");
+  CHECK(pn_min_row_distance_f32(&dist, pair, pe, 6, 8) == PN_OK && pair[0] < pair[1], "min distance");
+  double ref = 0;
+  for (int c = 0; c < 8; c++) ref += (pe[pair[0] * 8 + c] - pe[pair[1] * 8 + c]) * (double)(pe[pair[0] * 8 + c] - pe[pair[1] * 8 + c]);
+  CHECK(fabs(dist - sqrt(ref)) < 1e-6, "min distance value");
+  pn_pe_sinusoidal_f32(row, 1, 8, 10000.0, 2, PN_PE_INTERLEAVED);
+  CHECK(pn_pe_shift_f32(shifted, row, 8, 10000.0, 3) == PN_OK, "shift");
+  for (int c = 0; c < 8; c++) CHECK(fabs(shifted[c] - pe[5 * 8 + c]) < 3e-7, "PE(2) shifted by 3 = PE(5)");
+  CHECK(pn_pe_shift_f32(shifted, row, 7, 10000.0, 3) == PN_ERR_ARG, "shift odd d");
+  /* residual stack: post-norm keeps std 1; plain grows */
+  enum { L = 5, R = 3, W = 8 };
+  float x0[R * W], w[L * W * W], sd[L];
+  for (int k = 0; k < R * W; k++) x0[k] = (float)gauss();
+  for (int k = 0; k < L * W * W; k++) w[k] = (float)(gauss() / sqrt(W));
+  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, PN_BLOCK_POST_LN) == PN_OK, "stack");
+  for (int l = 0; l < L; l++) CHECK(fabs(sd[l] - 1) < 1e-3, "post-norm std %g", sd[l]);
+  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, 4) == PN_ERR_ARG, "stack block");
+  float st[2], y[3];
+  const float v[3] = {1, 2, 6};
+  CHECK(pn_layernorm_steps_f32(NULL, NULL, y, st, v, NULL, NULL, 3, 0.0f) == PN_OK, "steps");
+  CHECK(st[0] == 3.0f && fabs(st[1] - 14.0 / 3) < 1e-6, "steps stats");
+  CHECK(fabs(y[2] - 3 / sqrt(14.0 / 3)) < 1e-6, "steps y");
+}
+
 int main(void) {
+  test_article_kernels();
   test_pe();
   test_layernorm();
   test_rms_bn();

@@ -1,0 +1,80 @@
+/* depth.c — a stack of residual blocks, for the depth-stability figure:
+ * how the spread of activations grows, shrinks or stays put with depth
+ * with and without normalisation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_internal.h"
+#include "pn_simd.h"
+
+/* z = h·W, h: [rows × n], W: [n × n], float32 (the figure needs shape, not
+ * exactness); vectorised over the columns of W. */
+static void matmul(float *z, const float *h, const float *w, int32_t rows,
+                   int32_t n) {
+  for (int32_t r = 0; r < rows; r++) {
+    float *zr = z + (size_t)r * (size_t)n;
+    memset(zr, 0, sizeof(float) * (size_t)n);
+    for (int32_t k = 0; k < n; k++) {
+      const float a = h[(size_t)r * (size_t)n + (size_t)k];
+      const float *wk = w + (size_t)k * (size_t)n;
+      const pn_f32x4 va = pn_f32x4_splat(a);
+      int32_t c = 0;
+      for (; c + 4 <= n; c += 4)
+        pn_f32x4_store(zr + c, pn_f32x4_add(pn_f32x4_load(zr + c),
+                                            pn_f32x4_mul(va, pn_f32x4_load(wk + c))));
+      for (; c < n; c++) zr[c] = zr[c] + a * wk[c];
+    }
+  }
+}
+
+/* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2):
+ * z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), tanh(u) = 1 - 2/(e^(2u) + 1)
+ * so that only exp (already used by attention) is linked in. */
+static float gelu(float z) {
+  const double d = (double)z;
+  const double u = 0.79788456080286536 * (d + 0.044715 * d * d * d);
+  const double t = 1.0 - 2.0 / (exp(2.0 * u) + 1.0);
+  return (float)(0.5 * d * (1.0 + t));
+}
+
+static double population_std(const float *x, size_t n) {
+  double m = 0.0, v = 0.0;
+  for (size_t k = 0; k < n; k++) m += (double)x[k];
+  m /= (double)n;
+  for (size_t k = 0; k < n; k++) v += ((double)x[k] - m) * ((double)x[k] - m);
+  return sqrt(v / (double)n);
+}
+
+int pn_residual_stack_f32(float *std_out, const float *x0,
+                          const float *weights, int32_t layers, int32_t rows,
+                          int32_t width, int32_t block) {
+  if (!std_out || !x0 || !weights) return PN_ERR_NULL;
+  const int64_t n = pn_count2(rows, width);
+  const int64_t wsize = pn_count2(width, width);
+  if (layers < 1 || layers > 1024 || rows > 4096 || width > 4096 || n < 0 ||
+      wsize < 0 || wsize * layers > PN_MAX_ELEMENTS)
+    return PN_ERR_SIZE;
+  if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS) return PN_ERR_ARG;
+  float *x = malloc(sizeof(float) * 3 * (size_t)n);
+  if (!x) return PN_ERR_NOMEM;
+  float *h = x + n, *z = h + n;
+  memcpy(x, x0, sizeof(float) * (size_t)n);
+  for (int32_t l = 0; l < layers; l++) {
+    const float *w = weights + (size_t)l * (size_t)wsize;
+    const float *in = x;
+    if (block == PN_BLOCK_PRE_LN) {
+      pn_layernorm_f32(h, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
+      in = h;
+    } else if (block == PN_BLOCK_PRE_RMS) {
+      pn_rmsnorm_f32(h, NULL, x, NULL, rows, width, 1e-5f);
+      in = h;
+    }
+    matmul(z, in, w, rows, width);
+    for (int64_t k = 0; k < n; k++) x[k] = x[k] + gelu(z[k]);
+    if (block == PN_BLOCK_POST_LN)
+      pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
+    std_out[l] = (float)population_std(x, (size_t)n);
+  }
+  free(x);
+  return PN_OK;
+}
