@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { launch, open, serve } from './browser/harness.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-const FIGURES = ['posnorm-heatmap', 'posnorm-waveform', 'posnorm-ln-simulator'];
+const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare',
+  'posnorm-depth', 'posnorm-ln-simulator', 'posnorm-ln-steps', 'posnorm-bn-vs-ln'];
 let browser, server;
 
 before(async () => {
@@ -67,7 +68,7 @@ test('the page loads with no console errors or failed requests, at 1280 and 360 
     await ready(page);
     for (const tag of FIGURES) {
       const { painted, total } = await pixels(page, tag);
-      assert.ok(painted > total * 0.05, `${tag} paints (${painted}/${total} pixels)`);
+      assert.ok(painted > total * 0.02, `${tag} paints (${painted}/${total} pixels)`);
     }
     const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     assert.ok(scrollWidth <= innerWidth, `no horizontal scrolling at ${width}px (${scrollWidth} > ${innerWidth})`);
@@ -138,11 +139,12 @@ test('heatmap: cursor readout equals float64 sin/cos, by keyboard, mouse and tou
 test('every slider changes the picture and the readouts, by keyboard', async () => {
   const { page, problems, context } = await open(browser, `${server.url}/web/`);
   await ready(page);
-  const sliders = {
-    'posnorm-heatmap': ['dModel', 'seqLen', 'base'],
-    'posnorm-waveform': ['i', 'pos', 'dModel', 'base'],
-    'posnorm-ln-simulator': ['features', 'mu', 'sigma', 'gamma', 'beta', 'eps'],
-  };
+  // every range input of every figure
+  const sliders = {};
+  for (const tag of FIGURES) {
+    sliders[tag] = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('input[type=range]')].map((i) => i.name), tag);
+    assert.ok(sliders[tag].length >= 2 || tag === 'posnorm-order', `${tag} has sliders`); // order: tokens and a select
+  }
   for (const [tag, names] of Object.entries(sliders)) {
     for (const name of names) {
       const input = page.locator(`${tag} input[name=${name}]`);
@@ -171,6 +173,7 @@ test('every slider changes the picture and the readouts, by keyboard', async () 
         (tag === 'posnorm-ln-simulator' && (await pixels(page, tag, 1)).hash !== before.px.hash);
       const changedText = (await readoutText(page, tag)) !== before.text ||
         (tag === 'posnorm-ln-simulator' && (await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.steps').textContent, tag)) !== '');
+      if (!changedPixels || !changedText) console.log(tag, name, changedPixels, changedText, await readoutText(page, tag));
       assert.ok(changedPixels, `${tag}.${name} changed the picture`);
       assert.ok(changedText, `${tag}.${name} changed the readouts`);
     }

@@ -15,7 +15,7 @@ function apply() {
     const v = s[el.dataset.i18n];
     if (typeof v === 'string') el.textContent = v;
   }
-  for (const fig of document.querySelectorAll('posnorm-heatmap, posnorm-waveform, posnorm-ln-simulator')) {
+  for (const fig of document.querySelectorAll('figure.article-figure > :first-child')) {
     fig.setAttribute('lang', lang);
   }
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));

@@ -16,7 +16,8 @@ let uid = 0;
  * Control kinds:
  *   int / float: a range slider over [min, max] by step
  *   log:  a slider over log10 of the value; `round` rounds the value
- *   choice: a <select> over `choices`
+ *   choice: a <select> over `choices` (labelled by choiceLabels[choice] or
+ *           the choice itself as a string key)
  * Each has prop (camelCase property), attr (attribute), label (string key),
  * def (default). `max` may be a function of the figure (a dependent range).
  */
@@ -51,6 +52,8 @@ export class PnFigure extends HTMLElement {
     this._reflecting = false;
     /** Milliseconds each of the last renders took (compute + draw). */
     this.renderTimes = [];
+    /** wasm buffers this figure owns; freed when it leaves the page. */
+    this.buffers = new Set();
     this.pn = null;
   }
 
@@ -88,6 +91,21 @@ export class PnFigure extends HTMLElement {
   disconnectedCallback() {
     this._resize?.disconnect();
     this._visible?.disconnect();
+    for (const b of this.buffers) b.free();
+    this.buffers.clear();
+  }
+
+  /** A wasm buffer of `length` values kept under `name` until it leaves the page. */
+  buffer(name, length, type = 'f32') {
+    this._named ??= new Map();
+    let b = this._named.get(name);
+    if (!b || b.freed || b.length !== length) {
+      b?.free();
+      b = this.pn.alloc(length, type);
+      this._named.set(name, b);
+      this.buffers.add(b);
+    }
+    return b;
   }
 
   attributeChangedCallback(name, _old, value) {
@@ -212,7 +230,7 @@ export class PnFigure extends HTMLElement {
       for (const choice of c.choices) {
         const opt = document.createElement('option');
         opt.value = choice;
-        opt.dataset.key = choice;
+        opt.dataset.key = c.choiceLabels?.[choice] ?? choice;
         input.append(opt);
       }
       input.addEventListener('change', () => this._set(c.prop, input.value, 'user'));

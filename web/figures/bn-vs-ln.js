@@ -1,0 +1,85 @@
+// bn-vs-ln.js — <posnorm-bn-vs-ln> (Fig. 6): a B × H batch, normalised by
+// BatchNorm down each column and by LayerNorm along each row; batch size 1
+// shows BatchNorm's failure in training mode; inference uses running
+// statistics gathered from earlier seeded batches.
+import { PnFigure, fmt } from './base.js';
+import { drawMatrix, title } from './draw.js';
+
+export { configure } from './runtime.js';
+
+const WARMUP = 30;
+
+export class PosnormBnVsLn extends PnFigure {
+  static controls = [
+    { prop: 'batch', attr: 'batch', kind: 'int', min: 1, max: 64, def: 8, label: 'batch' },
+    { prop: 'features', attr: 'features', kind: 'int', min: 2, max: 16, def: 6, label: 'features' },
+    { prop: 'mode', attr: 'mode', kind: 'choice', choices: ['train', 'infer'], def: 'train', label: 'mode' },
+    { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
+  ];
+
+  buildBody(figure) {
+    const { plot, canvas } = this.createPlot();
+    this.canvas = canvas;
+    this._readoutEl = this.createReadout('div');
+    figure.append(plot, this._readoutEl);
+  }
+
+  /** A batch whose columns have different means and scales. */
+  _batch(seed) {
+    const { batch: B, features: H } = this;
+    const x = this.pn.randomNormal(B * H, { seed });
+    for (let b = 0; b < B; b++) for (let h = 0; h < H; h++) x[b * H + h] = (h - H / 2) + (0.5 + h / 4) * x[b * H + h];
+    return x;
+  }
+
+  _compute() {
+    const { batch: B, features: H } = this;
+    const x = this._batch(this.seed);
+    const runningMean = new Float32Array(H), runningVar = new Float32Array(H).fill(1);
+    if (this.mode === 'infer') {
+      for (let k = 1; k <= WARMUP; k++) this.pn.batchNorm(this._batch(this.seed + 1000 * k), { cols: H, runningMean, runningVar, momentum: 0.9 });
+    }
+    const bn = this.mode === 'train' ? this.pn.batchNorm(x, { cols: H }) : this.pn.batchNorm(x, { cols: H, training: false, runningMean, runningVar });
+    const ln = this.pn.layerNorm(x, { cols: H });
+    return { x, bn, ln, B, H };
+  }
+
+  render() {
+    const t = this.t;
+    const r = this._compute();
+    this.result = { x: r.x, bn: r.bn.y, bnMean: r.bn.mean, bnVar: r.bn.var, ln: r.ln.y, lnMean: r.ln.mean, lnInv: r.ln.invStdDev };
+    const width = this.canvas.clientWidth || 300;
+    const cols = width >= 520 ? 3 : 1;
+    const pw = (width - 16 * cols) / cols, ph = Math.min(220, Math.max(60, (pw * r.B) / r.H));
+    const height = (ph + 30) * (3 / cols) + 6;
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    ctx.clearRect(0, 0, width, height);
+    const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (ph + 30), w: pw, h: ph });
+    const lim = Math.max(...r.x.map(Math.abs));
+    const panels = [[t.matInput, r.x, lim], [t.matBn, r.bn.y, 3], [t.matLn, r.ln.y, 3]];
+    panels.forEach(([label, data, l], k) => {
+      const q = rect(k);
+      title(this, ctx, label, q.x, q.y - 5);
+      drawMatrix(this, ctx, (this[`_m${k}`] ??= {}), data, r.B, r.H, q, { vmin: -l, vmax: l });
+      // the axis the statistics run over: a column for BatchNorm, a row for LayerNorm
+      ctx.strokeStyle = this.color('--pn-fg');
+      ctx.lineWidth = 2;
+      if (k === 1) ctx.strokeRect(q.x + 1, q.y + 1, q.w / r.H - 2, q.h - 2);
+      if (k === 2) ctx.strokeRect(q.x + 1, q.y + 1, q.w - 2, q.h / r.B - 2);
+      ctx.lineWidth = 1;
+    });
+    const f = (v) => fmt(v, 5);
+    const lines = [t.bnReadout(f(r.bn.mean[0]), f(r.bn.var[0])), t.lnReadout(f(r.ln.mean[0]), f(1 / r.ln.invStdDev[0] ** 2 - 1e-5))];
+    if (r.B === 1 && this.mode === 'train') lines.push(t.bnBatchOne);
+    this._readoutEl.replaceChildren(...lines.map((s) => Object.assign(document.createElement('div'), { textContent: s })));
+    this.canvas.setAttribute('aria-label', t.bnAlt(this));
+  }
+
+  toCsv() {
+    const { x, bn, ln } = this.result;
+    const H = this.features;
+    return `row,col,x,batchnorm,layernorm\n${[...x].map((v, k) => [Math.floor(k / H), k % H, v, bn[k], ln[k]].join(',')).join('\n')}\n`;
+  }
+}
+
+PosnormBnVsLn.define('posnorm-bn-vs-ln');

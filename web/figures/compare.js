@@ -1,0 +1,110 @@
+// compare.js — <posnorm-compare> (section 5): sinusoidal, learned, RoPE and
+// ALiBi with the same seq_len, d_model and base, and the article's table.
+import { PnFigure, fmt } from './base.js';
+import { drawLines, drawMatrix, legend, title } from './draw.js';
+
+export { configure } from './runtime.js';
+
+export class PosnormCompare extends PnFigure {
+  static controls = [
+    { prop: 'seqLen', attr: 'seq-len', kind: 'int', min: 4, max: 128, def: 32, label: 'seqLen' },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 4, max: 128, step: 2, def: 32, label: 'dModel', round: (v) => v - (v % 2) },
+    { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
+    { prop: 'maxLen', attr: 'max-len', kind: 'int', min: 1, max: 128, def: 20, label: 'maxLen' },
+    { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 16, def: 8, label: 'heads' },
+    { prop: 'head', attr: 'head', kind: 'int', min: 0, max: (f) => f.heads - 1, def: 0, label: 'head' },
+    { prop: 'offset', attr: 'offset', kind: 'int', min: 0, max: 100, def: 10, label: 'ropeOffset' },
+  ];
+
+  static css = `
+    table { border-collapse: collapse; margin: 0.6em 0 0; font-size: 0.9em; width: 100%; }
+    th, td { border-bottom: 1px solid var(--pn-grid); padding: 0.25em 0.4em; text-align: left; }
+  `;
+
+  buildBody(figure) {
+    const { plot, canvas } = this.createPlot();
+    this.canvas = canvas;
+    this._readoutEl = this.createReadout();
+    this._table = document.createElement('table');
+    this._table.setAttribute('part', 'table');
+    figure.append(plot, this._readoutEl, this._table);
+  }
+
+  /** q·k after RoPE, q at start + Δ and k at start, for Δ in [0, seqLen). */
+  _ropeScores(start) {
+    const { seqLen, dModel, base } = this;
+    const r = (this._qk ??= this.pn.randomNormal(2 * dModel, { seed: 11 }));
+    const q = r.subarray(0, dModel), k = r.subarray(dModel, 2 * dModel);
+    const qs = new Float32Array(seqLen * dModel);
+    for (let d = 0; d < seqLen; d++) qs.set(q, d * dModel);
+    const positionIds = Int32Array.from({ length: seqLen }, (_, d) => start + d);
+    const rq = this.pn.rope(qs, { seqLen, heads: 1, headDim: dModel, base, positionIds });
+    const rk = this.pn.rope(k, { seqLen: 1, heads: 1, headDim: dModel, base, offset: start });
+    return Array.from({ length: seqLen }, (_, d) => {
+      let s = 0;
+      for (let c = 0; c < dModel; c++) s += rq[d * dModel + c] * rk[c];
+      return s;
+    });
+  }
+
+  render() {
+    const t = this.t;
+    const { seqLen, dModel, base, maxLen, heads, head, offset } = this;
+    if (this._qkD !== dModel) { this._qk = null; this._qkD = dModel; }
+    const pe = this.pn.positionalEncoding({ seqLen, dModel, base });
+    const learned = this.pn.randomNormal(Math.min(maxLen, seqLen) * dModel, { seed: 5, std: 0.5 });
+    const s0 = this._ropeScores(0), s1 = this._ropeScores(offset);
+    const slopes = this.pn.alibiSlopes(heads);
+    const bias = this.pn.alibi({ heads, seqLen }).subarray(head * seqLen * seqLen, (head + 1) * seqLen * seqLen);
+    let ropeDiff = 0;
+    s0.forEach((v, d) => { ropeDiff = Math.max(ropeDiff, Math.abs(v - s1[d])); });
+    this.result = { ropeScores: [s0, s1], ropeDiff, slopes, bias, learnedRows: Math.min(maxLen, seqLen), q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
+
+    const width = this.canvas.clientWidth || 300;
+    const cols = width >= 560 ? 2 : 1;
+    const pw = (width - 20 * cols) / cols, ph = Math.min(200, Math.max(120, pw * 0.6));
+    const height = (ph + 34) * (4 / cols) + 10;
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    ctx.clearRect(0, 0, width, height);
+    const rect = (k) => ({ x: 10 + (k % cols) * (pw + 20), y: 24 + Math.floor(k / cols) * (ph + 34), w: pw, h: ph });
+    const r0 = rect(0), r1 = rect(1), r2 = rect(2), r3 = rect(3);
+    title(this, ctx, t.cmpSin, r0.x, r0.y - 6);
+    drawMatrix(this, ctx, (this._a ??= {}), pe, seqLen, dModel, r0);
+    title(this, ctx, t.cmpLearned(maxLen), r1.x, r1.y - 6);
+    const lr = Math.min(maxLen, seqLen);
+    drawMatrix(this, ctx, (this._b ??= {}), learned, lr, dModel, { ...r1, h: (r1.h * lr) / seqLen }, { vmin: -1.5, vmax: 1.5 });
+    if (lr < seqLen) {
+      ctx.fillStyle = this.color('--pn-grid');
+      ctx.fillRect(r1.x, r1.y + (r1.h * lr) / seqLen, r1.w, r1.h - (r1.h * lr) / seqLen);
+    }
+    title(this, ctx, t.cmpRope(offset), r2.x, r2.y - 6);
+    const lim = Math.max(...s0.map(Math.abs), ...s1.map(Math.abs), 1e-6);
+    const inner = { x: r2.x + 34, y: r2.y, w: r2.w - 34, h: r2.h - 18 };
+    drawLines(this, ctx, inner, [{ ys: s0, colour: this.color('--pn-sin') }, { ys: s1, colour: this.color('--pn-accent'), dash: [5, 4] }], { yMin: -lim, yMax: lim });
+    legend(this, ctx, [['0', this.color('--pn-sin')], [String(offset), this.color('--pn-accent'), [5, 4]]], inner.x + 4, inner.y + 8);
+    title(this, ctx, t.cmpAlibi(head, fmt(slopes[head], 4)), r3.x, r3.y - 6);
+    const sq = Math.min(r3.w * 0.6, r3.h);
+    drawMatrix(this, ctx, (this._c ??= {}), bias, seqLen, seqLen, { ...r3, w: sq, h: sq }, { map: 'sequential', vmin: slopes[head] * -(seqLen - 1), vmax: 0 });
+    // every head's slope as a bar (log scale), the shown head in the accent colour
+    const bx = r3.x + sq + 12, bw = r3.x + r3.w - bx, bh = r3.h / heads;
+    slopes.forEach((m, h) => {
+      ctx.fillStyle = this.color(h === head ? '--pn-accent' : '--pn-bar-before');
+      ctx.fillRect(bx, r3.y + h * bh + 1, Math.max(2, bw * (1 + Math.log2(m) / 9)), Math.max(1, bh - 2));
+    });
+
+    this._readoutEl.textContent = t.cmpReadout(this, ropeDiff.toExponential(1), [...slopes].map((m) => fmt(m, 4)).join(', '));
+    this._table.replaceChildren(...t.cmpTable.map((row, i) => {
+      const tr = document.createElement('tr');
+      tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
+      return tr;
+    }));
+    this.canvas.setAttribute('aria-label', t.cmpAlt);
+  }
+
+  toCsv() {
+    const [s0, s1] = this.result?.ropeScores ?? [[], []];
+    return `distance,rope_score_start0,rope_score_start${this.offset}\n${s0.map((v, d) => `${d},${v},${s1[d]}`).join('\n')}\n`;
+  }
+}
+
+PosnormCompare.define('posnorm-compare');

@@ -1,0 +1,71 @@
+// depth.js — <posnorm-depth> (Fig. 4): activation spread through a stack of
+// seeded random residual layers, without normalisation and with Post-Norm,
+// Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
+import { PnFigure, fmt } from './base.js';
+import { drawLines, legend } from './draw.js';
+
+export { configure } from './runtime.js';
+
+const ROWS = 16;
+const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
+
+export class PosnormDepth extends PnFigure {
+  static controls = [
+    { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: 96, def: 24, label: 'layers' },
+    { prop: 'scale', attr: 'scale', kind: 'float', min: 0.1, max: 3, step: 0.05, def: 1, label: 'weightScale', round: (v) => Math.round(v * 100) / 100 },
+    { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, v - (v % 8)) },
+    { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
+  ];
+
+  buildBody(figure) {
+    const { plot, canvas } = this.createPlot();
+    this.canvas = canvas;
+    this._readoutEl = this.createReadout('div');
+    figure.append(plot, this._readoutEl);
+  }
+
+  _compute() {
+    const { layers, width, scale, seed } = this;
+    const key = `${layers}|${width}|${scale}|${seed}`;
+    if (key !== this._key) {
+      const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', layers * width * width);
+      this.pn.randomNormal(ROWS * width, { seed, out: x0 });
+      this.pn.randomNormal(layers * width * width, { seed: seed + 1, std: scale / Math.sqrt(width), out: w });
+      this.stds = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block }));
+      this._key = key;
+    }
+    return this.stds;
+  }
+
+  /** The inputs of the current stack (copies), for checks and downloads. */
+  get inputs() {
+    this._compute();
+    return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights: Float32Array.from(this.buffer('w', this.layers * this.width ** 2).array), rows: ROWS };
+  }
+
+  render() {
+    const t = this.t;
+    const stds = this._compute();
+    const width = this.canvas.clientWidth || 300;
+    const height = Math.round(Math.min(360, Math.max(240, width * 0.5)));
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    ctx.clearRect(0, 0, width, height);
+    const finite = stds.flatMap((s) => [...s]).filter((v) => Number.isFinite(v) && v > 0);
+    const lo = Math.min(...finite, 1), hi = Math.max(...finite, 1);
+    const rect = { x: 44, y: 28, w: width - 56, h: height - 56 };
+    const series = BLOCKS.map(([, , c], k) => ({ ys: [...stds[k]], colour: this.color(c), dash: k === 3 ? [5, 4] : [] }));
+    drawLines(this, ctx, rect, series, { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
+    legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), rect.x, 12);
+    const last = BLOCKS.map(([, key], k) => `${t[key]} ${fmt(stds[k][this.layers - 1], 4)}`).join(' · ');
+    this.result = { stds: stds.map((s) => Float32Array.from(s)) };
+    this._readoutEl.textContent = t.depthReadout(last);
+    this.canvas.setAttribute('aria-label', t.depthAlt(this));
+  }
+
+  toCsv() {
+    const stds = this._compute();
+    return `layer,${BLOCKS.map(([b]) => `std_${b}`).join(',')}\n${[...stds[0]].map((_, l) => [l + 1, ...stds.map((s) => s[l])].join(',')).join('\n')}\n`;
+  }
+}
+
+PosnormDepth.define('posnorm-depth');

@@ -1,0 +1,112 @@
+// draw.js — small canvas helpers shared by the figures.
+import { fmt, ticks } from './base.js';
+
+/**
+ * Paints `data` [rows × cols] (a Float32Array or PnBuffer) with the
+ * colormap kernel into `rect` of ctx. `cache` keeps the wasm pixel buffer
+ * and the offscreen canvas between frames.
+ */
+export function drawMatrix(fig, ctx, cache, data, rows, cols, rect, { map = 'diverging', vmin = -1, vmax = 1 } = {}) {
+  const n = rows * cols * 4;
+  if (!cache.px || cache.px.freed || cache.px.length !== n) {
+    cache.px?.free();
+    cache.px = fig.pn.alloc(n, 'u8c');
+    fig.buffers.add(cache.px);
+  }
+  fig.pn.colormap(data, { map, vmin, vmax: vmax > vmin ? vmax : vmin + 1, out: cache.px });
+  cache.canvas ??= document.createElement('canvas');
+  cache.canvas.width = cols;
+  cache.canvas.height = rows;
+  cache.canvas.getContext('2d').putImageData(new ImageData(cache.px.array, cols, rows), 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(cache.canvas, rect.x, rect.y, rect.w, rect.h);
+}
+
+/** A small title above a panel. */
+export function title(fig, ctx, text, x, y) {
+  ctx.fillStyle = fig.color('--pn-fg');
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(text, x, y);
+}
+
+/**
+ * Line chart: series = [{ ys, colour, dash, label }] over x = x0 + k·dx.
+ * `log` uses a log10 y axis. Returns the y mapping.
+ */
+export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, log = false, marker } = {}) {
+  const T = (v) => (log ? Math.log10(Math.max(v, 1e-30)) : v);
+  const lo = T(yMin), hi = T(yMax) > lo ? T(yMax) : lo + 1;
+  const n = Math.max(...series.map((s) => s.ys.length));
+  const X = (k) => rect.x + (n > 1 ? (k / (n - 1)) * rect.w : rect.w / 2);
+  const Y = (v) => rect.y + rect.h - ((Math.min(hi, Math.max(lo, T(v))) - lo) / (hi - lo)) * rect.h;
+  const muted = fig.color('--pn-muted');
+  ctx.strokeStyle = fig.color('--pn-grid');
+  ctx.fillStyle = muted;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  const yt = log ? ticks(Math.ceil(lo), Math.floor(hi), 5).filter(Number.isInteger).map((e) => 10 ** e) : ticks(yMin, yMax, 4);
+  for (const v of yt) {
+    ctx.beginPath();
+    ctx.moveTo(rect.x, Math.round(Y(v)) + 0.5);
+    ctx.lineTo(rect.x + rect.w, Math.round(Y(v)) + 0.5);
+    ctx.stroke();
+    ctx.fillText(log ? `1e${Math.round(Math.log10(v))}` : fmt(v, 3), rect.x - 4, Y(v));
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const v of ticks(x0, x0 + (n - 1) * dx, Math.max(2, Math.floor(rect.w / 70)))) ctx.fillText(String(v), X((v - x0) / dx), rect.y + rect.h + 4);
+  if (marker !== undefined) {
+    ctx.fillStyle = fig.color('--pn-grid');
+    ctx.globalAlpha = 0.35;
+    ctx.fillRect(X((marker - x0) / dx), rect.y, rect.x + rect.w - X((marker - x0) / dx), rect.h);
+    ctx.globalAlpha = 1;
+  }
+  for (const s of series) {
+    ctx.strokeStyle = s.colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(s.dash ?? []);
+    ctx.beginPath();
+    s.ys.forEach((v, k) => (k ? ctx.lineTo(X(k), Y(v)) : ctx.moveTo(X(k), Y(v))));
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.lineWidth = 1;
+  return Y;
+}
+
+/** Bar chart of `values` in rect, symmetric range ±lim, zero line. */
+export function drawBars(fig, ctx, rect, values, lim, colour) {
+  const Y = (v) => rect.y + rect.h / 2 - (v / lim) * (rect.h / 2);
+  const bw = rect.w / values.length;
+  ctx.fillStyle = colour;
+  values.forEach((v, k) => {
+    const y0 = Y(0), y1 = Y(Math.max(-lim, Math.min(lim, v)));
+    ctx.fillRect(rect.x + k * bw + 1, Math.min(y0, y1), Math.max(1, bw - 2), Math.abs(y1 - y0));
+  });
+  ctx.fillStyle = fig.color('--pn-muted');
+  ctx.fillRect(rect.x, Math.round(Y(0)), rect.w, 1);
+}
+
+/** Legend entries [label, colour, dash] in a row at (x, y). */
+export function legend(fig, ctx, items, x, y) {
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const [label, colour, dash] of items) {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(dash ?? []);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + 16, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = fig.color('--pn-fg');
+    ctx.fillText(label, x + 20, y);
+    x += 28 + ctx.measureText(label).width;
+  }
+  ctx.lineWidth = 1;
+}

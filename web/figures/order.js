@@ -1,0 +1,139 @@
+// order.js — <posnorm-order> (Fig. 1): self-attention cannot see order.
+// Three tokens with small seeded embeddings go through one attention head
+// (C kernel). Without PE a token's output is the same wherever it stands;
+// with PE added, it changes with the order.
+import { PnFigure, fmt } from './base.js';
+import { drawMatrix } from './draw.js';
+
+export { configure } from './runtime.js';
+
+const TOKENS = ['나는', 'AI를', '공부한다'];
+const D = 8;
+const PERMS = ['012', '021', '102', '120', '201', '210'];
+
+export class PosnormOrder extends PnFigure {
+  static controls = [
+    { prop: 'pe', attr: 'pe', kind: 'choice', choices: ['off', 'on'], choiceLabels: { off: 'peOff', on: 'peOn' }, def: 'off', label: 'withPe' },
+    { prop: 'order', attr: 'order', kind: 'choice', choices: PERMS, def: '012', label: 'order', hidden: true },
+    { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 3, label: 'seed', hidden: true },
+  ];
+
+  static css = `
+    .tokens { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0 0 0.6em; padding: 0; list-style: none; }
+    .tokens li { display: flex; align-items: center; gap: 0.15em; border: 1px solid var(--pn-grid); border-radius: 8px; padding: 0.15em; }
+    .tokens .tok { font-weight: 600; min-width: 4.5em; }
+    .tokens button { min-height: 2.2em; min-width: 2.2em; }
+  `;
+
+  buildBody(figure) {
+    this._list = document.createElement('ol');
+    this._list.className = 'tokens';
+    this._list.setAttribute('part', 'tokens');
+    const { plot, canvas } = this.createPlot();
+    this.canvas = canvas;
+    this._readoutEl = this.createReadout('div');
+    figure.append(this._list, plot, this._readoutEl);
+  }
+
+  /** Moves the token at position `at` by `step` (−1 left, +1 right). */
+  move(at, step) {
+    const o = [...this.order];
+    const to = at + step;
+    if (to < 0 || to >= o.length) return;
+    [o[at], o[to]] = [o[to], o[at]];
+    this._set('order', o.join(''), 'user');
+    this._focusToken = Number(o[to]);
+  }
+
+  _chips() {
+    const t = this.t;
+    const order = [...this.order].map(Number);
+    const items = order.map((tok, at) => {
+      const li = document.createElement('li');
+      const left = document.createElement('button');
+      const chip = document.createElement('button');
+      const right = document.createElement('button');
+      left.type = chip.type = right.type = 'button';
+      left.textContent = '◀';
+      right.textContent = '▶';
+      left.setAttribute('aria-label', t.moveLeft(TOKENS[tok]));
+      right.setAttribute('aria-label', t.moveRight(TOKENS[tok]));
+      left.disabled = at === 0;
+      right.disabled = at === order.length - 1;
+      chip.className = 'tok';
+      chip.textContent = TOKENS[tok];
+      chip.dataset.token = String(tok);
+      chip.setAttribute('aria-label', t.tokenAt(TOKENS[tok], at + 1, order.length));
+      left.addEventListener('click', () => this.move(at, -1));
+      right.addEventListener('click', () => this.move(at, 1));
+      chip.addEventListener('keydown', (e) => {
+        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+          e.preventDefault();
+          this.move(at, e.key === 'ArrowLeft' ? -1 : 1);
+        }
+      });
+      li.append(left, chip, right);
+      return li;
+    });
+    this._list.replaceChildren(...items);
+    if (this._focusToken !== undefined) {
+      this._list.querySelector(`[data-token="${this._focusToken}"]`)?.focus();
+      this._focusToken = undefined;
+    }
+  }
+
+  _data() {
+    if (this._inputsSeed !== this.seed) {
+      const r = this.pn.randomNormal(3 * D + 3 * D * D, { seed: this.seed });
+      const w = (k) => r.slice(3 * D + k * D * D, 3 * D + (k + 1) * D * D).map((v) => v / Math.sqrt(D));
+      this.inputs = { emb: r.slice(0, 3 * D), wq: w(0), wk: w(1), wv: w(2), pe: this.pn.positionalEncoding({ seqLen: 3, dModel: D }) };
+      this._inputsSeed = this.seed;
+    }
+    return this.inputs;
+  }
+
+  /** Outputs per token (by token index) for an order string. */
+  _run(order) {
+    const { emb, wq, wk, wv, pe } = this._data();
+    const x = new Float32Array(3 * D);
+    [...order].map(Number).forEach((tok, at) => {
+      for (let c = 0; c < D; c++) x[at * D + c] = emb[tok * D + c] + (this.pe === 'on' ? pe[at * D + c] : 0);
+    });
+    const { out } = this.pn.attention(x, { dModel: D, dHead: D, wq, wk, wv });
+    const byToken = [];
+    [...order].map(Number).forEach((tok, at) => { byToken[tok] = out.slice(at * D, at * D + D); });
+    return { out, byToken };
+  }
+
+  render() {
+    const t = this.t;
+    this._chips();
+    const now = this._run(this.order), ref = this._run('012');
+    let delta = 0;
+    for (let tok = 0; tok < 3; tok++) for (let c = 0; c < D; c++) delta = Math.max(delta, Math.abs(now.byToken[tok][c] - ref.byToken[tok][c]));
+    this.result = { order: this.order, pe: this.pe, outputs: now.byToken, delta };
+    const width = this.canvas.clientWidth || 300;
+    const { ctx } = this.fitCanvas(this.canvas, 150);
+    ctx.clearRect(0, 0, width, 150);
+    const lim = Math.max(...now.out.map(Math.abs), 1e-6);
+    const rect = { x: 80, y: 8, w: width - 90, h: 132 };
+    drawMatrix(this, ctx, (this._m ??= {}), now.out, 3, D, rect, { vmin: -lim, vmax: lim });
+    ctx.fillStyle = this.color('--pn-fg');
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    [...this.order].map(Number).forEach((tok, at) => ctx.fillText(TOKENS[tok], 74, rect.y + (at + 0.5) * (rect.h / 3)));
+    const lines = [...this.order].map(Number).map((tok, at) =>
+      `${at}: ${TOKENS[tok]} → [${[...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4)).join(', ')}, …]`);
+    lines.push(t.orderDelta(delta < 5e-7 ? '0' : fmt(delta, 3), this.pe === 'on'));
+    this._readoutEl.replaceChildren(...lines.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
+    this.canvas.setAttribute('aria-label', t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')));
+  }
+
+  toCsv() {
+    const { byToken } = this._run(this.order);
+    return `token,${Array.from({ length: D }, (_, c) => `out${c}`).join(',')}\n${byToken.map((v, k) => `${TOKENS[k]},${[...v].join(',')}`).join('\n')}\n`;
+  }
+}
+
+PosnormOrder.define('posnorm-order');
