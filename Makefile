@@ -6,7 +6,7 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build wasm test bench accuracy demo clean
+.PHONY: all build wasm site test bench accuracy demo dev clean
 
 all: build
 
@@ -24,16 +24,27 @@ $(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
 # browser tests in headless Chromium (node --test runs every *.test.mjs).
 test: build
 	tools/ensure-test-deps.sh
+	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
 
 bench: build
 	tools/ensure-test-deps.sh
+	$(NODE) tools/build-site.mjs
 	$(NODE) bench/run.mjs
 
 accuracy: build
 	$(NODE) bench/accuracy.mjs
 
-demo: $(WASM)
+# The demo site: web/ with minified JS/CSS in build/site/, served on PORT.
+site: $(WASM)
+	tools/ensure-npm-deps.sh
+	$(NODE) tools/build-site.mjs
+
+demo: site
+	PORT=$(PORT) $(NODE) tools/serve.mjs --dir build/site
+
+# The unminified sources straight from web/ (no build besides the wasm).
+dev: $(WASM)
 	PORT=$(PORT) $(NODE) tools/serve.mjs
 
 clean:

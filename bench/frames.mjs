@@ -8,6 +8,11 @@ const CASES = [
   { tag: 'posnorm-heatmap', slider: 'base', values: [3.9, 4.1], sizes: { default: {}, largest: { dModel: 1024, seqLen: 2048 } } },
   { tag: 'posnorm-waveform', slider: 'i', values: [3, 9], sizes: { default: {}, largest: { dModel: 1024, base: 100000 } } },
   { tag: 'posnorm-ln-simulator', slider: 'mu', values: [2.5, -1.5], sizes: { default: {}, largest: { features: 4096 } } },
+  { tag: 'posnorm-properties', slider: 'k', values: [3, 9], sizes: { default: {}, largest: { dModel: 256, seqLen: 200 } } },
+  { tag: 'posnorm-compare', slider: 'offset', values: [5, 40], sizes: { default: {}, largest: { seqLen: 128, dModel: 128, heads: 16 } } },
+  { tag: 'posnorm-depth', slider: 'scale', values: [0.8, 1.4], sizes: { default: {}, largest: { layers: 96, width: 64 } } },
+  { tag: 'posnorm-ln-steps', slider: 'gamma', values: [0.5, 2], sizes: { default: {} } },
+  { tag: 'posnorm-bn-vs-ln', slider: 'batch', values: [7, 64], sizes: { default: {}, largest: { features: 16 } } },
 ];
 
 export async function benchFrames() {

@@ -7,15 +7,15 @@
 #include "pn_internal.h"
 #include "pn_simd.h"
 
-/* z = h·W, h: [rows × n], W: [n × n], float32 (the figure needs shape, not
+/* z = (scale·h)·W, h: [rows × n], W: [n × n], float32 (the figure needs shape, not
  * exactness); vectorised over the columns of W. */
 static void matmul(float *z, const float *h, const float *w, int32_t rows,
-                   int32_t n) {
+                   int32_t n, float scale) {
   for (int32_t r = 0; r < rows; r++) {
     float *zr = z + (size_t)r * (size_t)n;
     memset(zr, 0, sizeof(float) * (size_t)n);
     for (int32_t k = 0; k < n; k++) {
-      const float a = h[(size_t)r * (size_t)n + (size_t)k];
+      const float a = h[(size_t)r * (size_t)n + (size_t)k] * scale;
       const float *wk = w + (size_t)k * (size_t)n;
       const pn_f32x4 va = pn_f32x4_splat(a);
       int32_t c = 0;
@@ -47,14 +47,15 @@ static double population_std(const float *x, size_t n) {
 
 int pn_residual_stack_f32(float *std_out, const float *x0,
                           const float *weights, int32_t layers, int32_t rows,
-                          int32_t width, int32_t block) {
+                          int32_t width, int32_t block, float weight_scale) {
   if (!std_out || !x0 || !weights) return PN_ERR_NULL;
   const int64_t n = pn_count2(rows, width);
   const int64_t wsize = pn_count2(width, width);
   if (layers < 1 || layers > 1024 || rows > 4096 || width > 4096 || n < 0 ||
       wsize < 0 || wsize * layers > PN_MAX_ELEMENTS)
     return PN_ERR_SIZE;
-  if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS) return PN_ERR_ARG;
+  if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale))
+    return PN_ERR_ARG;
   float *x = malloc(sizeof(float) * 3 * (size_t)n);
   if (!x) return PN_ERR_NOMEM;
   float *h = x + n, *z = h + n;
@@ -69,7 +70,7 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
       pn_rmsnorm_f32(h, NULL, x, NULL, rows, width, 1e-5f);
       in = h;
     }
-    matmul(z, in, w, rows, width);
+    matmul(z, in, w, rows, width, weight_scale);
     for (int64_t k = 0; k < n; k++) x[k] = x[k] + gelu(z[k]);
     if (block == PN_BLOCK_POST_LN)
       pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);

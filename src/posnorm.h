@@ -332,17 +332,18 @@ enum pn_block {
 };
 
 /* pn_residual_stack_f32 — runs `layers` residual blocks on x0 [rows ×
- * width] with weights [layers × width × width] (W_l row-major, h·W_l) and
+ * width] with weights [layers × width × width] times weight_scale (W_l
+ * row-major, h·(weight_scale·W_l)) and
  * writes std_out[l] = the population standard deviation of all rows·width
  * activations after block l (float64 statistics). Activations that
  * overflow give Inf/NaN entries; they are reported, not an error.
  * Preconditions: pointers != NULL; 1 <= layers <= 1024; 1 <= rows, width
  * <= 4096; rows·width and layers·width² <= PN_MAX_ELEMENTS; block is a
- * pn_block. Scratch: 12·rows·width bytes.
+ * pn_block; weight_scale finite. Scratch: 12·rows·width bytes.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_f32(float *std_out, const float *x0,
                           const float *weights, int32_t layers, int32_t rows,
-                          int32_t width, int32_t block);
+                          int32_t width, int32_t block, float weight_scale);
 
 /* pn_layernorm_steps_f32 — LayerNorm of one vector, keeping every step:
  *   centered = x - mu, normalized = centered/sqrt(var + eps),

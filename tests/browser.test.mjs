@@ -85,6 +85,19 @@ test('the page loads with no console errors or failed requests, at 1280 and 360 
   }
 });
 
+test('the minified demo site (what make demo serves) runs every figure without errors', async () => {
+  const site = await serve({ dir: fileURLToPath(new URL('../build/site/', import.meta.url)) });
+  try {
+    const { page, problems, context } = await open(browser, `${site.url}/`, { width: 1280 });
+    await ready(page);
+    for (const tag of FIGURES) assert.ok((await pixels(page, tag)).painted > 0, `${tag} paints`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  } finally {
+    await site.close();
+  }
+});
+
 test('heatmap: cursor readout equals float64 sin/cos, by keyboard, mouse and touch', async () => {
   const { page, problems, context } = await open(browser, `${server.url}/web/`, { hasTouch: true });
   await ready(page, ['posnorm-heatmap']);

@@ -21,6 +21,4 @@ if [ "${#need[@]}" -gt 0 ]; then
     exit 1
   fi
 fi
-if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
-fi
+tools/ensure-npm-deps.sh

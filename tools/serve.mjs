@@ -1,6 +1,6 @@
 // tools/serve.mjs — a dependency-free static server for the demo page.
 // Serves the repository root on localhost; / redirects to /web/.
-//   node tools/serve.mjs [--port 8000]      (or PORT=8000)
+//   node tools/serve.mjs [--port 8000] [--dir build/site]   (or PORT=8000)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -53,6 +53,7 @@ export function startServer(listenPort = port, { dir = root, allow = ALLOWED, ho
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await startServer();
+  const dirArg = process.argv.indexOf('--dir');
+  await startServer(port, dirArg > 0 ? { dir: join(root, process.argv[dirArg + 1]) } : undefined);
   console.log(`posnorm demo: http://localhost:${port}/  (Ctrl-C to stop)`);
 }

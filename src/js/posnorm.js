@@ -447,11 +447,12 @@ export class Posnorm {
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
     v.f32(fn, 'weights', weights, v.total(fn, 'layers × width × width', layers * width * width));
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
+    const scale = v.num(fn, 'scale', o.scale ?? 1, -3.4e38, 3.4e38);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x0, 'x0');
       const pw = f.input(weights, 'weights');
       const y = f.output(layers, 'f32', undefined, 'the deviations');
-      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block)));
+      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block), scale));
       return y.result();
     });
   }

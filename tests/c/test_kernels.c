@@ -259,9 +259,9 @@ static void test_article_kernels(void) {
   float x0[R * W], w[L * W * W], sd[L];
   for (int k = 0; k < R * W; k++) x0[k] = (float)gauss();
   for (int k = 0; k < L * W * W; k++) w[k] = (float)(gauss() / sqrt(W));
-  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, PN_BLOCK_POST_LN) == PN_OK, "stack");
+  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, PN_BLOCK_POST_LN, 1.0f) == PN_OK, "stack");
   for (int l = 0; l < L; l++) CHECK(fabs(sd[l] - 1) < 1e-3, "post-norm std %g", sd[l]);
-  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, 4) == PN_ERR_ARG, "stack block");
+  CHECK(pn_residual_stack_f32(sd, x0, w, L, R, W, 4, 1.0f) == PN_ERR_ARG, "stack block");
   float st[2], y[3];
   const float v[3] = {1, 2, 6};
   CHECK(pn_layernorm_steps_f32(NULL, NULL, y, st, v, NULL, NULL, 3, 0.0f) == PN_OK, "steps");

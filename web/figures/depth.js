@@ -26,21 +26,27 @@ export class PosnormDepth extends PnFigure {
 
   _compute() {
     const { layers, width, scale, seed } = this;
-    const key = `${layers}|${width}|${scale}|${seed}`;
+    const key = `${layers}|${width}|${seed}`;
+    const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', layers * width * width);
     if (key !== this._key) {
-      const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', layers * width * width);
+      // unit-scale weights, drawn again only when their shape or seed changes
       this.pn.randomNormal(ROWS * width, { seed, out: x0 });
-      this.pn.randomNormal(layers * width * width, { seed: seed + 1, std: scale / Math.sqrt(width), out: w });
-      this.stds = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block }));
+      this.pn.randomNormal(layers * width * width, { seed: seed + 1, std: 1 / Math.sqrt(width), out: w });
       this._key = key;
+      this._scale = undefined;
+    }
+    if (this._scale !== scale) {
+      this.stds = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale }));
+      this._scale = scale;
     }
     return this.stds;
   }
 
-  /** The inputs of the current stack (copies), for checks and downloads. */
+  /** The inputs of the current stack (copies; weights already scaled), for checks. */
   get inputs() {
     this._compute();
-    return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights: Float32Array.from(this.buffer('w', this.layers * this.width ** 2).array), rows: ROWS };
+    const weights = Float32Array.from(this.buffer('w', this.layers * this.width ** 2).array, (t) => t * this.scale);
+    return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights, rows: ROWS };
   }
 
   render() {

@@ -2,4 +2,10 @@
 export { PosnormHeatmap } from './heatmap.js';
 export { PosnormWaveform } from './waveform.js';
 export { PosnormLnSimulator } from './ln-simulator.js';
+export { PosnormOrder } from './order.js';
+export { PosnormProperties } from './properties.js';
+export { PosnormCompare } from './compare.js';
+export { PosnormDepth } from './depth.js';
+export { PosnormLnSteps } from './ln-steps.js';
+export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { configure } from './runtime.js';

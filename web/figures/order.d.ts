@@ -1,0 +1,18 @@
+import { PnFigure } from './base.js';
+export { configure } from './runtime.js';
+
+/** `<posnorm-order>`: self-attention over three tokens, with or without PE. */
+export declare class PosnormOrder extends PnFigure {
+  /** attribute pe: add sinusoidal PE or not (default 'off') */
+  pe: 'off' | 'on';
+  /** attribute order: the token order as a permutation of "012" (default "012") */
+  order: '012' | '021' | '102' | '120' | '201' | '210';
+  /** attribute seed: embeddings and weights (default 3) */
+  seed: number;
+  /** Moves the token at position `at` one place left (−1) or right (+1). */
+  move(at: number, step: -1 | 1): void;
+  readonly inputs: { emb: Float32Array; wq: Float32Array; wk: Float32Array; wv: Float32Array; pe: Float32Array };
+  /** outputs[token] is that token's output vector; delta its largest change from the order "012". */
+  readonly result: { order: string; pe: 'off' | 'on'; outputs: Float32Array[]; delta: number };
+}
+declare global { interface HTMLElementTagNameMap { 'posnorm-order': PosnormOrder } }

@@ -1,0 +1,23 @@
+import { PnFigure } from './base.js';
+export { configure } from './runtime.js';
+
+/** `<posnorm-properties>`: bounded, unique, relative, extrapolating. */
+export declare class PosnormProperties extends PnFigure {
+  /** attribute d-model, 4…256 even, default 64 */
+  dModel: number;
+  /** attribute seq-len, 2…200, default 50 */
+  seqLen: number;
+  /** attribute base, 100…100000, default 10000 */
+  base: number;
+  /** attribute k, 1…50, default 5 */
+  k: number;
+  /** attribute pos, 0…200, default 10 */
+  pos: number;
+  /** attribute train-len, 10…100, default 40 */
+  trainLen: number;
+  readonly result: {
+    min: number; max: number; closest: { distance: number; i: number; j: number };
+    maxShiftError: number; rotation: [[number, number], [number, number]]; shifted: Float32Array; ahead: Float32Array;
+  };
+}
+declare global { interface HTMLElementTagNameMap { 'posnorm-properties': PosnormProperties } }
