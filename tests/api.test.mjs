@@ -127,6 +127,10 @@ for (const { name, pn } of all) {
     assert.deepEqual(buf.array, copy, 'a fresh view shows the same data');
     assert.equal(buf.array, buf.array, 'the view is cached until the next growth');
     big.free();
+    // buf.set() takes its view after its argument ran, so growth inside it is harmless
+    const grow = () => { const g = pn.alloc(32 * 1024 * 1024); g.free(); return [1, 2, 3]; };
+    buf.set(grow(), 5);
+    assert.deepEqual([...buf.toArray().subarray(5, 8)], [1, 2, 3]);
     buf.free();
     buf.free(); // twice is harmless
     assert.equal(buf.freed, true);

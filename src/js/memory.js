@@ -72,6 +72,21 @@ export class PnBuffer {
     return this.#view;
   }
 
+  /**
+   * Copies `source` (an array-like) in at `offset`. Safer than
+   * `buf.array.set(f())`, which takes the view before f() runs: if f() makes
+   * the memory grow, that view is already detached.
+   */
+  set(source, offset = 0) {
+    this.array.set(source, offset);
+    return this;
+  }
+
+  /** A copy of the contents as an ordinary typed array. */
+  toArray() {
+    return this.array.slice();
+  }
+
   /** Returns the memory to the module. Safe to call twice. */
   free() {
     if (this.#ptr !== 0) {
