@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, serve } from './browser/harness.mjs';
+import { launch, open, pixels, serve } from './browser/harness.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare',
@@ -38,26 +38,6 @@ async function afterRender(page, tag, action) {
   await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n], { timeout: 5000 });
   // let any frame still requested by later events render too
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-/** A digest of a figure's canvas pixels and how many differ from the first. */
-function pixels(page, tag, index = 0) {
-  return page.evaluate(([t, i]) => {
-    const c = document.querySelector(t).shadowRoot.querySelectorAll('canvas')[i];
-    // read back through a copy, so the figure's own canvas is never read
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const cc = copy.getContext('2d', { willReadFrequently: true });
-    cc.drawImage(c, 0, 0);
-    const d = cc.getImageData(0, 0, c.width, c.height).data;
-    let hash = 0, painted = 0;
-    for (let k = 0; k < d.length; k += 4) {
-      if (d[k + 3] !== 0) painted++;
-      hash = (Math.imul(hash, 31) + d[k] + 7 * d[k + 1] + 13 * d[k + 2] + 17 * d[k + 3]) | 0;
-    }
-    return { hash, painted, total: d.length / 4 };
-  }, [tag, index]);
 }
 
 const readoutText = (page, tag) => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('.readout')].map((e) => e.textContent).join(' | '), tag);

@@ -3,23 +3,15 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { launch, open, serve } from './browser/harness.mjs';
+import { open, useBrowser } from './browser/harness.mjs';
 
-let browser, server;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser(before, after);
 
 const rendered = (page, tag) => page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 10000 });
 
 test('embed.html: two figures, one script tag and one element each, sized by the text column', async () => {
   for (const width of [1280, 360]) {
-    const { page, problems, context } = await open(browser, `${server.url}/web/embed.html`, { width });
+    const { page, problems, context } = await open(env.browser, `${env.server.url}/web/embed.html`, { width });
     for (const tag of ['posnorm-heatmap', 'posnorm-waveform']) {
       await page.locator(tag).scrollIntoViewIfNeeded();
       await rendered(page, tag);
@@ -39,10 +31,10 @@ test('embed.html: two figures, one script tag and one element each, sized by the
 });
 
 test('figure.html in an iframe: parameters from the URL, width of the iframe, height posted to the host', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/embed.html`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/embed.html`);
   await page.setContent(`<!doctype html><html><body style="margin:0">
     <iframe id="f" title="figure" style="width:420px;height:900px;border:0"
-      src="${server.url}/web/figure.html?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat&lang=en"></iframe>
+      src="${env.server.url}/web/figure.html?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat&lang=en"></iframe>
     <script>window.heights = []; addEventListener('message', (e) => { if (e.data?.type === 'posnorm-figure-height') heights.push(e.data.height); });</script>
     </body></html>`);
   const frame = page.frameLocator('#f');
@@ -58,7 +50,7 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
   assert.match(state.link, /figure\.html\?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat/);
   await page.waitForFunction(() => window.heights.length > 0);
   assert.ok((await page.evaluate(() => window.heights.at(-1))) > 300);
-  const bad = await open(browser, `${server.url}/web/figure.html?fig=nope`);
+  const bad = await open(env.browser, `${env.server.url}/web/figure.html?fig=nope`);
   assert.match(await bad.page.textContent('body'), /Unknown figure "nope"/);
   await bad.context.close();
   assert.deepEqual(problems, []);
@@ -66,8 +58,8 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
 });
 
 test('"Copy link" copies a URL that restores every control of the figure', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
   const cases = {
     'posnorm-heatmap': { dModel: 100, seqLen: 77, base: 2000, layout: 'concat' },
     'posnorm-waveform': { dModel: 256, i: 40, pos: 63, base: 500 },
@@ -81,7 +73,7 @@ test('"Copy link" copies a URL that restores every control of the figure', async
     await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('.status').textContent.length > 0, tag);
     const url = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(url, page.url(), 'the page URL records the controls too');
-    const other = await open(browser, url);
+    const other = await open(env.browser, url);
     await other.page.locator(tag).scrollIntoViewIfNeeded();
     await rendered(other.page, tag);
     const restored = await other.page.evaluate(([t, keys]) => Object.fromEntries(keys.map((k) => [k, document.querySelector(t)[k]])), [tag, Object.keys(values)]);
@@ -94,7 +86,7 @@ test('"Copy link" copies a URL that restores every control of the figure', async
 });
 
 test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the numbers behind it', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`, { deviceScaleFactor: 2 });
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, { deviceScaleFactor: 2 });
   const download = async (tag, action) => {
     const [d] = await Promise.all([page.waitForEvent('download'), page.locator(`${tag} button[data-action=${action}]`).click()]);
     return { name: d.suggestedFilename(), data: await readFile(await d.path()) };

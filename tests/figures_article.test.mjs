@@ -2,17 +2,9 @@
 // against float64 values computed here, keyboard and touch operation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch, open, serve } from './browser/harness.mjs';
+import { open, useBrowser } from './browser/harness.mjs';
 
-let browser, server;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser(before, after);
 
 async function figure(page, tag) {
   await page.locator(tag).scrollIntoViewIfNeeded();
@@ -45,7 +37,7 @@ function attention(x, wq, wk, wv, s, d) {
 }
 
 test('order: outputs equal float64 attention; without PE reordering changes nothing, with PE it does', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`, { hasTouch: true });
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, { hasTouch: true });
   const tag = 'posnorm-order';
   await figure(page, tag);
   const inputs = await get(page, tag, '({ emb: [...el.inputs.emb], wq: [...el.inputs.wq], wk: [...el.inputs.wk], wv: [...el.inputs.wv], pe: [...el.inputs.pe] })');
@@ -78,7 +70,7 @@ test('order: outputs equal float64 attention; without PE reordering changes noth
 });
 
 test('properties: range, closest pair, R(k) and the shift error against float64', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/`);
   const tag = 'posnorm-properties';
   await figure(page, tag);
   await update(page, tag, 'Object.assign(el, a)', { dModel: 16, seqLen: 30, base: 100, k: 7, pos: 12 });
@@ -107,7 +99,7 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
 });
 
 test('compare: ALiBi slopes are the paper\'s; RoPE scores equal float64 and depend only on distance', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/`);
   const tag = 'posnorm-compare';
   await figure(page, tag);
   for (const heads of [8, 12]) {
@@ -139,7 +131,7 @@ test('compare: ALiBi slopes are the paper\'s; RoPE scores equal float64 and depe
 });
 
 test('depth: per-layer std equals a float64 run of the same stack; Post-Norm stays at 1', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/`);
   const tag = 'posnorm-depth';
   await figure(page, tag);
   await update(page, tag, 'Object.assign(el, a)', { layers: 10, width: 16, scale: 1.5 });
@@ -169,7 +161,7 @@ test('depth: per-layer std equals a float64 run of the same stack; Post-Norm sta
 });
 
 test('LayerNorm steps and BatchNorm vs LayerNorm against float64; batch size 1', async () => {
-  const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
   let tag = 'posnorm-ln-steps';
   await figure(page, tag);
   await page.locator(`${tag} input[name=gamma]`).focus();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, serve } from './browser/harness.mjs';
+import { launch, open, pixels, serve } from './browser/harness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -41,19 +41,8 @@ async function renders(dir, tags) {
     for (const tag of tags) {
       await page.locator(tag).scrollIntoViewIfNeeded();
       await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
-      const painted = await page.evaluate((t) => {
-        const c = document.querySelector(t).shadowRoot.querySelector('canvas');
-        const copy = document.createElement('canvas');
-        copy.width = c.width;
-        copy.height = c.height;
-        const cc = copy.getContext('2d', { willReadFrequently: true });
-        cc.drawImage(c, 0, 0);
-        const d = cc.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let k = 3; k < d.length; k += 4) if (d[k]) n++;
-        return n / (d.length / 4);
-      }, tag);
-      assert.ok(painted > 0.05, `${tag} painted ${painted}`);
+      const { painted, total } = await pixels(page, tag);
+      assert.ok(painted > 0.05 * total, `${tag} painted ${painted}/${total}`);
     }
     assert.deepEqual(problems, []);
     await context.close();

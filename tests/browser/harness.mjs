@@ -39,3 +39,42 @@ export async function open(browser, url, { width = 1280, height = 900, colorSche
   await page.goto(url);
   return { page, context, problems };
 }
+
+/**
+ * Registers before/after hooks that start the demo server and Chromium once
+ * per test file; the returned object holds them once started.
+ */
+export function useBrowser(before, after) {
+  const env = { browser: null, server: null };
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
+/**
+ * A digest of a figure's canvas `index`: a hash of its pixels and how many
+ * are painted. It reads a copy, so the figure's own canvas is never read back.
+ */
+export function pixels(page, tag, index = 0) {
+  return page.evaluate(([t, i]) => {
+    const c = document.querySelector(t).shadowRoot.querySelectorAll('canvas')[i];
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const cc = copy.getContext('2d', { willReadFrequently: true });
+    cc.drawImage(c, 0, 0);
+    const d = cc.getImageData(0, 0, c.width, c.height).data;
+    let hash = 0, painted = 0;
+    for (let k = 0; k < d.length; k += 4) {
+      if (d[k + 3] !== 0) painted++;
+      hash = (Math.imul(hash, 31) + d[k] + 7 * d[k + 1] + 13 * d[k + 2] + 17 * d[k + 3]) | 0;
+    }
+    return { hash, painted, total: d.length / 4 };
+  }, [tag, index]);
+}

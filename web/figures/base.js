@@ -450,6 +450,18 @@ export class PnFigure extends HTMLElement {
     this._readyPromise ??= Promise.resolve();
   }
 
+  /**
+   * The default body: one canvas and one readout below it (an `ol.steps`
+   * when the subclass sets `static readoutList = true`).
+   */
+  buildBody(figure) {
+    const { plot, canvas } = this.createPlot();
+    this.canvas = canvas;
+    this._readoutEl = this.createReadout(this.constructor.readoutList ? 'ol' : 'div');
+    if (this.constructor.readoutList) this._readoutEl.classList.add('steps');
+    figure.append(plot, this._readoutEl);
+  }
+
   /** A `.plot` box holding a canvas with role img (focusable if asked). */
   createPlot({ focusable = false } = {}) {
     const plot = document.createElement('div');

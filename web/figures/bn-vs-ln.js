@@ -17,12 +17,6 @@ export class PosnormBnVsLn extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
 
-  buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
-    this.canvas = canvas;
-    this._readoutEl = this.createReadout('div');
-    figure.append(plot, this._readoutEl);
-  }
 
   /** A batch whose columns have different means and scales. */
   _batch(seed) {

@@ -14,13 +14,7 @@ export class PosnormLnSteps extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 2, label: 'seed', hidden: true },
   ];
 
-  buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
-    this.canvas = canvas;
-    this._readoutEl = this.createReadout('ol');
-    this._readoutEl.classList.add('steps');
-    figure.append(plot, this._readoutEl);
-  }
+  static readoutList = true;
 
   buildExtraControls() {
     this.addButton('resample', () => this._set('seed', (this.seed + 1) % 2 ** 31, 'user'));

@@ -16,13 +16,7 @@ export class PosnormProperties extends PnFigure {
     { prop: 'trainLen', attr: 'train-len', kind: 'int', min: 10, max: 100, def: 40, label: 'trainLen' },
   ];
 
-  buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
-    this.canvas = canvas;
-    this._readoutEl = this.createReadout('ol');
-    this._readoutEl.classList.add('steps');
-    figure.append(plot, this._readoutEl);
-  }
+  static readoutList = true;
 
   _compute() {
     const { dModel, seqLen, base, k, pos } = this;
