@@ -6,7 +6,8 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build wasm site test bench accuracy demo dev clean
+.PHONY: all build wasm site test fuzz bench accuracy demo dev clean
+FUZZ_RUNS ?= 1000000
 
 all: build
 
@@ -20,12 +21,20 @@ $(WASM): $(C_SOURCES) build.sh
 $(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
 	./build.sh native
 
-# All tests: native C under sanitizers, kernels and API in Node, and the
-# browser tests in headless Chromium (node --test runs every *.test.mjs).
+# All tests: native C under sanitizers, a short libFuzzer run, kernels and
+# API in Node, the package, and the browser tests in headless Chromium
+# (node --test runs every *.test.mjs).
 test: build
 	tools/ensure-test-deps.sh
+	./build.sh fuzz
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
+
+# A longer fuzzing run than the one in make test.
+fuzz:
+	tools/ensure-test-deps.sh
+	./build.sh fuzz
+	build/native/fuzz_kernels -runs=$(FUZZ_RUNS) -max_len=4096
 
 bench: build
 	tools/ensure-test-deps.sh

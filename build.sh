@@ -3,7 +3,8 @@
 #
 #   ./build.sh            both wasm builds (SIMD128 and scalar) into build/wasm/
 #   ./build.sh wasm       the same
-#   ./build.sh native     native C tests and fuzz driver under ASan + UBSan
+#   ./build.sh native     native C tests under ASan + UBSan
+#   ./build.sh fuzz       the libFuzzer driver (needs clang and compiler-rt)
 #
 # Emscripten is required for the wasm builds. On Debian, run as root, this
 # script installs Debian's `emscripten` package; elsewhere it explains how to
@@ -68,9 +69,19 @@ build_native() {
   echo "built build/native/test_kernels (ASan + UBSan)"
 }
 
+# libFuzzer driver (clang with compiler-rt: Debian's clang and libclang-rt-14-dev)
+build_fuzz() {
+  mkdir -p build/native
+  # shellcheck disable=SC2086
+  ${CLANG:-clang} ${CFLAGS_COMMON/-O3/-O1} -g -fsanitize=fuzzer,address,undefined \
+    -fno-sanitize-recover=all -Isrc $SOURCES tests/c/fuzz_kernels.c -lm -o build/native/fuzz_kernels
+  echo "built build/native/fuzz_kernels (libFuzzer + ASan + UBSan)"
+}
+
 case "${1:-wasm}" in
   wasm) build_wasm ;;
   native) build_native ;;
+  fuzz) build_fuzz ;;
   all) build_wasm; build_native ;;
-  *) echo "usage: $0 [wasm|native|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [wasm|native|fuzz|all]" >&2; exit 2 ;;
 esac

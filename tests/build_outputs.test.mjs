@@ -54,6 +54,12 @@ test('native C tests pass under AddressSanitizer and UBSan', () => {
   assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
 });
 
+test('the libFuzzer driver runs 30,000 inputs through every kernel without a sanitizer report', () => {
+  const run = spawnSync(`${root}build/native/fuzz_kernels`, ['-runs=30000', '-max_len=2048', '-seed=1'], { encoding: 'utf8', cwd: '/tmp' });
+  assert.equal(run.status, 0, run.stderr.slice(-3000));
+  assert.match(run.stderr, /Done 30000 runs/);
+});
+
 test('each wasm is under 40 KB and the whole demo site (as make demo serves it) under 150 KB', async () => {
   const { simd, scalar, page } = await measureSizes();
   assert.ok(simd < 40 * 1024 && scalar < 40 * 1024, `wasm ${simd} / ${scalar} bytes`);
