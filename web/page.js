@@ -1,14 +1,14 @@
 // page.js — the demo page: language switch and engine note.
 import './figures/index.js';
 import { getPosnorm } from './figures/runtime.js';
-import { PAGE_STRINGS } from './page-strings.js';
+import { STRINGS } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 let lang = params.get('lang') === 'en' ? 'en' : 'ko';
 let simd = null;
 
 function apply() {
-  const s = PAGE_STRINGS[lang];
+  const s = STRINGS[lang];
   document.documentElement.lang = lang;
   document.title = `${s.title} — posnorm`;
   for (const el of document.querySelectorAll('[data-i18n]')) {
