@@ -74,7 +74,15 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
   const tag = 'posnorm-properties';
   await figure(page, tag);
   await update(page, tag, 'Object.assign(el, a)', { dModel: 16, seqLen: 30, base: 100, k: 7, pos: 12 });
-  const r = await get(page, tag, '({ min: el.result.min, max: el.result.max, closest: el.result.closest, err: el.result.maxShiftError, rot: el.result.rotation })');
+  const r = await get(page, tag, '({ min: el.result.min, max: el.result.max, closest: el.result.closest, err: el.result.maxShiftError, rot: el.result.rotation, blocks: el.result.blocks })');
+  // the 2×2 block of every listed pair: cos/sin of k·ω_i
+  assert.deepEqual(r.blocks.map((b) => b.i), [0, 1, 2, 3, 7]);
+  for (const b of r.blocks) {
+    const th = 7 * Math.pow(100, (-2 * b.i) / 16);
+    assert.ok(Math.abs(b.cos - Math.cos(th)) < 1e-7 && Math.abs(b.sin - Math.sin(th)) < 1e-7, `block ${b.i}`);
+  }
+  const rowsShown = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('table tr').length, tag);
+  assert.equal(rowsShown, 6);
   const pe = (p) => Array.from({ length: 16 }, (_, c) => (c % 2 ? Math.cos : Math.sin)(p * Math.pow(100, -2 * (c >> 1) / 16)));
   let lo = Infinity, hi = -Infinity, best = Infinity, pair;
   for (let i = 0; i < 30; i++) {
@@ -91,7 +99,7 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
   const own = Math.sqrt(pe(r.closest.i).reduce((a, v, c) => a + (v - pe(r.closest.j)[c]) ** 2, 0));
   assert.ok(Math.abs(own - best) < 1e-6 && r.closest.i < r.closest.j, `pair ${r.closest.i}, ${r.closest.j}`);
   assert.ok(r.err < 3e-7);
-  assert.ok(Math.abs(r.rot[0][0] - Math.cos(7)) < 1e-12 && Math.abs(r.rot[0][1] - Math.sin(7)) < 1e-12);
+  assert.ok(Math.abs(r.rot[0][0] - Math.cos(7)) < 1e-7 && Math.abs(r.rot[0][1] - Math.sin(7)) < 1e-7);
   assert.match(await page.locator(`${tag} .readout`).textContent(), new RegExp(`${r.closest.i}.+${r.closest.j}.+${best.toFixed(5)}`));
   assert.ok(pair[1] - pair[0] >= 1);
   assert.deepEqual(problems, []);

@@ -18,6 +18,18 @@ export class PosnormProperties extends PnFigure {
 
   static readoutList = true;
 
+  static css = `
+    table { border-collapse: collapse; margin: 0.4em 0 0; font-size: 0.85em; font-variant-numeric: tabular-nums; }
+    th, td { border-bottom: 1px solid var(--pn-grid); padding: 0.15em 0.5em; text-align: right; }
+  `;
+
+  buildBody(figure) {
+    super.buildBody(figure);
+    this._blocks = document.createElement('table');
+    this._blocks.setAttribute('part', 'table');
+    figure.append(this._blocks);
+  }
+
   _compute() {
     const { dModel, seqLen, base, k, pos } = this;
     const pe = this.buffer('pe', seqLen * dModel);
@@ -32,14 +44,19 @@ export class PosnormProperties extends PnFigure {
     const shifted = this.pn.peShift(at, { k, base });
     let err = 0;
     for (let c = 0; c < dModel; c++) err = Math.max(err, Math.abs(shifted[c] - ahead[c]));
-    const c0 = Math.cos(k), s0 = Math.sin(k); // pair 0 has ω₀ = 1
-    return { lo, hi, gram, closest, shifted, ahead, err, rotation: [[c0, s0], [-s0, c0]] };
+    // R(k) for pair i is [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]], and
+    // (sin kω_i, cos kω_i) is exactly PE(k) — the kernel's own values
+    const atK = this.pn.positionalEncoding({ seqLen: 1, dModel, base, offset: k });
+    const blocks = [...new Set([0, 1, 2, 3, dModel / 2 - 1])].filter((i) => i < dModel / 2)
+      .map((i) => ({ i, sin: atK[2 * i], cos: atK[2 * i + 1] }));
+    const [b0] = blocks;
+    return { lo, hi, gram, closest, shifted, ahead, err, blocks, rotation: [[b0.cos, b0.sin], [-b0.sin, b0.cos]] };
   }
 
   render() {
     const t = this.t;
     const r = this._compute();
-    this.result = { min: r.lo, max: r.hi, closest: r.closest, maxShiftError: r.err, rotation: r.rotation, shifted: r.shifted, ahead: r.ahead };
+    this.result = { min: r.lo, max: r.hi, closest: r.closest, maxShiftError: r.err, rotation: r.rotation, blocks: r.blocks, shifted: r.shifted, ahead: r.ahead };
     const width = this.canvas.clientWidth || 300;
     const wide = width >= 560;
     const side = wide ? Math.min(260, width / 2 - 30) : Math.min(width - 20, 300);
@@ -81,6 +98,15 @@ export class PosnormProperties extends PnFigure {
       t.propExtrapolate(L),
     ];
     this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    const cell = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
+    const head = document.createElement('tr');
+    head.append(...['i', `θ = ${this.k}·ω_i`, 'R(k) = [[cos θ, sin θ], [−sin θ, cos θ]]'].map((h) => cell('th', h)));
+    this._blocks.replaceChildren(head, ...r.blocks.map((b) => {
+      const tr = document.createElement('tr');
+      const theta = this.k * this.base ** ((-2 * b.i) / this.dModel);
+      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
+      return tr;
+    }));
     this.canvas.setAttribute('aria-label', t.propAlt(this));
   }
 
