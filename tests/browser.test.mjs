@@ -268,6 +268,33 @@ test('attributes and properties stay in sync and changes fire an event; English 
   await context.close();
 });
 
+test('figures taken out of the page and put back free and remake their wasm buffers', async () => {
+  const { page, problems, context } = await open(browser, `${server.url}/web/`);
+  await ready(page);
+  const r = await page.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const figs = [...document.querySelectorAll('figure.article-figure > :first-child')];
+    const pn = figs[0].pn;
+    const cycle = async () => {
+      for (const el of figs) {
+        const parent = el.parentNode, next = el.nextSibling;
+        el.remove();
+        parent.insertBefore(el, next);
+        el.invalidate();
+      }
+      await frame();
+    };
+    await cycle();
+    const before = pn.memory.buffer.byteLength;
+    for (let k = 0; k < 20; k++) await cycle();
+    return { before, after: pn.memory.buffer.byteLength, rendered: figs.every((el) => el.renderTimes.length > 0) };
+  });
+  assert.equal(r.after, r.before, 'memory does not grow over 20 remove/insert cycles');
+  assert.ok(r.rendered);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a figure declared with attributes starts from them; without WebAssembly it shows a message', async () => {
   const { page, problems, context } = await open(browser, `${server.url}/web/`);
   await page.setContent(`<!doctype html><html lang="en"><body>

@@ -23,8 +23,6 @@ export class PosnormHeatmap extends PnFigure {
     super();
     this.cursor = { pos: 0, dim: 0 };
     this._key = '';
-    this._pe = null;
-    this._rgba = null;
     this._image = null;
   }
 
@@ -74,29 +72,19 @@ export class PosnormHeatmap extends PnFigure {
     this.invalidate();
   }
 
-  /** Frees the wasm buffers (they are re-made on the next render). */
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._pe?.free();
-    this._rgba?.free();
-    this._pe = this._rgba = null;
-    this._key = '';
-  }
 
   _compute() {
     const { dModel, seqLen, base, layout } = this;
-    const key = `${dModel}|${seqLen}|${base}|${layout}`;
-    if (key === this._key && this._pe) return;
     const n = dModel * seqLen;
-    if (!this._pe || this._pe.length !== n) {
-      this._pe?.free();
-      this._rgba?.free();
-      this._pe = this.pn.alloc(n);
-      this._rgba = this.pn.alloc(n * 4, 'u8c');
-    }
-    this.pn.positionalEncoding({ seqLen, dModel, base, layout, out: this._pe });
-    this.pn.colormap(this._pe, { map: 'diverging', vmin: -1, vmax: 1, out: this._rgba });
-    const image = new ImageData(this._rgba.array, dModel, seqLen);
+    // buffer() hands back the same buffers until the size changes or the
+    // figure leaves the page (then they are freed and made anew)
+    const pe = this.buffer('pe', n), rgba = this.buffer('rgba', n * 4, 'u8c');
+    const key = `${dModel}|${seqLen}|${base}|${layout}`;
+    if (key === this._key && pe === this._pe) return;
+    this._pe = pe;
+    this.pn.positionalEncoding({ seqLen, dModel, base, layout, out: pe });
+    this.pn.colormap(pe, { map: 'diverging', vmin: -1, vmax: 1, out: rgba });
+    const image = new ImageData(rgba.array, dModel, seqLen);
     if (!this._image) this._image = document.createElement('canvas');
     this._image.width = dModel;
     this._image.height = seqLen;

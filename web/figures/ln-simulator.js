@@ -43,26 +43,16 @@ export class PosnormLnSimulator extends PnFigure {
     this._steps.setAttribute('part', 'steps');
     this._steps.setAttribute('aria-live', 'polite');
     figure.append(panels, this._steps);
-    this._bufs = null;
   }
 
   buildExtraControls() {
     this.addButton('resample', () => this._set('seed', (this.seed + 1) % 2 ** 31, 'user'));
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    if (this._bufs) for (const b of Object.values(this._bufs)) b.free();
-    this._bufs = null;
-  }
 
   _compute() {
     const h = this.features;
-    if (!this._bufs || this._bufs.x.length !== h) {
-      if (this._bufs) for (const b of Object.values(this._bufs)) b.free();
-      this._bufs = { x: this.pn.alloc(h), y: this.pn.alloc(h), g: this.pn.alloc(h), b: this.pn.alloc(h), tmp: this.pn.alloc(h) };
-    }
-    const { x, y, g, b, tmp } = this._bufs;
+    const [x, y, g, b, tmp] = ['x', 'y', 'gamma', 'beta', 'tmp'].map((name) => this.buffer(name, h));
     this.pn.randomNormal(h, { mean: this.mu, std: this.sigma, seed: this.seed, out: x });
     g.array.fill(this.gamma);
     b.array.fill(this.beta);
@@ -116,7 +106,7 @@ export class PosnormLnSimulator extends PnFigure {
   /** Input and output per feature as CSV. */
   toCsv() {
     this._compute();
-    const x = this._bufs.x.array, y = this._bufs.y.array;
+    const x = this.buffer('x', this.features).array, y = this.buffer('y', this.features).array;
     const lines = ['feature,x,y'];
     for (let k = 0; k < x.length; k++) lines.push(`${k},${x[k]},${y[k]}`);
     return `${lines.join('\n')}\n`;
@@ -127,8 +117,8 @@ export class PosnormLnSimulator extends PnFigure {
     const s = this._compute();
     this.stats = s;
     const [before, after] = this._panels;
-    this._histogram(before, this._bufs.x, '--pn-bar-before', s.inputMean);
-    this._histogram(after, this._bufs.y, '--pn-bar-after', s.outputMean);
+    this._histogram(before, this.buffer('x', this.features), '--pn-bar-before', s.inputMean);
+    this._histogram(after, this.buffer('y', this.features), '--pn-bar-after', s.outputMean);
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
     before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
     after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;

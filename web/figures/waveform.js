@@ -22,6 +22,7 @@ export class PosnormWaveform extends PnFigure {
     const readout = this.createReadout('div');
     this._readoutEl = readout;
     figure.append(plot, readout);
+    this._n = 0;
     const fromPointer = (e) => {
       const g = this._geom;
       if (!g) return;
@@ -30,26 +31,17 @@ export class PosnormWaveform extends PnFigure {
     };
     canvas.addEventListener('pointerdown', fromPointer);
     canvas.addEventListener('pointermove', (e) => { if (e.buttons) fromPointer(e); });
-    this._bufs = [];
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    for (const b of this._bufs) b.free();
-    this._bufs = [];
   }
 
   _samples(n) {
-    if (this._bufs.length !== 4 || this._bufs[0].length !== n) {
-      for (const b of this._bufs) b.free();
-      this._bufs = [0, 1, 2, 3].map(() => this.pn.alloc(n));
-    }
+    this._n = n;
+    const bufs = [0, 1, 2, 3].map((k) => this.buffer(`curve${k}`, n));
     const { dModel, base, i } = this;
     const step = X_MAX / (n - 1);
     [0, 1, 2 * i, 2 * i + 1].forEach((dim, k) => {
-      this.pn.peSample({ n, start: 0, step, dim, dModel, base, out: this._bufs[k] });
+      this.pn.peSample({ n, start: 0, step, dim, dModel, base, out: bufs[k] });
     });
-    return this._bufs.map((b) => b.array);
+    return bufs.map((b) => b.array);
   }
 
   /** Exact values of the four curves at the marker. */
@@ -65,7 +57,7 @@ export class PosnormWaveform extends PnFigure {
 
   /** The plotted samples as CSV: position and the four curves. */
   toCsv() {
-    const n = this._bufs[0]?.length ?? 101;
+    const n = this._n || 101;
     const [s0, c0, si, ci] = this._samples(n);
     const i = this.i;
     const lines = [`pos,sin_pair0,cos_pair0,sin_pair${i},cos_pair${i}`];
