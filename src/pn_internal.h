@@ -22,12 +22,6 @@ static inline int64_t pn_count2(int32_t a, int32_t b) {
   return n > PN_MAX_ELEMENTS ? -1 : n;
 }
 
-/* 1 if [p, p + n) and [q, q + m) (in bytes) overlap. */
-static inline int pn_overlap(const void *p, size_t n, const void *q, size_t m) {
-  uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-  return a < b + m && b < a + n;
-}
-
 /* Natural log of a finite x > 0 from IEEE + - * / only (random.c): keeps
  * libm's log and pow, and their tables, out of the wasm. Within 2 ulp. */
 double pn_log(double x);

@@ -14,12 +14,16 @@
  * Return       every function returns an `int` status: PN_OK (0) on success,
  *              or a negative PN_ERR_* code. On error nothing has been written.
  * Aliasing     outputs may alias their main input only where a function says
- *              "in place allowed"; otherwise buffers must not overlap.
+ *              "in place allowed"; otherwise buffers must not overlap (this
+ *              is not checked: overlapping buffers give unspecified values,
+ *              never out-of-bounds access).
  * Determinism  results depend only on the arguments: the SIMD128 build, the
  *              scalar build and the native build run the same algorithm
  *              (see pn_simd.h) and return bit-identical float32 results, as
- *              long as the C library's sin/cos/pow agree to the last bit of a
- *              double (they do for musl, used by both wasm builds).
+ *              long as the C library's sin/cos/exp agree to the last bit of a
+ *              double (they do for musl, used by both wasm builds). Powers
+ *              and logs are computed from exp and an IEEE-only log, not
+ *              libm's pow/log.
  * Accuracy     "exact" below means: the float32 result is within the stated
  *              bound of the float64 formula evaluated on the same float32
  *              inputs. Bounds are measured by tests/ at the sizes they name.
@@ -49,7 +53,7 @@ enum pn_status {
   PN_ERR_NULL = -1,  /* a required pointer is NULL                         */
   PN_ERR_SIZE = -2,  /* a size is < 1, or a product of sizes is too large  */
   PN_ERR_ARG = -3,   /* a scalar argument is outside its allowed range     */
-  PN_ERR_ALIAS = -4, /* output buffers overlap where that is not allowed   */
+  /* -4 is reserved */
   PN_ERR_NOMEM = -5  /* a scratch allocation failed                        */
 };
 

@@ -15,7 +15,7 @@ import * as v from './validate.js';
 export { simdSupported, PnBuffer };
 export const MAX_ELEMENTS = v.MAX_ELEMENTS;
 
-const STATUS = { '-1': 'a required pointer was NULL', '-2': 'a size was out of range', '-3': 'an argument was out of range', '-4': 'buffers overlap', '-5': 'out of memory' };
+const STATUS = { '-1': 'a required pointer was NULL', '-2': 'a size was out of range', '-3': 'an argument was out of range', '-5': 'out of memory' };
 const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
