@@ -131,6 +131,18 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: BatchNorm updates running statistics held in wasm buffers in place`, () => {
+    const x = normals(5 * 3, { mean: 2, seed: 21 });
+    const rm = pn.alloc(3).set([1, 1, 1]), rv = pn.alloc(3).set([4, 4, 4]);
+    const { mean, var: bv } = pn.batchNorm(x, { cols: 3, runningMean: rm, runningVar: rv, momentum: 0.5 });
+    for (let c = 0; c < 3; c++) {
+      assert.ok(Math.abs(rm.array[c] - (0.5 + 0.5 * mean[c])) < 1e-6);
+      assert.ok(Math.abs(rv.array[c] - (2 + 0.5 * bv[c])) < 1e-6);
+    }
+    rm.free();
+    rv.free();
+  });
+
   test(`${name}: BatchNorm NaN reaches only its own column`, () => {
     const x = normals(6 * 4, { seed: 11 });
     x[2 * 4 + 1] = NaN;

@@ -150,6 +150,16 @@ export class Frame {
     };
   }
 
+  /**
+   * Pointer to `data` for a kernel that reads and updates it in place: a
+   * PnBuffer's own memory, or a copy written back by the returned sync().
+   */
+  inout(data, what) {
+    if (data.isPnBuffer) return { ptr: data.ptr, sync: () => {} };
+    const ptr = this.input(data, what);
+    return { ptr, sync: () => data.set(this.heap.view(data.constructor, ptr, data.length)) };
+  }
+
   release() {
     for (const ptr of this.temps) this.heap.free(ptr);
     this.temps.length = 0;

@@ -229,18 +229,18 @@ export class Posnorm {
         const prm = f.input(runningMean, 'runningMean');
         const prv = f.input(runningVar, 'runningVar');
         check(fn, this.#x.pn_batchnorm_infer_f32(y.ptr, px, pg, pb, prm, prv, rows, cols, eps));
-        return { y: y.result(), mean: Float32Array.from(runningMean.isPnBuffer ? runningMean.array : runningMean), var: Float32Array.from(runningVar.isPnBuffer ? runningVar.array : runningVar) };
+        const copy = (a) => Float32Array.from(a.isPnBuffer ? a.array : a);
+        return { y: y.result(), mean: copy(runningMean), var: copy(runningVar) };
       }
       const mean = f.output(cols, 'f32', undefined, 'mean');
       const vr = f.output(cols, 'f32', undefined, 'var');
-      const rm = runningMean ? f.output(cols, 'f32', runningMean, 'runningMean') : { ptr: 0, result() {} };
-      const rv = runningVar ? f.output(cols, 'f32', runningVar, 'runningVar') : { ptr: 0, result() {} };
       // running statistics are read and updated in place
-      if (runningMean && !runningMean.isPnBuffer) this.#heap.view(Float32Array, rm.ptr, cols).set(runningMean);
-      if (runningVar && !runningVar.isPnBuffer) this.#heap.view(Float32Array, rv.ptr, cols).set(runningVar);
+      const none = { ptr: 0, sync() {} };
+      const rm = runningMean ? f.inout(runningMean, 'runningMean') : none;
+      const rv = runningVar ? f.inout(runningVar, 'runningVar') : none;
       check(fn, this.#x.pn_batchnorm_train_f32(y.ptr, mean.ptr, vr.ptr, rm.ptr, rv.ptr, px, pg, pb, rows, cols, eps, momentum));
-      rm.result();
-      rv.result();
+      rm.sync();
+      rv.sync();
       return { y: y.result(), mean: mean.result(), var: vr.result() };
     });
   }
