@@ -1,5 +1,6 @@
 // bench/frames.mjs — frame times of the figures in headless Chromium: for
-// each figure, 50 slider inputs at the default sizes and at the largest,
+// each figure, 50 inputs of its most expensive slider (the one that makes it
+// recompute the most) at the default sizes and at the largest,
 // each followed by its repaint; reports the median and p95 of the work a
 // repaint does (kernel calls + canvas drawing, timed inside the page).
 import { launch, open, serve } from '../tests/browser/harness.mjs';
@@ -8,9 +9,9 @@ const CASES = [
   { tag: 'posnorm-heatmap', slider: 'base', values: [3.9, 4.1], sizes: { default: {}, largest: { dModel: 1024, seqLen: 2048 } } },
   { tag: 'posnorm-waveform', slider: 'i', values: [3, 9], sizes: { default: {}, largest: { dModel: 1024, base: 100000 } } },
   { tag: 'posnorm-ln-simulator', slider: 'mu', values: [2.5, -1.5], sizes: { default: {}, largest: { features: 4096 } } },
-  { tag: 'posnorm-properties', slider: 'k', values: [3, 9], sizes: { default: {}, largest: { dModel: 256, seqLen: 200 } } },
+  { tag: 'posnorm-properties', slider: 'seqLen', values: [190, 200], sizes: { default: {}, largest: { dModel: 256, seqLen: 200 } } },
   { tag: 'posnorm-compare', slider: 'offset', values: [5, 40], sizes: { default: {}, largest: { seqLen: 128, dModel: 128, heads: 16 } } },
-  { tag: 'posnorm-depth', slider: 'scale', values: [0.8, 1.4], sizes: { default: {}, largest: { layers: 96, width: 64 } } },
+  { tag: 'posnorm-depth', slider: 'layers', values: [90, 96], sizes: { default: {}, largest: { layers: 96, width: 64 } } },
   { tag: 'posnorm-ln-steps', slider: 'gamma', values: [0.5, 2], sizes: { default: {} } },
   { tag: 'posnorm-bn-vs-ln', slider: 'batch', values: [7, 64], sizes: { default: {}, largest: { features: 16 } } },
 ];

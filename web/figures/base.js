@@ -442,6 +442,7 @@ export class PnFigure extends HTMLElement {
   renderNow() {
     if (!this.pn) return;
     const t0 = performance.now();
+    this._style = getComputedStyle(this); // read by color() for this frame
     this.render();
     const dt = performance.now() - t0;
     this.renderTimes.push(dt);
@@ -502,7 +503,7 @@ export class PnFigure extends HTMLElement {
 
   /** The current value of a CSS custom property of this figure. */
   color(name) {
-    return getComputedStyle(this).getPropertyValue(name).trim() || '#888';
+    return (this._style ?? getComputedStyle(this)).getPropertyValue(name).trim() || '#888';
   }
 }
 

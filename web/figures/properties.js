@@ -33,12 +33,19 @@ export class PosnormProperties extends PnFigure {
   _compute() {
     const { dModel, seqLen, base, k, pos } = this;
     const pe = this.buffer('pe', seqLen * dModel);
-    this.pn.positionalEncoding({ seqLen, dModel, base, out: pe });
-    const a = pe.array;
-    let lo = Infinity, hi = -Infinity;
-    for (let j = 0; j < a.length; j++) { lo = Math.min(lo, a[j]); hi = Math.max(hi, a[j]); }
-    const gram = this.pn.gram(pe, { cols: dModel });
-    const closest = this.pn.minRowDistance(pe, { cols: dModel });
+    // the matrix, its range, dot products and closest pair depend on these
+    // alone; k, pos and train-len only need the cheap parts below
+    const key = `${dModel}|${seqLen}|${base}`;
+    if (key !== this._matrixKey || pe !== this._pe) {
+      this.pn.positionalEncoding({ seqLen, dModel, base, out: pe });
+      const a = pe.array;
+      let lo = Infinity, hi = -Infinity;
+      for (let j = 0; j < a.length; j++) { lo = Math.min(lo, a[j]); hi = Math.max(hi, a[j]); }
+      this._matrix = { lo, hi, gram: this.pn.gram(pe, { cols: dModel }), closest: this.pn.minRowDistance(pe, { cols: dModel }) };
+      this._matrixKey = key;
+      this._pe = pe;
+    }
+    const { lo, hi, gram, closest } = this._matrix;
     const at = this.pn.positionalEncoding({ seqLen: 1, dModel, base, offset: pos });
     const ahead = this.pn.positionalEncoding({ seqLen: 1, dModel, base, offset: pos + k });
     const shifted = this.pn.peShift(at, { k, base });

@@ -37,6 +37,11 @@ export class PosnormWaveform extends PnFigure {
     this._n = n;
     const bufs = [0, 1, 2, 3].map((k) => this.buffer(`curve${k}`, n));
     const { dModel, base, i } = this;
+    // moving the marker only redraws: the curves depend on these alone
+    const key = `${n}|${dModel}|${base}|${i}`;
+    if (key === this._curvesKey && bufs[0] === this._curves0) return bufs.map((b) => b.array);
+    this._curvesKey = key;
+    this._curves0 = bufs[0];
     const step = X_MAX / (n - 1);
     [0, 1, 2 * i, 2 * i + 1].forEach((dim, k) => {
       this.pn.peSample({ n, start: 0, step, dim, dModel, base, out: bufs[k] });
