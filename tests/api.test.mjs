@@ -73,7 +73,7 @@ function badCalls(pn) {
     [() => pn.gram(x, { cols: 0 }), RangeError, 'cols must be an integer in [1,'],
     [() => pn.minRowDistance(x, { cols: 12 }), RangeError, 'x.length / cols must be an integer in [2, 8192], got 1'],
     [() => pn.peShift(x, { k: 0.5 }), RangeError, 'k must be an integer'],
-    [() => pn.residualStack(x, new Float32Array(7), { width: 2, layers: 2 }), RangeError, 'weights.length must be 8, got 7'],
+    [() => pn.residualStack(x, new Float32Array(7), { width: 2, layers: 2 }), RangeError, 'weights.length must be at least layers × width × width = 8, got 7'],
     [() => pn.residualStack(x, new Float32Array(8), { width: 2, layers: 2, block: 'mid-ln' }), RangeError, 'block must be "plain" or "post-ln" or "pre-ln" or "pre-rms"'],
     [() => pn.layerNormSteps(x, { gamma: new Float32Array(2) }), RangeError, 'gamma.length must be 12, got 2'],
     [() => pn.alloc(0), RangeError, 'length must be an integer in [1, 268435456], got 0'],

@@ -197,7 +197,7 @@ export declare class Posnorm {
   minRowDistance(x: F32Input, options: { cols: number }): { distance: number; i: number; j: number };
   /** R(k)·PE(p): the per-pair rotation that maps a PE row at p to p + k (even dModel). */
   peShift(peRow: F32Input, options: { k: number; base?: number }): Float32Array;
-  /** Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W). */
+  /** Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W); uses the first layers·width² weights. */
   residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number }): Float32Array;
   /** LayerNorm of one vector with every step kept. */
   layerNormSteps(x: F32Input, options?: { gamma?: F32Input; beta?: F32Input; eps?: number }): { centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };

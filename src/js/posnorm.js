@@ -445,7 +445,9 @@ export class Posnorm {
     const width = v.int(fn, 'width', o.width, 1, 4096);
     const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
-    v.f32(fn, 'weights', weights, v.total(fn, 'layers × width × width', layers * width * width));
+    const need = v.total(fn, 'layers × width × width', layers * width * width);
+    v.f32(fn, 'weights', weights);
+    if (weights.length < need) throw new RangeError(`posnorm.${fn}: weights.length must be at least layers × width × width = ${need}, got ${weights.length}`);
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
     const scale = v.num(fn, 'scale', o.scale ?? 1, -3.4e38, 3.4e38);
     return framed(this.#heap, fn, (f) => {

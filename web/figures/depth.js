@@ -7,11 +7,12 @@ import { drawLines, legend } from './draw.js';
 export { configure } from './runtime.js';
 
 const ROWS = 16;
+const MAX_LAYERS = 96;
 const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
 
 export class PosnormDepth extends PnFigure {
   static controls = [
-    { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: 96, def: 24, label: 'layers' },
+    { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: MAX_LAYERS, def: 24, label: 'layers' },
     { prop: 'scale', attr: 'scale', kind: 'float', min: 0.1, max: 3, step: 0.05, def: 1, label: 'weightScale', round: (v) => Math.round(v * 100) / 100 },
     { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, v - (v % 8)) },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
@@ -20,18 +21,21 @@ export class PosnormDepth extends PnFigure {
 
   _compute() {
     const { layers, width, scale, seed } = this;
-    const key = `${layers}|${width}|${seed}`;
-    const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', layers * width * width);
-    if (key !== this._key) {
-      // unit-scale weights, drawn again only when their shape or seed changes
+    const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', MAX_LAYERS * width * width);
+    // unit-scale weights for the deepest stack, drawn again only when their
+    // width or seed changes: a shallower stack uses the first layers
+    const wKey = `${width}|${seed}`;
+    if (wKey !== this._wKey || w !== this._w) {
       this.pn.randomNormal(ROWS * width, { seed, out: x0 });
-      this.pn.randomNormal(layers * width * width, { seed: seed + 1, std: 1 / Math.sqrt(width), out: w });
-      this._key = key;
-      this._scale = undefined;
+      this.pn.randomNormal(MAX_LAYERS * width * width, { seed: seed + 1, std: 1 / Math.sqrt(width), out: w });
+      this._wKey = wKey;
+      this._w = w;
+      this._key = undefined;
     }
-    if (this._scale !== scale) {
+    const key = `${layers}|${scale}`;
+    if (key !== this._key) {
       this.stds = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale }));
-      this._scale = scale;
+      this._key = key;
     }
     return this.stds;
   }
@@ -39,7 +43,7 @@ export class PosnormDepth extends PnFigure {
   /** The inputs of the current stack (copies; weights already scaled), for checks. */
   get inputs() {
     this._compute();
-    const weights = Float32Array.from(this.buffer('w', this.layers * this.width ** 2).array, (t) => t * this.scale);
+    const weights = Float32Array.from(this.buffer('w', MAX_LAYERS * this.width ** 2).array.subarray(0, this.layers * this.width ** 2), (t) => t * this.scale);
     return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights, rows: ROWS };
   }
 
