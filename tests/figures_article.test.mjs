@@ -61,6 +61,14 @@ test('order: outputs equal float64 attention; without PE reordering changes noth
   await page.locator(`${tag} li:nth-child(2) button`).last().tap();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   assert.equal((await check(false)).order, '120');
+  // mouse drag: pull the first token to the right past its neighbour
+  const box = await page.locator(`${tag} button.tok`).first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 1.6, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal((await check(false)).order, '210', 'dragging 1 to the right of 2');
   await page.locator(`${tag} select`).selectOption('on');
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   r = await check(true);

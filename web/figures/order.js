@@ -20,6 +20,7 @@ export class PosnormOrder extends PnFigure {
 
   static css = `
     .tokens { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0 0 0.6em; padding: 0; list-style: none; }
+    .tokens { touch-action: pan-y; }
     .tokens li { display: flex; align-items: center; gap: 0.15em; border: 1px solid var(--pn-grid); border-radius: 8px; padding: 0.15em; }
     .tokens .tok { font-weight: 600; min-width: 4.5em; }
     .tokens button { min-height: 2.2em; min-width: 2.2em; }
@@ -29,6 +30,25 @@ export class PosnormOrder extends PnFigure {
     this._list = document.createElement('ol');
     this._list.className = 'tokens';
     this._list.setAttribute('part', 'tokens');
+    // drag a token sideways past half a chip to move it (mouse and touch);
+    // the list keeps the pointer while the chips are rebuilt under it
+    this._list.addEventListener('pointerdown', (e) => {
+      const chip = e.target.closest?.('button.tok');
+      if (!chip) return;
+      this._drag = { token: chip.dataset.token, x: e.clientX, step: chip.getBoundingClientRect().width };
+      this._list.setPointerCapture?.(e.pointerId);
+    });
+    this._list.addEventListener('pointermove', (e) => {
+      const d = this._drag;
+      if (!d) return;
+      const dx = e.clientX - d.x;
+      if (Math.abs(dx) < d.step / 2) return;
+      this.move(this.order.indexOf(d.token), Math.sign(dx));
+      d.x = e.clientX;
+    });
+    const end = () => { this._drag = null; };
+    this._list.addEventListener('pointerup', end);
+    this._list.addEventListener('pointercancel', end);
     const { plot, canvas } = this.createPlot();
     this.canvas = canvas;
     this._readoutEl = this.createReadout('div');
