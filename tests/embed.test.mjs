@@ -57,6 +57,16 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
   await context.close();
 });
 
+test('figure.html shows each of the nine figures alone', async () => {
+  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln']) {
+    const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 400, height: 800 });
+    await rendered(page, `posnorm-${fig}`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 400, `${fig} fits a 400 px iframe`);
+    assert.deepEqual(problems, [], fig);
+    await context.close();
+  }
+});
+
 test('"Copy link" copies a URL that restores every control of the figure', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
