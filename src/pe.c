@@ -32,6 +32,7 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
   double SW[PE_CHUNK] __attribute__((aligned(16)));
   double W[PE_CHUNK];
 
+  const double log_base = pn_log(base);
   for (int32_t c0 = 0; c0 < n_pairs; c0 += PE_CHUNK) {
     const int32_t cn = n_pairs - c0 < PE_CHUNK ? n_pairs - c0 : PE_CHUNK;
     int32_t full = n_cos - c0; /* pairs with both sin and cos in this chunk */
@@ -39,7 +40,7 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
     if (full < 0) full = 0;
     const int32_t nvec = full & ~3;
     for (int32_t i = 0; i < cn; i++) {
-      W[i] = pn_pe_frequency(base, c0 + i, dims);
+      W[i] = pn_pe_frequency(log_base, c0 + i, dims);
       CW[i] = cos(W[i]);
       SW[i] = sin(W[i]);
     }
@@ -133,8 +134,9 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
 
 void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
                       int32_t n_pairs, int32_t dims, double base) {
+  const double log_base = pn_log(base);
   for (int32_t i = 0; i < n_pairs; i++) {
-    const double a = pos * pn_pe_frequency(base, i, dims);
+    const double a = pos * pn_pe_frequency(log_base, i, dims);
     sin_out[i] = (float)sin(a);
     cos_out[i] = (float)cos(a);
   }
@@ -149,7 +151,7 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
       !isfinite(pos_step) || fabs(pos_start) > PN_POS_LIMIT ||
       !(fabs(pos_end) <= PN_POS_LIMIT))
     return PN_ERR_ARG;
-  const double w = pn_pe_frequency(base, dim / 2, d_model);
+  const double w = pn_pe_frequency(pn_log(base), dim / 2, d_model);
   const int use_cos = dim & 1;
   for (int32_t k = 0; k < n; k++) {
     const double a = (pos_start + (double)k * pos_step) * w;

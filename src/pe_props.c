@@ -52,8 +52,9 @@ int pn_pe_shift_f32(float *out, const float *pe_row, int32_t d_model,
   if (!out || !pe_row) return PN_ERR_NULL;
   if (d_model < 2 || d_model > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
   if ((d_model & 1) || !isfinite(base) || !(base > 1.0)) return PN_ERR_ARG;
+  const double log_base = pn_log(base);
   for (int32_t i = 0; i < d_model / 2; i++) {
-    const double a = (double)k * pn_pe_frequency(base, i, d_model);
+    const double a = (double)k * pn_pe_frequency(log_base, i, d_model);
     const double c = cos(a), s = sin(a);
     const double ps = (double)pe_row[2 * i], pc = (double)pe_row[2 * i + 1];
     out[2 * i] = (float)(ps * c + pc * s);

@@ -27,10 +27,11 @@ static inline int64_t pn_count2(int32_t a, int32_t b) {
 double pn_log(double x);
 
 /* Frequency of pair i for an encoding of `dims` dimensions:
- * base^(-2i/dims) = exp(-2i/dims · ln base), in float64. Shared by PE and
- * RoPE so both agree. */
-static inline double pn_pe_frequency(double base, int32_t i, int32_t dims) {
-  return exp(-2.0 * (double)i / (double)dims * pn_log(base));
+ * base^(-2i/dims) = exp(-2i/dims · ln base), in float64, given
+ * log_base = pn_log(base) (taken once per call, not once per pair). Shared
+ * by PE and RoPE so both agree. */
+static inline double pn_pe_frequency(double log_base, int32_t i, int32_t dims) {
+  return exp(-2.0 * (double)i / (double)dims * log_base);
 }
 
 /* Writes sin/cos(p·w_i) for i in [0, n_pairs) at one position into

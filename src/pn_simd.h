@@ -27,14 +27,6 @@ PN_INLINE pn_f32x4 pn_f32x4_splat(float a) { return wasm_f32x4_splat(a); }
 PN_INLINE pn_f32x4 pn_f32x4_add(pn_f32x4 a, pn_f32x4 b) { return wasm_f32x4_add(a, b); }
 PN_INLINE pn_f32x4 pn_f32x4_sub(pn_f32x4 a, pn_f32x4 b) { return wasm_f32x4_sub(a, b); }
 PN_INLINE pn_f32x4 pn_f32x4_mul(pn_f32x4 a, pn_f32x4 b) { return wasm_f32x4_mul(a, b); }
-PN_INLINE float pn_f32x4_lane(pn_f32x4 v, int i) {
-  switch (i) {
-  case 0: return wasm_f32x4_extract_lane(v, 0);
-  case 1: return wasm_f32x4_extract_lane(v, 1);
-  case 2: return wasm_f32x4_extract_lane(v, 2);
-  default: return wasm_f32x4_extract_lane(v, 3);
-  }
-}
 
 PN_INLINE pn_f64x2 pn_f64x2_load(const double *p) { return wasm_v128_load(p); }
 PN_INLINE void pn_f64x2_store(double *p, pn_f64x2 v) { wasm_v128_store(p, v); }
@@ -86,7 +78,6 @@ PN_INLINE pn_f32x4 pn_f32x4_splat(float a) {
 PN_F32X4_LANEWISE(pn_f32x4_add, +)
 PN_F32X4_LANEWISE(pn_f32x4_sub, -)
 PN_F32X4_LANEWISE(pn_f32x4_mul, *)
-PN_INLINE float pn_f32x4_lane(pn_f32x4 a, int i) { return a.v[i]; }
 
 PN_INLINE pn_f64x2 pn_f64x2_load(const double *p) {
   pn_f64x2 r = {{p[0], p[1]}};
@@ -125,11 +116,5 @@ PN_INLINE pn_f32x4 pn_f32x4_zip_from_f64(pn_f64x2 s, pn_f64x2 c) {
   return r;
 }
 #endif
-
-/* Sum of the four lanes in float64, in a fixed order: (l0 + l2) + (l1 + l3). */
-PN_INLINE double pn_f32x4_sum_f64(pn_f32x4 a) {
-  pn_f64x2 s = pn_f64x2_add(pn_f64x2_from_lo(a), pn_f64x2_from_hi(a));
-  return pn_f64x2_lo(s) + pn_f64x2_hi(s);
-}
 
 #endif /* PN_SIMD_H */

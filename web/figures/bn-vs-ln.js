@@ -26,14 +26,23 @@ export class PosnormBnVsLn extends PnFigure {
     return x;
   }
 
+  /** Running statistics after WARMUP earlier seeded batches (cached per shape and seed). */
+  _running() {
+    const { batch: B, features: H, seed } = this;
+    const key = `${B}|${H}|${seed}`;
+    if (key !== this._runningKey) {
+      const runningMean = new Float32Array(H), runningVar = new Float32Array(H).fill(1);
+      for (let k = 1; k <= WARMUP; k++) this.pn.batchNorm(this._batch(seed + 1000 * k), { cols: H, runningMean, runningVar, momentum: 0.9 });
+      this._runningStats = { runningMean, runningVar };
+      this._runningKey = key;
+    }
+    return this._runningStats;
+  }
+
   _compute() {
     const { batch: B, features: H } = this;
     const x = this._batch(this.seed);
-    const runningMean = new Float32Array(H), runningVar = new Float32Array(H).fill(1);
-    if (this.mode === 'infer') {
-      for (let k = 1; k <= WARMUP; k++) this.pn.batchNorm(this._batch(this.seed + 1000 * k), { cols: H, runningMean, runningVar, momentum: 0.9 });
-    }
-    const bn = this.mode === 'train' ? this.pn.batchNorm(x, { cols: H }) : this.pn.batchNorm(x, { cols: H, training: false, runningMean, runningVar });
+    const bn = this.mode === 'train' ? this.pn.batchNorm(x, { cols: H }) : this.pn.batchNorm(x, { cols: H, training: false, ...this._running() });
     const ln = this.pn.layerNorm(x, { cols: H });
     return { x, bn, ln, B, H };
   }
