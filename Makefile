@@ -44,7 +44,8 @@ bench: build
 accuracy: build
 	$(NODE) bench/accuracy.mjs
 
-# The demo site: web/ with minified JS/CSS in build/site/, served on PORT.
+# The demo site: web/ with minified JS/CSS in build/site/, served on PORT
+# (also builds build/frame/posnorm-frame.js, figure.html's sandbox bundle).
 site: $(WASM)
 	tools/ensure-npm-deps.sh
 	$(NODE) tools/build-site.mjs
@@ -54,6 +55,8 @@ demo: site
 
 # The unminified sources straight from web/ (no build besides the wasm).
 dev: $(WASM)
+	tools/ensure-npm-deps.sh
+	$(NODE) tools/build-frame.mjs
 	PORT=$(PORT) $(NODE) tools/serve.mjs
 
 clean:

@@ -242,15 +242,19 @@ test('LayerNorm simulator: output mean equals β and std equals γ·σ/√(σ²+
 test('attributes and properties stay in sync and changes fire an event; English labels', async () => {
   const { page, problems, context } = await open(browser, `${server.url}/web/?lang=en`);
   await ready(page, ['posnorm-heatmap']);
-  const r = await page.evaluate(() => {
+  const r = await page.evaluate(async () => {
     const el = document.querySelector('posnorm-heatmap');
     const events = [];
-    el.addEventListener('change', (e) => events.push(e.detail));
+    const tick = () => new Promise((res) => setTimeout(res, 0));
+    el.addEventListener('posnorm-change', (e) => events.push(e.detail));
     el.setAttribute('d-model', '128');
     const prop = el.dModel;
+    await tick();
     el.seqLen = 50;
+    await tick();
     const attr = el.getAttribute('seq-len');
     el.dModel = 5000; // clamped to the range
+    await tick();
     const slider = el.shadowRoot.querySelector('input[name=dModel]').value;
     const label = el.shadowRoot.querySelector('label').textContent;
     return { prop, attr, clamped: el.dModel, slider, events, label };

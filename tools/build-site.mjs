@@ -8,6 +8,7 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
+import { buildFrame } from './build-frame.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'build', 'site');
@@ -24,12 +25,12 @@ export async function buildSite() {
   await rm(out, { recursive: true, force: true });
   const sources = [];
   for (const dir of ['web', 'src/js']) for await (const f of files(join(root, dir))) sources.push(f);
-  sources.push(join(root, 'build/wasm/posnorm-simd.wasm'), join(root, 'build/wasm/posnorm-scalar.wasm'));
+  sources.push(join(root, 'build/wasm/posnorm-simd.wasm'), join(root, 'build/wasm/posnorm-scalar.wasm'), await buildFrame());
   for (const src of sources) {
     if (src.endsWith('.d.ts')) continue;
     const dest = join(out, relative(root, src));
     await mkdir(dirname(dest), { recursive: true });
-    const loader = src.endsWith('.js') ? 'js' : src.endsWith('.css') ? 'css' : null;
+    const loader = src.endsWith('.js') && !src.includes('/build/') ? 'js' : src.endsWith('.css') ? 'css' : null;
     if (!loader) {
       await copyFile(src, dest);
       continue;

@@ -1,7 +1,10 @@
 // page.js — the demo page: language switch and engine note.
 import './figures/index.js';
-import { getPosnorm } from './figures/runtime.js';
+import { configure, getPosnorm } from './figures/runtime.js';
 import { STRINGS } from './i18n.js';
+
+// posnorm's own page: "Copy link" may also update the address bar
+configure({ history: true });
 
 const params = new URLSearchParams(location.search);
 let lang = params.get('lang') === 'en' ? 'en' : 'ko';

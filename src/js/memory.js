@@ -13,6 +13,8 @@ export class Heap {
   constructor(exports) {
     this.memory = exports.memory;
     this.exports = exports;
+    /** pointer → bytes of every allocation not yet freed. */
+    this.live = new Map();
   }
 
   /** Allocates `bytes` or throws a RangeError naming the call. */
@@ -22,11 +24,20 @@ export class Heap {
       throw new RangeError(
         `posnorm.${fn}: not enough WebAssembly memory for ${what} (${bytes} bytes; the module's memory is limited to 2 GiB)`);
     }
+    this.live.set(ptr, bytes);
     return ptr;
   }
 
   free(ptr) {
+    this.live.delete(ptr);
     this.exports.free(ptr);
+  }
+
+  /** What is allocated now: count, bytes, and the size of the memory. */
+  stats() {
+    let bytes = 0;
+    for (const b of this.live.values()) bytes += b;
+    return { allocations: this.live.size, bytes, memoryBytes: this.memory.buffer.byteLength };
   }
 
   view(Type, ptr, length) {

@@ -155,6 +155,8 @@ export declare class Posnorm {
   readonly simd: boolean;
   readonly version: string;
   readonly memory: WebAssembly.Memory;
+  /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
+  heapStats(): { allocations: number; bytes: number; memoryBytes: number };
   /** the C exports (see src/posnorm.h), for callers who manage pointers */
   readonly raw: Record<string, (...args: number[]) => number>;
 

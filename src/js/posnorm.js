@@ -125,6 +125,12 @@ export class Posnorm {
   /** The module's WebAssembly.Memory (its buffer changes when it grows). */
   get memory() { return this.#heap.memory; }
 
+  /**
+   * What this instance holds now: live allocations (buffers not yet freed),
+   * their bytes, and the size of the WebAssembly memory (which never shrinks).
+   */
+  heapStats() { return this.#heap.stats(); }
+
   /** The raw C exports, for callers who manage pointers themselves. */
   get raw() { return this.#x; }
 

@@ -78,3 +78,21 @@ export function pixels(page, tag, index = 0) {
     return { hash, painted, total: d.length / 4 };
   }, [tag, index]);
 }
+
+/**
+ * Opens a page of `html` served from `base` (so that relative module URLs
+ * such as /web/figures/heatmap.js resolve against the demo server), in a
+ * fresh window with no figure defined yet.
+ */
+export async function openHtml(browser, base, html, options = {}) {
+  const url = `${base}/web/__test-${Math.random().toString(36).slice(2)}.html`;
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light', javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.route(url, (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8', headers: options.headers ?? {} }));
+  if (options.init) await page.addInitScript(options.init);
+  await page.goto(url);
+  return { page, context, problems };
+}

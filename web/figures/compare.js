@@ -98,8 +98,10 @@ export class PosnormCompare extends PnFigure {
       tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
       return tr;
     }));
-    this.canvas.setAttribute('aria-label', t.cmpAlt);
+    this.canvas.setAttribute('aria-label', this.describe());
   }
+
+  describe() { return this.t.cmpAlt; }
 
   toCsv() {
     const [s0, s1] = this.result?.ropeScores ?? [[], []];

@@ -63,8 +63,10 @@ export class PosnormDepth extends PnFigure {
     const last = BLOCKS.map(([, key], k) => `${t[key]} ${fmt(stds[k][this.layers - 1], 4)}`).join(' · ');
     this.result = { stds: stds.map((s) => Float32Array.from(s)) };
     this._readoutEl.textContent = t.depthReadout(last);
-    this.canvas.setAttribute('aria-label', t.depthAlt(this));
+    this.canvas.setAttribute('aria-label', this.describe());
   }
+
+  describe() { return this.t.depthAlt(this); }
 
   toCsv() {
     const stds = this._compute();

@@ -1,18 +1,16 @@
 // draw.js — small canvas helpers shared by the figures.
-import { fmt, ticks } from './base.js';
+import { fmt, ticks } from './format.js';
+
+let matrices = 0;
 
 /**
  * Paints `data` [rows × cols] (a Float32Array or PnBuffer) with the
- * colormap kernel into `rect` of ctx. `cache` keeps the wasm pixel buffer
- * and the offscreen canvas between frames.
+ * colormap kernel into `rect` of ctx. `cache` names the figure's wasm pixel
+ * buffer and keeps the offscreen canvas between frames.
  */
 export function drawMatrix(fig, ctx, cache, data, rows, cols, rect, { map = 'diverging', vmin = -1, vmax = 1 } = {}) {
-  const n = rows * cols * 4;
-  if (!cache.px || cache.px.freed || cache.px.length !== n) {
-    cache.px?.free();
-    cache.px = fig.pn.alloc(n, 'u8c');
-    fig.buffers.add(cache.px);
-  }
+  cache.name ??= `matrix${++matrices}`;
+  cache.px = fig.buffer(cache.name, rows * cols * 4, 'u8c');
   fig.pn.colormap(data, { map, vmin, vmax: vmax > vmin ? vmax : vmin + 1, out: cache.px });
   cache.canvas ??= document.createElement('canvas');
   cache.canvas.width = cols;

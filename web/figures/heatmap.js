@@ -6,6 +6,7 @@
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
 import { PnFigure, fmt, ticks } from './base.js';
+import { emit } from './element.js';
 
 export { configure } from './runtime.js';
 
@@ -34,6 +35,7 @@ export class PosnormHeatmap extends PnFigure {
     const readout = this._readoutEl, shape = this._shapeEl;
     const hint = document.createElement('p');
     hint.className = 'hint';
+    hint.setAttribute('part', 'hint');
     hint.dataset.key = 'cursorHint';
     figure.append(plot, readout, shape, hint);
 
@@ -62,15 +64,26 @@ export class PosnormHeatmap extends PnFigure {
     });
   }
 
-  /** Moves the cursor to (pos, dim), clamped to the matrix. */
+  /**
+   * Moves the cursor to cell (pos, dim). Each is taken as a number (numeric
+   * strings too), rounded to the nearest cell and clamped to the matrix;
+   * ±Infinity means the first or last cell; a coordinate that is not a
+   * number (NaN, 'abc', undefined) leaves that coordinate where it is.
+   */
   moveCursor(pos, dim) {
-    const p = Math.max(0, Math.min(this.seqLen - 1, pos));
-    const d = Math.max(0, Math.min(this.dModel - 1, Number.isFinite(dim) ? dim : dim < 0 ? 0 : this.dModel - 1));
+    const cell = (v, current, size) => {
+      const n = typeof v === 'number' || typeof v === 'string' ? Number(v) : NaN;
+      if (Number.isNaN(n) || (typeof v === 'string' && v.trim() === '')) return current;
+      return Math.max(0, Math.min(size - 1, n === Infinity ? size - 1 : n === -Infinity ? 0 : Math.round(n)));
+    };
+    const p = cell(pos, this.cursor.pos, this.seqLen), d = cell(dim, this.cursor.dim, this.dModel);
     if (p === this.cursor.pos && d === this.cursor.dim) return;
     this.cursor = { pos: p, dim: d };
-    this.dispatchEvent(new CustomEvent('cursor', { detail: { ...this.cursor }, bubbles: true, composed: true }));
+    emit(this, 'posnorm-cursor', { ...this.cursor });
     this.invalidate();
   }
+
+  describe() { return this.t.heatmapAlt(this); }
 
 
   _compute() {
@@ -206,7 +219,7 @@ export class PosnormHeatmap extends PnFigure {
     this.readout = this._readout();
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
     this._shapeEl.textContent = t.heatmapShape(this);
-    this.canvas.setAttribute('aria-label', t.heatmapAlt(this));
+    this.canvas.setAttribute('aria-label', this.describe());
   }
 }
 

@@ -8,4 +8,5 @@ export { PosnormCompare } from './compare.js';
 export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
-export { configure } from './runtime.js';
+export { configure, figureSettings } from './runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';

@@ -8,4 +8,4 @@ export { PosnormCompare } from './compare.js';
 export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
-export { configure } from './runtime.js';
+export { configure, figureSettings } from './runtime.js';

@@ -46,7 +46,7 @@ export class PosnormLnSimulator extends PnFigure {
   }
 
   buildExtraControls() {
-    this.addButton('resample', () => this._set('seed', (this.seed + 1) % 2 ** 31, 'user'));
+    this.addButton('resample', () => this.request('seed', (this.seed + 1) % 2 ** 31, 'user'));
   }
 
 
@@ -103,6 +103,10 @@ export class PosnormLnSimulator extends PnFigure {
     return h;
   }
 
+  describe() {
+    return this.t.lnAlt({ h: this.features, mu: this.mu, sigma: this.sigma, gamma: this.gamma, beta: this.beta });
+  }
+
   /** Input and output per feature as CSV. */
   toCsv() {
     this._compute();
@@ -122,7 +126,7 @@ export class PosnormLnSimulator extends PnFigure {
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
     before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
     after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;
-    const alt = t.lnAlt({ h: this.features, mu: this.mu, sigma: this.sigma, gamma: this.gamma, beta: this.beta });
+    const alt = this.describe();
     before.canvas.setAttribute('aria-label', `${alt} (${t.before})`);
     after.canvas.setAttribute('aria-label', `${alt} (${t.after})`);
     const f = (v) => fmt(v, 5);

@@ -17,7 +17,7 @@ export class PosnormLnSteps extends PnFigure {
   static readoutList = true;
 
   buildExtraControls() {
-    this.addButton('resample', () => this._set('seed', (this.seed + 1) % 2 ** 31, 'user'));
+    this.addButton('resample', () => this.request('seed', (this.seed + 1) % 2 ** 31, 'user'));
   }
 
   render() {
@@ -43,8 +43,10 @@ export class PosnormLnSteps extends PnFigure {
       `x₁ = ${f(x[0])} → x₁ − μ = ${f(s.centered[0])} → x̂₁ = ${f(s.normalized[0])} → y₁ = ${f(s.y[0])}`,
     ];
     this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('li'), { textContent: v })));
-    this.canvas.setAttribute('aria-label', t.stepsAlt);
+    this.canvas.setAttribute('aria-label', this.describe());
   }
+
+  describe() { return this.t.stepsAlt; }
 
   toCsv() {
     const r = this.result;

@@ -61,7 +61,7 @@ export class PosnormOrder extends PnFigure {
     const to = at + step;
     if (to < 0 || to >= o.length) return;
     [o[at], o[to]] = [o[to], o[at]];
-    this._set('order', o.join(''), 'user');
+    this.request('order', o.join(''), 'user');
     this._focusToken = Number(o[to]);
   }
 
@@ -147,8 +147,10 @@ export class PosnormOrder extends PnFigure {
       `${at}: ${TOKENS[tok]} → [${[...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4)).join(', ')}, …]`);
     lines.push(t.orderDelta(delta < 5e-7 ? '0' : fmt(delta, 3), this.pe === 'on'));
     this._readoutEl.replaceChildren(...lines.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
-    this.canvas.setAttribute('aria-label', t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')));
+    this.canvas.setAttribute('aria-label', this.describe());
   }
+
+  describe() { return this.t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')); }
 
   toCsv() {
     const { byToken } = this._run(this.order);

@@ -114,8 +114,10 @@ export class PosnormProperties extends PnFigure {
       tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
       return tr;
     }));
-    this.canvas.setAttribute('aria-label', t.propAlt(this));
+    this.canvas.setAttribute('aria-label', this.describe());
   }
+
+  describe() { return this.t.propAlt(this); }
 
   toCsv() {
     const { dModel, seqLen } = this;

@@ -1,5 +1,13 @@
 import type { InitOptions, Posnorm } from '../../src/js/posnorm.js';
-/** Options for the posnorm instance the figures share; call before the first figure starts. */
-export declare function configure(initOptions: InitOptions): void;
+
+/** Options for the figures of a page: init()'s options for the shared instance, and page-wide behaviour. */
+export interface FigureOptions extends InitOptions {
+  /** "Copy link" also puts the link in the address bar (history.replaceState). Default false. */
+  history?: boolean;
+}
+/** Sets the figures' options; call before the first figure starts. Safe to import on a server. */
+export declare function configure(options: FigureOptions): void;
+/** The page-wide settings now in force. */
+export declare function figureSettings(): { history: boolean };
 /** The shared posnorm instance. */
 export declare function getPosnorm(): Promise<Posnorm>;

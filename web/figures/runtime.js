@@ -1,22 +1,34 @@
-// runtime.js — the one posnorm instance all figures on a page share.
+// runtime.js — the one posnorm instance all figures on a page share, and
+// the page-wide figure settings.
 import { init } from '../../src/js/posnorm.js';
 
 let shared = null;
-let options = {};
+let initOptions = {};
+const settings = { history: false };
 
 /**
- * Sets the options (see InitOptions) the shared instance is created with,
- * e.g. a different wasm location. Call before the first figure starts.
+ * Sets how the figures of this page load and behave. Takes init()'s options
+ * (`wasm`, `simd`) for the shared instance — call before the first figure
+ * starts — and `history: true`, which lets "Copy link" also put the link in
+ * the address bar (posnorm's own pages do; on someone else's page the
+ * figures leave the page's history alone unless it asks).
  */
-export function configure(initOptions) {
-  options = { ...initOptions };
+export function configure(options = {}) {
+  const { history, ...rest } = options;
+  if (history !== undefined) settings.history = history === true;
+  if (Object.keys(rest).length) initOptions = { ...rest };
+}
+
+/** The page-wide settings (read-only view). */
+export function figureSettings() {
+  return { ...settings };
 }
 
 /** Resolves to the shared posnorm instance, loading it on first use. */
 export function getPosnorm() {
   if (!shared) {
-    if (typeof WebAssembly !== 'object') return Promise.reject(new Error('no WebAssembly'));
-    shared = init(options);
+    if (typeof WebAssembly !== 'object') return Promise.reject(new Error('posnorm: this browser has no WebAssembly'));
+    shared = init(initOptions);
     shared.catch(() => { shared = null; });
   }
   return shared;

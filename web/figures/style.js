@@ -1,6 +1,8 @@
-// style.js — the shadow-DOM stylesheet every figure shares. Colours are CSS
-// custom properties: a host page overrides them on the element or an
-// ancestor (e.g. `posnorm-heatmap { --pn-accent: crimson }`).
+// style.js — the shadow-DOM stylesheet every figure shares, adopted as one
+// constructable stylesheet (no <style> element, so a page whose CSP says
+// `style-src 'self'` shows the figures styled). Colours are CSS custom
+// properties: a host page overrides them on the element or an ancestor
+// (e.g. `posnorm-heatmap { --pn-accent: crimson }`).
 export const FIGURE_CSS = `
 :host {
   --pn-bg: #ffffff;
@@ -41,6 +43,9 @@ export const FIGURE_CSS = `
   }
 }
 *, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+.poster { margin: 0 0 0.6em; }
+.poster img, ::slotted(img) { display: block; max-width: 100%; height: auto; }
 figure { margin: 0; padding: 0; min-width: 0; }
 .plot { position: relative; width: 100%; }
 canvas { display: block; width: 100%; touch-action: pan-y; border-radius: 4px; }
@@ -76,3 +81,29 @@ button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px s
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 `;
+
+const sheets = new Map();
+
+/**
+ * Gives `root` (a shadow root) the stylesheets for `cssTexts`: one shared
+ * CSSStyleSheet per text where constructable stylesheets exist, else a
+ * <style> element (older engines).
+ */
+export function adoptStyles(root, ...cssTexts) {
+  const texts = cssTexts.filter(Boolean);
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    root.adoptedStyleSheets = texts.map((text) => {
+      let sheet = sheets.get(text);
+      if (!sheet) {
+        sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        sheets.set(text, sheet);
+      }
+      return sheet;
+    });
+    return;
+  }
+  const style = document.createElement('style');
+  style.textContent = texts.join('\n');
+  root.prepend(style);
+}

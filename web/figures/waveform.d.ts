@@ -1,5 +1,6 @@
 import { PnFigure } from './base.js';
 export { configure } from './runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';
 
 interface PairValues { i: number; sin: number; cos: number; wavelength: number }
 

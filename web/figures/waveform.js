@@ -27,7 +27,7 @@ export class PosnormWaveform extends PnFigure {
       const g = this._geom;
       if (!g) return;
       const x = e.clientX - canvas.getBoundingClientRect().left - g.x0;
-      this._set('pos', Math.round((x / g.w) * X_MAX), 'user');
+      this.request('pos', Math.round((x / g.w) * X_MAX), 'user');
     };
     canvas.addEventListener('pointerdown', fromPointer);
     canvas.addEventListener('pointermove', (e) => { if (e.buttons) fromPointer(e); });
@@ -47,6 +47,11 @@ export class PosnormWaveform extends PnFigure {
       this.pn.peSample({ n, start: 0, step, dim, dModel, base, out: bufs[k] });
     });
     return bufs.map((b) => b.array);
+  }
+
+  describe() {
+    const v = this.values;
+    return this.t.waveformAlt({ ...v, wavelengthText: fmt(2 * Math.PI * v.base ** ((2 * v.i) / v.dModel), 5) });
   }
 
   /** Exact values of the four curves at the marker. */
@@ -143,7 +148,7 @@ export class PosnormWaveform extends PnFigure {
       `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
       `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
       `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
-    this.canvas.setAttribute('aria-label', t.waveformAlt({ ...this._values, wavelengthText: fmt(r.sel.wavelength, 5) }));
+    this.canvas.setAttribute('aria-label', this.describe());
   }
 }
 

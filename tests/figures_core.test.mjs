@@ -1,0 +1,286 @@
+// The figures' element core in real Chromium, as other people's pages use
+// it: attributes in any order, properties set before the element is
+// defined, batched updates, removal, the parse rule, namespaced events,
+// the heatmap cursor, memory while off the page, no WebAssembly, and links.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openHtml, useBrowser } from './browser/harness.mjs';
+
+const env = useBrowser(before, after);
+const MODULES = '/web/figures/index.js';
+const page = (html, options) => openHtml(env.browser, env.server.url, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>${html}</body></html>`, options);
+const started = (p, sel) => p.waitForFunction((s) => document.querySelector(s)?.renderTimes?.length > 0, sel, { timeout: 10000 });
+const settle = (p) => p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+test('attributes in either order give the same figure, and the author\'s attributes are left as written', async () => {
+  const { page: p, context, problems } = await page(`
+    <posnorm-waveform id="a" i="40" d-model="128"></posnorm-waveform>
+    <posnorm-waveform id="b" d-model="128" i="40"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#a');
+  await started(p, '#b');
+  const r = await p.evaluate(() => ['#a', '#b'].map((s) => {
+    const el = document.querySelector(s);
+    return { i: el.i, d: el.dModel, attr: el.getAttribute('i'), slider: el.shadowRoot.querySelector('input[name=i]').value, max: el.shadowRoot.querySelector('input[name=i]').max };
+  }));
+  assert.deepEqual(r[0], { i: 40, d: 128, attr: '40', slider: '40', max: '63' });
+  assert.deepEqual(r[1], r[0]);
+  // property writes in either order, in one task
+  const q = await p.evaluate(async () => {
+    const a = document.querySelector('#a'), b = document.querySelector('#b');
+    a.dModel = 16; b.dModel = 16;
+    await new Promise((res) => setTimeout(res));
+    a.i = 50; a.dModel = 200;
+    b.dModel = 200; b.i = 50;
+    await new Promise((res) => setTimeout(res));
+    return [a.i, b.i, a.getAttribute('i'), b.getAttribute('i')];
+  });
+  assert.deepEqual(q, [50, 50, '50', '50']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('properties set before the element is defined are replayed, not shadowed', async () => {
+  const { page: p, context, problems } = await page('<posnorm-heatmap id="h"></posnorm-heatmap>');
+  await p.evaluate(() => {
+    const el = document.querySelector('#h');
+    el.dModel = 128;
+    el.layout = 'concat';
+    const made = document.createElement('posnorm-waveform');
+    made.id = 'w';
+    made.i = 20;
+    made.dModel = 256;
+    document.body.append(made);
+  });
+  await p.addScriptTag({ type: 'module', url: MODULES });
+  await started(p, '#h');
+  await started(p, '#w');
+  const r = await p.evaluate(() => {
+    const h = document.querySelector('#h'), w = document.querySelector('#w');
+    return {
+      own: ['dModel', 'layout'].filter((k) => Object.prototype.hasOwnProperty.call(h, k)),
+      h: [h.dModel, h.layout, h.getAttribute('d-model'), h.shadowRoot.querySelector('input[name=dModel]').value, h.readout.dim !== undefined],
+      shape: h.shadowRoot.querySelectorAll('.readout')[1].textContent,
+      w: [w.i, w.dModel, w.readout.sel.i],
+    };
+  });
+  assert.deepEqual(r.own, []);
+  assert.deepEqual(r.h, [128, 'concat', '128', '128', true]);
+  assert.match(r.shape, /30 × 128/);
+  assert.deepEqual(r.w, [20, 256, 20]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('one parse rule for bad values; removing an attribute returns the default', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="128"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const tick = () => new Promise((res) => setTimeout(res));
+    const out = {};
+    for (const v of ['', 'abc', '0x40', 'Infinity', '1e2', ' 96 ', '-5', '2.6', '100000']) {
+      el.setAttribute('d-model', '128');
+      await tick();
+      el.setAttribute('d-model', v);
+      await tick();
+      out[JSON.stringify(v)] = [el.dModel, el.getAttribute('d-model')];
+    }
+    for (const v of [NaN, '12', true, null, undefined, 300.4]) {
+      el.dModel = 128;
+      el.dModel = v;
+      await tick();
+      out[`prop ${String(v)}`] = el.dModel;
+    }
+    el.layout = 'concat';
+    el.layout = 'diagonal';
+    await tick();
+    out.layout = el.layout;
+    el.setAttribute('d-model', '128');
+    await tick();
+    el.removeAttribute('d-model');
+    await tick();
+    out.removed = [el.dModel, el.hasAttribute('d-model'), el.shadowRoot.querySelector('input[name=dModel]').value];
+    return out;
+  });
+  assert.deepEqual(r['""'], [64, '']);
+  assert.deepEqual(r['"abc"'], [64, 'abc']);
+  assert.deepEqual(r['"0x40"'], [64, '0x40']);
+  assert.deepEqual(r['"Infinity"'], [64, 'Infinity']);
+  assert.deepEqual(r['"1e2"'], [100, '1e2']);
+  assert.deepEqual(r['" 96 "'], [96, ' 96 ']);
+  assert.deepEqual(r['"-5"'], [2, '-5']);
+  assert.deepEqual(r['"2.6"'], [3, '2.6']);
+  assert.deepEqual(r['"100000"'], [1024, '100000']);
+  assert.equal(r['prop NaN'], 64);
+  assert.equal(r['prop 12'], 12);
+  assert.equal(r['prop true'], 64);
+  assert.equal(r['prop null'], 64);
+  assert.equal(r['prop undefined'], 64);
+  assert.equal(r['prop 300.4'], 300);
+  assert.equal(r.layout, 'interleaved');
+  assert.deepEqual(r.removed, [64, false, '64']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('posnorm-change fires once per changed control after the figure is on the page, never during upgrade', async () => {
+  const { page: p, context, problems } = await page(`
+    <script>window.log = []; for (const t of ['posnorm-change', 'change']) document.addEventListener(t, (e) => log.push([t, e.target.id, e.detail?.name, e.detail?.value, e.detail?.source]));</script>
+    <posnorm-waveform id="w" d-model="128" i="40" pos="7"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#w');
+  assert.deepEqual(await p.evaluate(() => log), [], 'no events for the starting values');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#w');
+    const tick = () => new Promise((res) => setTimeout(res));
+    el.pos = 8; el.pos = 9; el.pos = 10; // one batch, one event
+    await tick();
+    el.dModel = 16; // also clamps i: two events
+    await tick();
+    el.setAttribute('pos', '10'); // no change, no event
+    await tick();
+    const input = el.shadowRoot.querySelector('input[name=pos]');
+    input.value = '20';
+    input.dispatchEvent(new Event('input'));
+    await tick();
+    return log;
+  });
+  assert.equal(r.length, 4, JSON.stringify(r));
+  assert.ok(r.every(([type]) => type === 'posnorm-change'), 'no plain change events');
+  assert.deepEqual(r.map((e) => e.slice(2, 4)).sort(), [['dModel', 16], ['i', 7], ['pos', 10], ['pos', 20]]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and ignores what is not a number', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const out = [];
+    for (const args of [[1.5, 2.4], [NaN, NaN], ['2', '3'], [undefined, 'x'], [-Infinity, Infinity], [1e9, -7]]) {
+      el.moveCursor(...args);
+      await frame();
+      out.push([el.cursor.pos, el.cursor.dim, el.readout.pos, el.readout.dim]);
+    }
+    return out;
+  });
+  assert.deepEqual(r, [[2, 2, 2, 2], [2, 2, 2, 2], [2, 3, 2, 3], [2, 3, 2, 3], [0, 63, 0, 63], [29, 0, 29, 0]]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a figure off the page holds no wasm memory and allocates none; memory stays flat over 1,000 changes and 200 removals', async () => {
+  const { page: p, context, problems } = await page(`
+    <posnorm-heatmap id="h"></posnorm-heatmap><posnorm-ln-simulator id="s"></posnorm-ln-simulator><posnorm-bn-vs-ln id="b"></posnorm-bn-vs-ln>
+    <script type="module" src="${MODULES}"></script>`, { height: 3000 });
+  for (const s of ['#h', '#s', '#b']) await started(p, s);
+  const r = await p.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const h = document.querySelector('#h'), s = document.querySelector('#s'), b = document.querySelector('#b');
+    const pn = h.pn;
+    const stats = () => pn.heapStats();
+    const held = stats();
+    h.remove();
+    await frame();
+    const afterRemove = stats();
+    h.dModel = 1024; h.seqLen = 2048; h.invalidate();
+    await frame();
+    const offPage = { ...stats(), buffers: h.buffers.size };
+    document.body.prepend(h);
+    await frame(); await frame();
+    const back = { ...stats(), buffers: h.buffers.size };
+    h.dModel = 64; h.seqLen = 30;
+    await frame();
+    // 1,000 slider changes by the reader
+    const input = s.shadowRoot.querySelector('input[name=features]');
+    const base = stats();
+    let maxBuffers = 0;
+    for (let k = 0; k < 1000; k++) {
+      input.value = String(8 + (k * 37) % 4000);
+      input.dispatchEvent(new Event('input'));
+      if (k % 50 === 0) await frame();
+      await new Promise((res) => setTimeout(res));
+      s.renderNow();
+      maxBuffers = Math.max(maxBuffers, s.buffers.size, b.buffers.size);
+    }
+    await frame();
+    const afterChanges = stats();
+    // 200 removals and re-adds of every figure
+    for (let k = 0; k < 200; k++) {
+      for (const el of [h, s, b]) { el.remove(); document.body.append(el); }
+      if (k % 20 === 0) await frame();
+    }
+    await frame(); await frame();
+    const afterCycles = stats();
+    return { held, afterRemove, offPage, back, base, afterChanges, afterCycles, maxBuffers };
+  });
+  assert.ok(r.held.allocations > 0);
+  assert.ok(r.afterRemove.bytes < r.held.bytes, 'removing a figure frees its buffers');
+  assert.deepEqual([r.offPage.bytes, r.offPage.memoryBytes, r.offPage.buffers], [r.afterRemove.bytes, r.afterRemove.memoryBytes, 0], 'writing to a removed figure allocates nothing');
+  assert.ok(r.back.buffers > 0 && r.back.bytes > r.afterRemove.bytes, 'put back, it allocates again');
+  assert.ok(r.maxBuffers <= 8, `buffers a figure holds stay few (${r.maxBuffers})`);
+  assert.ok(r.afterChanges.memoryBytes <= r.base.memoryBytes * 1.25 + (1 << 20), `memory flat over 1,000 changes (${r.base.memoryBytes} → ${r.afterChanges.memoryBytes})`);
+  assert.equal(r.afterCycles.memoryBytes, r.afterChanges.memoryBytes, 'memory flat over 200 removals and re-adds');
+  assert.ok(r.afterCycles.allocations <= r.afterChanges.allocations, 'no allocation outlives its figure');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('without WebAssembly: poster and message, no live-looking controls, ready rejects, posnorm-error fires', async () => {
+  const { page: p, context, problems } = await page(`
+    <posnorm-ln-simulator id="s"><img slot="poster" src="/web/posters/ln-simulator.en.png" alt="LN simulator poster"><p slot="poster">still</p></posnorm-ln-simulator>
+    <posnorm-heatmap id="h"></posnorm-heatmap>
+    <script>window.errors = []; document.addEventListener('posnorm-error', (e) => errors.push(e.target.id));</script>
+    <script type="module" src="${MODULES}"></script>`, { init: () => { delete window.WebAssembly; } });
+  await p.waitForFunction(() => window.errors?.length === 2, null, { timeout: 10000 });
+  const r = await p.evaluate(async () => Promise.all(['#s', '#h'].map(async (sel) => {
+    const el = document.querySelector(sel);
+    const visible = (node) => !!node && node.getClientRects().length > 0 && getComputedStyle(node).visibility !== 'hidden';
+    const root = el.shadowRoot;
+    const ready = await el.ready.then(() => 'resolved', (e) => `rejected: ${e.message}`);
+    const poster = root.querySelector('.poster');
+    const slotted = poster.querySelector('slot').assignedElements();
+    const img = slotted[0] ?? poster.querySelector('img');
+    await new Promise((res) => { if (img.complete) res(); else img.onload = img.onerror = res; });
+    return {
+      ready,
+      message: visible(root.querySelector('.message')) ? root.querySelector('.message').textContent : null,
+      controls: [...root.querySelectorAll('input, select, button')].filter(visible).length,
+      canvases: [...root.querySelectorAll('canvas')].filter(visible).length,
+      poster: visible(poster) && img.naturalWidth > 0,
+      slotted: slotted.length,
+    };
+  })));
+  for (const f of r) {
+    assert.match(f.ready, /^rejected: .*WebAssembly/);
+    assert.match(f.message, /WebAssembly is not available/);
+    assert.equal(f.controls, 0, 'no controls shown');
+    assert.equal(f.canvases, 0, 'no blank canvases');
+    assert.ok(f.poster, 'the poster is shown');
+  }
+  assert.equal(r[0].slotted, 2, 'the page\'s own poster is used');
+  assert.equal(r[1].slotted, 0, 'else the packaged one');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('"Copy link" leaves someone else\'s address bar alone, and updates it where the page opted in', async () => {
+  for (const [optIn, expectChanged] of [[false, false], [true, true]]) {
+    const { page: p, context, problems } = await page(`<posnorm-heatmap id="h"></posnorm-heatmap>
+      <script type="module">import { configure } from '${MODULES}'; configure({ history: ${optIn} });</script>`);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+    await started(p, '#h');
+    const before = p.url();
+    await p.evaluate(() => { document.querySelector('#h').dModel = 100; });
+    await p.locator('#h button[data-action=copyLink]').click();
+    await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.status').textContent.length > 0);
+    const copied = await p.evaluate(() => navigator.clipboard.readText());
+    assert.match(copied, /h\.d-model=100/);
+    assert.equal(p.url() !== before, expectChanged, `opt-in ${optIn}: ${p.url()}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

@@ -1,0 +1,54 @@
+// tools/make-posters.mjs — `make posters`: a picture of every figure in its
+// default state (plot and readouts, no controls), in Korean and English,
+// taken in headless Chromium from web/figure.html, into web/posters/NAME.LANG.png;
+// then refreshes the width, height and alt of every
+// <img slot="poster" src="…posters/NAME.LANG.png"> in web/*.html.
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { launch, serve } from '../tests/browser/harness.mjs';
+
+export const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const WIDTH = 640;
+const web = fileURLToPath(new URL('../web/', import.meta.url));
+
+const server = await serve();
+const browser = await launch();
+const made = {};
+try {
+  const context = await browser.newContext({ viewport: { width: WIDTH + 16, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  for (const name of FIGURES) {
+    for (const lang of ['ko', 'en']) {
+      const tag = `posnorm-${name}`;
+      await page.goto(`${server.url}/web/figure.html?fig=${name}&lang=${lang}`);
+      await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
+      await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const el = page.locator(tag);
+      const file = `${web}posters/${name}.${lang}.png`;
+      await el.screenshot({ path: file });
+      const box = await el.boundingBox();
+      const alt = await page.evaluate((t) => document.querySelector(t).describe(), tag);
+      made[`${name}.${lang}`] = { width: Math.round(box.width), height: Math.round(box.height), alt };
+      console.log(`web/posters/${name}.${lang}.png ${Math.round(box.width)}×${Math.round(box.height)}`);
+    }
+  }
+  await context.close();
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const escape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+for (const file of (await readdir(web)).filter((f) => f.endsWith('.html'))) {
+  const path = `${web}${file}`;
+  const html = await readFile(path, 'utf8');
+  const next = html.replace(/<img slot="poster" src="([^"]*posters\/([\w-]+\.(?:ko|en))\.png)"[^>]*>/g, (tag, src, key) => {
+    const m = made[key];
+    return m ? `<img slot="poster" src="${src}" width="${m.width}" height="${m.height}" loading="lazy" alt="${escape(m.alt)}">` : tag;
+  });
+  if (next !== html) {
+    await writeFile(path, next);
+    console.log(`refreshed the posters in web/${file}`);
+  }
+}

@@ -1,0 +1,32 @@
+// buffers.js — the wasm buffers one figure owns. A figure allocates only
+// while it is on the page: everything is freed when it leaves, and asking
+// for a buffer while it is away is an error rather than a silent leak.
+
+export class FigureBuffers {
+  #named = new Map();
+
+  /** How many buffers are held now. */
+  get size() { return this.#named.size; }
+
+  /** Iterates over the buffers held now. */
+  [Symbol.iterator]() { return this.#named.values(); }
+
+  /**
+   * The buffer kept under `name`, made anew from `pn` when missing or of
+   * another length or type (the old one is freed and forgotten).
+   */
+  get(pn, name, length, type = 'f32') {
+    let b = this.#named.get(name);
+    if (b && !b.freed && b.length === length && b.type === type) return b;
+    b?.free();
+    b = pn.alloc(length, type);
+    this.#named.set(name, b);
+    return b;
+  }
+
+  /** Frees and forgets every buffer. */
+  clear() {
+    for (const b of this.#named.values()) b.free();
+    this.#named.clear();
+  }
+}

@@ -1,0 +1,39 @@
+// canvas.js — plot boxes, readouts and canvases drawn at devicePixelRatio.
+
+/** A `.plot` box holding a canvas with role img (focusable if asked). */
+export function createPlot({ focusable = false } = {}) {
+  const plot = document.createElement('div');
+  plot.className = 'plot';
+  plot.setAttribute('part', 'plot');
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('part', 'canvas');
+  if (focusable) canvas.tabIndex = 0;
+  plot.append(canvas);
+  return { plot, canvas };
+}
+
+/** A readout element (`p` by default), announced politely when `live`. */
+export function createReadout(tag = 'p', live = true) {
+  const el = document.createElement(tag);
+  el.className = 'readout';
+  el.setAttribute('part', 'readout');
+  if (live) el.setAttribute('aria-live', 'polite');
+  return el;
+}
+
+/**
+ * Sizes `canvas` to its CSS width (or `fallbackWidth`) and `cssHeight` at
+ * devicePixelRatio; returns a 2D context in CSS pixels.
+ */
+export function fitCanvas(canvas, cssHeight, fallbackWidth = 300) {
+  const dpr = globalThis.devicePixelRatio || 1;
+  const cssWidth = Math.max(1, canvas.clientWidth || fallbackWidth);
+  canvas.style.height = `${cssHeight}px`;
+  const w = Math.round(cssWidth * dpr), h = Math.round(cssHeight * dpr);
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { ctx, width: cssWidth, height: cssHeight, dpr };
+}

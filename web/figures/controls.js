@@ -1,0 +1,114 @@
+// controls.js — what a figure's control is, the one rule that turns an
+// attribute, property or URL value into its value, and the native form
+// element that shows it.
+//
+// A control is { prop, attr, kind, min, max, step, def, label, round,
+// format, choices, choiceLabels, hidden, logStep }:
+//   int / float: a range slider over [min, max] by step
+//   log:    a slider over log10 of the value; `round` rounds the value
+//   choice: a <select> over `choices`
+// `min`/`max` may be functions of the figure (a dependent range, e.g. the
+// pair index i < d_model / 2).
+//
+// The parse rule, the same for attributes, properties and URL parameters:
+//   - numeric controls take a number, or a string in plain decimal notation
+//     ("64", "-1.5", "1e-5", surrounding spaces allowed); anything else —
+//     "", "abc", "0x40", "Infinity", NaN, null, true — means the default;
+//   - a choice control takes one of its choices exactly; anything else
+//     means the default;
+//   - a number outside the range is clamped into it, then rounded to the
+//     control's step (`round`, or to an integer for `int`).
+// Removing the attribute (or setting the property to undefined or null)
+// returns the control to its default.
+
+const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/** The current value of a bound (a number, or a function of the figure). */
+export function bound(fig, c, key) {
+  const b = c[key];
+  return typeof b === 'function' ? b(fig) : b;
+}
+
+function clampRound(c, value, min, max) {
+  let v = value;
+  if (min !== undefined && v < min) v = min;
+  if (max !== undefined && v > max) v = max;
+  if (c.kind === 'int') v = Math.round(v);
+  if (c.round) v = c.round(v);
+  return v;
+}
+
+/**
+ * The value `raw` asks for, by the parse rule above: the default when it is
+ * not a valid value, else clamped to the control's fixed bounds. Bounds that
+ * depend on other controls are applied by resolveControl().
+ */
+export function parseControl(c, raw) {
+  if (c.kind === 'choice') return c.choices.includes(raw) ? raw : c.def;
+  let value = NaN;
+  if (typeof raw === 'number') value = raw;
+  else if (typeof raw === 'string' && DECIMAL.test(raw)) value = Number(raw);
+  if (!Number.isFinite(value)) return c.def;
+  const fixed = (key) => (typeof c[key] === 'function' ? undefined : c[key]);
+  return clampRound(c, value, fixed('min'), fixed('max'));
+}
+
+/** The value shown for a requested value, within the current (dependent) range. */
+export function resolveControl(fig, c, requested) {
+  if (c.kind === 'choice') return requested;
+  return clampRound(c, requested, bound(fig, c, 'min'), bound(fig, c, 'max'));
+}
+
+/** Builds the labelled native input for `c`; `onInput(value)` gets reader changes. */
+export function buildControl(c, id, onInput) {
+  const wrap = document.createElement('div');
+  wrap.className = 'control';
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.dataset.key = c.label;
+  wrap.append(label);
+  let input;
+  let output = null;
+  if (c.kind === 'choice') {
+    input = document.createElement('select');
+    for (const choice of c.choices) {
+      const opt = document.createElement('option');
+      opt.value = choice;
+      opt.dataset.key = c.choiceLabels?.[choice] ?? choice;
+      input.append(opt);
+    }
+    input.addEventListener('change', () => onInput(input.value));
+  } else {
+    input = document.createElement('input');
+    input.type = 'range';
+    input.step = String(c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
+    output = document.createElement('output');
+    output.htmlFor = id;
+    wrap.append(output);
+    input.addEventListener('input', () => {
+      const pos = Number(input.value);
+      onInput(c.kind === 'log' ? 10 ** pos : pos);
+    });
+  }
+  input.id = id;
+  input.name = c.prop;
+  wrap.append(input);
+  return { wrap, input, output, label };
+}
+
+/** Shows `value` on the control's input: range, position, text. */
+export function syncControl(fig, c, entry, value) {
+  const { input, output } = entry;
+  if (c.kind === 'choice') {
+    input.value = value;
+    return;
+  }
+  const scale = (v) => (c.kind === 'log' ? Math.log10(v) : v);
+  input.min = String(scale(bound(fig, c, 'min')));
+  input.max = String(scale(bound(fig, c, 'max')));
+  const pos = scale(value);
+  if (Number(input.value) !== pos) input.value = String(pos);
+  const text = c.format ? c.format(value) : String(value);
+  output.value = text;
+  input.setAttribute('aria-valuetext', text);
+}

@@ -1,0 +1,156 @@
+// element.js — the reactive core every figure is built on, safe to import
+// where there is no DOM (server rendering).
+//
+// - Each control is an attribute and a property at once. A value set as a
+//   property before the element was defined (React, Vue and Svelte do this)
+//   is replayed through the property once it is.
+// - Attribute, property, URL and reader changes are collected and applied
+//   together in a microtask, so the order of attributes or property writes
+//   never matters: a dependent range (i < d_model / 2) is applied to the
+//   value asked for, after all of them.
+// - The figure keeps the value each control was asked for; the property
+//   reads it clamped to its current range, so `<x i="40" d-model="128">` and
+//   `<x d-model="128" i="40">` are the same figure.
+// - Property, URL and reader changes are written back to the attribute
+//   (guarded per property); an attribute set by the page is left as
+//   written, like a native <input>'s value attribute.
+// - `posnorm-change` fires once per changed control per batch, after the
+//   figure has settled on the page — never for the values it starts with.
+
+import { parseControl, resolveControl } from './controls.js';
+
+/** HTMLElement where it exists; an empty class on a server. */
+const ElementBase = typeof HTMLElement === 'function' ? HTMLElement : class {};
+
+/** Dispatches a namespaced event that crosses shadow roots. */
+export function emit(el, type, detail) {
+  el.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+}
+
+export class PnElement extends ElementBase {
+  /** The controls of the subclass (see controls.js). */
+  static controls = [];
+
+  static get observedAttributes() {
+    return [...this.controls.map((c) => c.attr), 'lang'];
+  }
+
+  /**
+   * Gives the subclass a property per control and registers `tag` where
+   * custom elements exist; a no-op on a server.
+   */
+  static define(tag) {
+    if (!Object.prototype.hasOwnProperty.call(this, 'controlByProp')) {
+      this.controlByProp = new Map(this.controls.map((c) => [c.prop, c]));
+      this.controlByAttr = new Map(this.controls.map((c) => [c.attr, c]));
+      for (const c of this.controls) {
+        Object.defineProperty(this.prototype, c.prop, {
+          get() { return this.valueOf(c.prop); },
+          set(v) { this.request(c.prop, v, 'property'); },
+          configurable: true,
+          enumerable: true,
+        });
+      }
+    }
+    const registry = globalThis.customElements;
+    if (registry && !registry.get(tag)) registry.define(tag, this);
+  }
+
+  constructor() {
+    super();
+    /** prop → the value asked for (parsed, within fixed bounds). */
+    this._requested = new Map();
+    /** prop → source of a change not yet applied. */
+    this._pending = new Map();
+    /** Properties whose attribute is being written by the figure itself. */
+    this._reflecting = new Set();
+    /** Properties whose attribute the figure keeps in step with its value. */
+    this._reflects = new Set();
+    this._applied = null;
+    this._settled = false;
+    this._queued = false;
+    // values set on the element before it was upgraded
+    for (const c of this.constructor.controls) {
+      if (Object.prototype.hasOwnProperty.call(this, c.prop)) {
+        const value = this[c.prop];
+        delete this[c.prop];
+        this.request(c.prop, value, 'property');
+      }
+    }
+  }
+
+  /** The current value of a control: the value asked for, in its current range. */
+  valueOf(prop) {
+    const c = this.constructor.controlByProp.get(prop);
+    return resolveControl(this, c, this._requested.has(prop) ? this._requested.get(prop) : c.def);
+  }
+
+  /** Every control's current value, by property name. */
+  get values() {
+    return Object.fromEntries(this.constructor.controls.map((c) => [c.prop, this.valueOf(c.prop)]));
+  }
+
+  /**
+   * Asks for a control value. `source` is 'property', 'attribute', 'url' or
+   * 'user'; undefined or null returns the control to its default.
+   */
+  request(prop, raw, source) {
+    const c = this.constructor.controlByProp.get(prop);
+    if (raw === undefined || raw === null) this._requested.delete(prop);
+    else this._requested.set(prop, parseControl(c, raw));
+    if (source === 'attribute') this._reflects.delete(prop);
+    else if (raw !== undefined && raw !== null) this._reflects.add(prop);
+    this._pending.set(prop, source);
+    if (!this._queued) {
+      this._queued = true;
+      queueMicrotask(() => this._applyPending());
+    }
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (name === 'lang') {
+      this.languageChanged?.();
+      return;
+    }
+    const c = this.constructor.controlByAttr.get(name);
+    if (!c || this._reflecting.has(c.prop) || old === value) return;
+    this.request(c.prop, value, 'attribute');
+  }
+
+  /** Applies every change asked for since the last batch. */
+  _applyPending() {
+    this._queued = false;
+    const pending = this._pending;
+    this._pending = new Map();
+    const now = this.values;
+    const before = this._applied ?? now;
+    const announce = this._settled && this.isConnected;
+    const cause = [...pending.values()].at(-1);
+    const changed = [];
+    for (const c of this.constructor.controls) {
+      const value = now[c.prop];
+      if (this._reflects.has(c.prop)) this._reflect(c, value);
+      if (!Object.is(value, before[c.prop]) || this._applied === null) changed.push(c.prop);
+    }
+    this._applied = now;
+    if (this.isConnected) this._settled = true;
+    this.controlsChanged?.(changed);
+    if (announce) {
+      for (const prop of changed) {
+        if (Object.is(now[prop], before[prop])) continue;
+        emit(this, 'posnorm-change', { name: prop, value: now[prop], source: pending.get(prop) ?? cause });
+      }
+    }
+  }
+
+  _reflect(c, value) {
+    const text = String(value);
+    if (this.getAttribute(c.attr) === text) return;
+    this._reflecting.add(c.prop);
+    try {
+      this.setAttribute(c.attr, text);
+    } finally {
+      this._reflecting.delete(c.prop);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// share.js — links that restore a figure: its controls as URL parameters
+// `KEY.ATTR=value` (KEY is the element's id, else its tag name; '' for a
+// page that holds one figure and uses plain names).
+import { figureSettings } from './runtime.js';
+
+function param(fig, attr) {
+  return fig.shareKey ? `${fig.shareKey}.${attr}` : attr;
+}
+
+/** Asks the figure for the control values its page URL records. */
+export function restoreFromUrl(fig) {
+  if (typeof location !== 'object') return;
+  const params = new URLSearchParams(location.search);
+  for (const c of fig.constructor.controls) {
+    const v = params.get(param(fig, c.attr));
+    if (v !== null) fig.request(c.prop, v, 'url');
+  }
+}
+
+/** The page URL with the figure's current controls. */
+export function shareUrl(fig) {
+  const url = new URL(location.href);
+  const values = fig.values;
+  for (const c of fig.constructor.controls) url.searchParams.set(param(fig, c.attr), String(values[c.prop]));
+  if (fig.id) url.hash = fig.id;
+  return url.href;
+}
+
+/**
+ * Copies the link (or shows it to copy by hand where the clipboard is not
+ * available); puts it in the address bar only where the page opted in.
+ * `status` is the element that tells the reader; `t` the strings.
+ */
+export async function copyLink(fig, status, t) {
+  const url = shareUrl(fig);
+  if (figureSettings().history) history.replaceState(history.state, '', url);
+  try {
+    await navigator.clipboard.writeText(url);
+    status.replaceChildren(t.linkCopied);
+  } catch {
+    const input = document.createElement('input');
+    input.readOnly = true;
+    input.value = url;
+    input.setAttribute('aria-label', t.linkShown);
+    status.replaceChildren(`${t.linkShown} `, input);
+    input.select();
+  }
+  return url;
+}
