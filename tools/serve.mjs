@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const portArg = process.argv.indexOf('--port');
@@ -17,12 +18,17 @@ const TYPES = {
 };
 // Only what the page needs is served.
 const ALLOWED = ['web', 'src', 'build'];
+// Text is sent gzip-compressed to clients that accept it, as static hosts do.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.wasm']);
+const gzipCache = new Map();
 
 /**
  * Starts the server. `dir` and `allow` serve another folder (tests serve
  * bundler output with them): allow = null serves everything under dir.
+ * `headers` are added to every response (tests send a Content-Security-Policy
+ * this way); `headersFor(path)` adds per-path ones.
  */
-export function startServer(listenPort = port, { dir = root, allow = ALLOWED, home = '/web/' } = {}) {
+export function startServer(listenPort = port, { dir = root, allow = ALLOWED, home = '/web/', headers = {}, headersFor = () => ({}) } = {}) {
   const base = dir.endsWith(sep) ? dir : dir + sep;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -41,8 +47,16 @@ export function startServer(listenPort = port, { dir = root, allow = ALLOWED, ho
     }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      let body = await readFile(file);
+      const head = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', ...headers, ...headersFor(path) };
+      if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const key = `${file}:${body.length}:${(await stat(file)).mtimeMs}`;
+        if (!gzipCache.has(key)) gzipCache.set(key, gzipSync(body, { level: 9 }));
+        body = gzipCache.get(key);
+        head['content-encoding'] = 'gzip';
+        head.vary = 'accept-encoding';
+      }
+      res.writeHead(200, head);
       res.end(body);
     } catch {
       res.writeHead(404);

@@ -1,0 +1,53 @@
+// Accessibility: axe-core in Chromium on index.html (as loaded, before any
+// figure started, and after every figure has started), embed.html and
+// figure.html for each figure, at 1280 px light and 360 px dark. No serious
+// or critical violation may remain.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { open, useBrowser } from './browser/harness.mjs';
+
+const env = useBrowser(before, after);
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+
+async function audit(page) {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+  return violations;
+}
+
+const startAll = async (page, tags) => {
+  for (const tag of tags) {
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+  }
+};
+
+for (const [width, colorScheme] of [[1280, 'light'], [360, 'dark']]) {
+  test(`axe-core: no serious or critical violation at ${width} px ${colorScheme}`, async () => {
+    const opts = { width, colorScheme, height: 800 };
+    // index.html as loaded: most figures have not started yet
+    let { page, context } = await open(env.browser, `${env.server.url}/web/`, opts);
+    await page.waitForFunction(() => customElements.get('posnorm-heatmap'));
+    assert.deepEqual(await audit(page), [], 'index.html as loaded');
+    await context.close();
+    ({ page, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, opts));
+    await startAll(page, FIGURES.map((f) => `posnorm-${f}`));
+    assert.deepEqual(await audit(page), [], 'index.html, every figure started');
+    await context.close();
+    ({ page, context } = await open(env.browser, `${env.server.url}/web/embed.html`, opts));
+    await startAll(page, ['posnorm-heatmap', 'posnorm-waveform']);
+    assert.deepEqual(await audit(page), [], 'embed.html');
+    await context.close();
+    for (const fig of FIGURES) {
+      ({ page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}`, opts));
+      await startAll(page, [`posnorm-${fig}`]);
+      assert.deepEqual(await audit(page), [], `figure.html?fig=${fig}`);
+      await context.close();
+    }
+  });
+}

@@ -1,0 +1,156 @@
+// Figures on other people's pages: a strict Content-Security-Policy, a
+// sandboxed iframe, the iframe's height both ways, odd figure names, readers
+// without JavaScript (posters), and modules imported where there is no DOM.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch, open, serve } from './browser/harness.mjs';
+
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const root = fileURLToPath(new URL('..', import.meta.url));
+let browser, server, strict;
+
+before(async () => {
+  browser = await launch();
+  server = await serve();
+  strict = await serve({ headers: { 'content-security-policy': CSP } });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await strict?.close();
+});
+
+const rendered = (page, sel) => page.waitForFunction((s) => document.querySelector(s)?.renderTimes?.length > 0, sel, { timeout: 15000 });
+/** Collects CSP violations from the start of every document of the context. */
+const watchCsp = (context) => context.addInitScript(() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+});
+
+test('under a strict CSP (no inline script or style) index.html, embed.html and figure.html run styled, with no violation', async () => {
+  const pages = [['/web/', FIGURES.map((f) => `posnorm-${f}`)], ['/web/embed.html', ['posnorm-heatmap', 'posnorm-waveform']],
+    ...FIGURES.map((f) => [`/web/figure.html?fig=${f}`, [`posnorm-${f}`]])];
+  for (const [path, tags] of pages) {
+    const { page, context, problems } = await open(browser, 'about:blank');
+    await watchCsp(context);
+    const response = await page.goto(`${strict.url}${path}`);
+    assert.equal(response.headers()['content-security-policy'], CSP);
+    for (const tag of tags) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await rendered(page, tag);
+      const styled = await page.evaluate((t) => {
+        const el = document.querySelector(t);
+        const form = el.shadowRoot.querySelector('form.controls');
+        return getComputedStyle(el).display === 'block' && getComputedStyle(form).display === 'grid';
+      }, tag);
+      assert.ok(styled, `${path} ${tag} is styled`);
+    }
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], `${path}: CSP violations`);
+    assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), [], path);
+    await context.close();
+  }
+});
+
+test('figure.html works in <iframe sandbox="allow-scripts"> and reports its content height, growing and shrinking', async () => {
+  const { page, context, problems } = await open(browser, `${server.url}/web/embed.html`);
+  await page.setContent(`<!doctype html><html><body style="margin:0">
+    <iframe id="f" sandbox="allow-scripts" title="figure" style="width:700px;height:1500px;border:0"
+      src="${server.url}/web/figure.html?fig=heatmap&d-model=32&seq-len=12&lang=en"></iframe>
+    <script>
+      window.heights = [];
+      const frame = document.getElementById('f');
+      addEventListener('message', (e) => {
+        if (e.source !== frame.contentWindow || e.data?.type !== 'posnorm-figure-height') return;
+        heights.push(e.data.height);
+        frame.style.height = e.data.height + 'px';
+      });
+    </script></body></html>`);
+  const f = () => page.frames().find((x) => x.url().includes('figure.html'));
+  await page.waitForFunction(() => window.heights.length > 0, null, { timeout: 15000 });
+  await f().waitForFunction(() => document.querySelector('posnorm-heatmap')?.renderTimes?.length > 0, null, { timeout: 15000 });
+  const state = await f().evaluate(() => {
+    const el = document.querySelector('posnorm-heatmap');
+    return { origin: self.origin, d: el.dModel, s: el.seqLen, painted: el.readout.value !== undefined, bottom: Math.ceil(document.body.getBoundingClientRect().height) };
+  });
+  assert.equal(state.origin, 'null', 'an opaque origin');
+  assert.deepEqual([state.d, state.s, state.painted], [32, 12, true]);
+  await page.waitForFunction((h) => window.heights.at(-1) === h, state.bottom);
+  const wide = await page.evaluate(() => window.heights.at(-1));
+  assert.ok(wide < 900 && wide > 300, `the content height (${wide}), not the 1500 px frame`);
+  // narrower frame → lower heatmap → the height shrinks; wider again → grows
+  await page.evaluate(() => { document.getElementById('f').style.width = '380px'; });
+  await page.waitForFunction((w) => window.heights.at(-1) < w, wide, { timeout: 10000 });
+  const narrow = await page.evaluate(() => window.heights.at(-1));
+  await page.evaluate(() => { document.getElementById('f').style.width = '700px'; });
+  await page.waitForFunction((n) => window.heights.at(-1) > n, narrow, { timeout: 10000 });
+  const frameHeight = await page.evaluate(() => document.getElementById('f').getBoundingClientRect().height);
+  const content = await f().evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+  assert.equal(frameHeight, content, 'the host snippet fits the frame to its content');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('figure.html names an unknown figure — also __proto__, constructor, toString — without an error', async () => {
+  for (const name of ['nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    const { page, context, problems } = await open(browser, `${server.url}/web/figure.html?fig=${name}`);
+    await page.waitForSelector('.error');
+    assert.match(await page.textContent('body'), new RegExp(`Unknown figure "${name}"; use one of: order, heatmap`));
+    assert.deepEqual(problems, [], name);
+    await context.close();
+  }
+});
+
+test('without JavaScript, index.html and embed.html show each figure\'s poster and description; with it, no poster is downloaded', async () => {
+  for (const [path, count] of [['/web/', 9], ['/web/embed.html', 2]]) {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}${path}`);
+    const posters = page.locator('img[slot=poster]');
+    assert.equal(await posters.count(), count);
+    for (let k = 0; k < count; k++) {
+      const img = posters.nth(k);
+      await img.scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle(), { timeout: 10000 });
+      assert.ok((await img.boundingBox()).height > 100, `${path} poster ${k} is shown`);
+      assert.ok((await img.getAttribute('alt')).length > 20, 'with a description');
+    }
+    assert.ok((await page.locator('p[slot=poster]').first().isVisible()), 'the note is shown');
+    await context.close();
+  }
+  for (const path of ['/web/', '/web/embed.html']) {
+    const { page, context, problems } = await open(browser, 'about:blank');
+    const posterRequests = [];
+    page.on('request', (r) => { if (r.url().includes('/posters/')) posterRequests.push(r.url()); });
+    await page.goto(`${server.url}${path}`);
+    for (const tag of await page.evaluate(() => [...document.querySelectorAll('[id], posnorm-heatmap, posnorm-waveform')].map((e) => e.localName).filter((n) => n.startsWith('posnorm-')))) {
+      await page.locator(tag).first().scrollIntoViewIfNeeded();
+      await rendered(page, tag);
+    }
+    assert.deepEqual(posterRequests, [], `${path}: no poster downloaded where scripts run`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('every module of the figures imports in Node without a DOM, and registers nothing there', () => {
+  const modules = ['index', ...FIGURES, 'runtime', 'base', 'element'].map((m) => `./web/figures/${m}.js`);
+  const script = `
+    const out = {};
+    for (const m of ${JSON.stringify(modules)}) {
+      const mod = await import(m);
+      out[m] = Object.keys(mod).length;
+    }
+    const { configure, figureSettings, PosnormHeatmap } = await import('./web/figures/index.js');
+    configure({ history: true });
+    console.log(JSON.stringify({ out, settings: figureSettings(), cls: typeof PosnormHeatmap, hasCE: typeof customElements }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout.trim());
+  assert.equal(got.cls, 'function');
+  assert.equal(got.hasCE, 'undefined');
+  assert.deepEqual(got.settings, { history: true });
+  for (const m of modules) assert.ok(got.out[m] > 0, `${m} exports something`);
+});
