@@ -74,6 +74,16 @@ test('installed package runs its kernels in Node', () => {
   assert.equal(got.m, 2.5);
 });
 
+test('every entry point of the installed package imports in Node, where there is no DOM', () => {
+  const pkg = JSON.parse(execFileSync('npm', ['pkg', 'get', 'exports', '--json'], { cwd: root, encoding: 'utf8' }));
+  const entries = Object.keys(pkg).filter((k) => !k.endsWith('.wasm') && k !== './package.json').map((k) => k.replace(/^\./, 'posnorm'));
+  const script = `for (const m of ${JSON.stringify(entries)}) await import(m); console.log('imported', ${entries.length});`;
+  const r = run(process.execPath, ['--input-type=module', '-e', script], work);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, new RegExp(`imported ${entries.length}`));
+  assert.ok(entries.length >= 11);
+});
+
 test('a page with no bundler uses the installed package from a static host', async () => {
   const dir = join(work, 'static');
   await mkdir(dir);

@@ -1,0 +1,97 @@
+// The figures in the frameworks blogs are built with, installed from npm
+// with the packed posnorm tarball: an Astro site with MDX and a Next.js App
+// Router page (static export). Each imports posnorm/figures/... in server
+// code; each is built, served, and opened in Chromium, where the figures
+// start from the server-rendered markup and respond to input.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch, open, serve } from './browser/harness.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const VERSIONS = {
+  astro: { astro: '5.9.4', '@astrojs/mdx': '4.3.9' },
+  next: { next: '16.4.6', react: '19.3.1', 'react-dom': '19.3.1' },
+};
+let work, tarball, browser;
+
+function run(cmd, args, cwd, extraEnv = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1', ...extraEnv }, timeout: 600000 });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}`.slice(-6000) };
+}
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'posnorm-fw-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
+  tarball = join(work, packed[0].filename);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Copies the fixture, installs its framework and posnorm, and builds it. */
+async function buildApp(name, buildArgs, outDir) {
+  const dir = join(work, name);
+  await cp(join(root, 'tests', 'frameworks', name), dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({
+    name: `posnorm-${name}-consumer`, private: true, type: 'module',
+    dependencies: { ...VERSIONS[name], posnorm: `file:${tarball}` },
+  }, null, 2));
+  let r = run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], dir);
+  assert.equal(r.code, 0, r.out);
+  r = run(process.execPath, buildArgs, dir);
+  assert.equal(r.code, 0, r.out);
+  return join(dir, outDir);
+}
+
+/** Opens the built site and checks that the figures start and respond. */
+async function exercise(dir, extra) {
+  const server = await serve({ dir, allow: null, home: '/index.html' });
+  try {
+    const { page, problems, context } = await open(browser, `${server.url}/index.html`);
+    assert.equal(await page.textContent('#server-check'), 'function', 'the figure class was imported in server code');
+    for (const tag of ['posnorm-heatmap', 'posnorm-waveform']) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 20000 });
+    }
+    const heat = await page.evaluate(() => { const h = document.querySelector('posnorm-heatmap'); return [h.dModel, h.seqLen]; });
+    const wave = await page.evaluate(() => { const w = document.querySelector('posnorm-waveform'); return [w.i, w.dModel]; });
+    // the reader moves a slider with the keyboard
+    const slider = page.locator('posnorm-waveform input[name=pos]');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('posnorm-waveform').pos === 11);
+    await page.waitForFunction(() => /pos = 11:/.test(document.querySelector('posnorm-waveform').shadowRoot.querySelector('.readout').textContent));
+    await extra?.(page);
+    assert.deepEqual(problems.filter((p) => !/favicon|Download the React DevTools/.test(p)), []);
+    await context.close();
+    return { heat, wave };
+  } finally {
+    await server.close();
+  }
+}
+
+test('Astro 5 with MDX: server-side import, static build, figures run in Chromium', async () => {
+  const out = await buildApp('astro', [join('node_modules', 'astro', 'astro.js'), 'build'], 'dist');
+  const r = await exercise(out);
+  assert.deepEqual(r.heat, [24, 10]);
+  assert.deepEqual(r.wave, [40, 128], 'i="40" before d-model="128" is kept');
+});
+
+test('Next.js 16 App Router, static export: server component import, React 19 attributes and events', async () => {
+  const out = await buildApp('next', [join('node_modules', 'next', 'dist', 'bin', 'next'), 'build'], 'out');
+  const r = await exercise(out, async (page) => {
+    await page.waitForFunction(() => document.getElementById('last').textContent === 'pos=11', null, { timeout: 5000 });
+    await page.click('#wider');
+    await page.waitForFunction(() => document.querySelector('posnorm-waveform').dModel === 256);
+    await page.waitForFunction(() => /\^\(80\/256\)/.test(document.querySelector('posnorm-waveform').shadowRoot.querySelector('.readout').textContent));
+  });
+  assert.deepEqual(r.heat, [32, 12]);
+  assert.deepEqual(r.wave, [40, 128], 'server-rendered attributes, in any order');
+});

@@ -1,0 +1,3 @@
+import mdx from '@astrojs/mdx';
+
+export default { integrations: [mdx()] };
