@@ -1,4 +1,5 @@
 // bench/run.mjs — everything `make bench` prints.
+import { COLD_START_BUDGET_MS, coldStart } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
 import { benchKernels } from './kernels.mjs';
 import { benchSizes } from './sizes.mjs';
@@ -12,3 +13,6 @@ console.log('\n## Figures: repaint work per slider input (headless Chromium, 50 
 console.log((await benchFrames()).table);
 console.log('\n## Sizes\n');
 console.log(await benchSizes());
+console.log('\n## Cold start on a phone (index.html of make demo; 4× CPU throttling, slow 4G: 150 ms, 1.6 Mbit/s; no cache; 5 loads)\n');
+const cold = await coldStart();
+console.log(`first figure painted ${cold.median.toFixed(0)} ms after navigation (median; fastest ${cold.best.toFixed(0)} ms; loads ${cold.times.map((t) => t.toFixed(0)).join(', ')}); budget ${COLD_START_BUDGET_MS} ms: ${cold.median <= COLD_START_BUDGET_MS ? 'met' : 'MISSED'}`);

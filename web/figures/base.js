@@ -100,7 +100,9 @@ export class PnFigure extends PnElement {
       return;
     }
     this._message.hidden = true;
-    this.invalidate();
+    // the first frame is drawn at once, to be painted with the page's next frame
+    if (this.isConnected && this.firstFrameAt === undefined) this.renderNow();
+    else this.invalidate();
   }
 
   /** No WebAssembly (or it failed to load): poster and message, no controls. */
