@@ -128,8 +128,17 @@ test('posnorm-change fires once per changed control after the figure is on the p
   const { page: p, context, problems } = await page(`
     <script>window.log = []; for (const t of ['posnorm-change', 'change']) document.addEventListener(t, (e) => log.push([t, e.target.id, e.detail?.name, e.detail?.value, e.detail?.source]));</script>
     <posnorm-waveform id="w" d-model="128" i="40" pos="7"></posnorm-waveform>
+    <posnorm-heatmap id="bare"></posnorm-heatmap>
     <script type="module" src="${MODULES}"></script>`);
   await started(p, '#w');
+  await started(p, '#bare');
+  // a figure with no attributes at all still announces its first change
+  const bare = await p.evaluate(async () => {
+    document.querySelector('#bare').dModel = 32;
+    await new Promise((res) => setTimeout(res));
+    return log.splice(0);
+  });
+  assert.deepEqual(bare, [['posnorm-change', 'bare', 'dModel', 32, 'property']]);
   assert.deepEqual(await p.evaluate(() => log), [], 'no events for the starting values');
   const r = await p.evaluate(async () => {
     const el = document.querySelector('#w');

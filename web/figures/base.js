@@ -58,6 +58,7 @@ export class PnFigure extends PnElement {
 
   connectedCallback() {
     if (!this._built) this._build();
+    this.settle();
     this._stopResize = onResize(this._figure, () => this.invalidate());
     if (this._failed) return;
     if (this._started) {

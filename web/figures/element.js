@@ -107,9 +107,16 @@ export class PnElement extends ElementBase {
     }
   }
 
+  /** Makes sure a first batch runs once the element is on the page (it settles there). */
+  settle() {
+    if (this._settled || this._queued) return;
+    this._queued = true;
+    queueMicrotask(() => this._applyPending());
+  }
+
   attributeChangedCallback(name, old, value) {
     if (name === 'lang') {
-      this.languageChanged?.();
+      if (old !== value) this.languageChanged?.();
       return;
     }
     const c = this.constructor.controlByAttr.get(name);
