@@ -6,7 +6,7 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build wasm site test fuzz bench accuracy demo dev clean
+.PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
 FUZZ_RUNS ?= 1000000
 
 all: build
@@ -58,6 +58,12 @@ dev: $(WASM)
 	tools/ensure-npm-deps.sh
 	$(NODE) tools/build-frame.mjs
 	PORT=$(PORT) $(NODE) tools/serve.mjs
+
+# Still pictures of every figure for readers without JavaScript (web/posters/),
+# and the width/height/alt of the poster <img> tags in web/*.html.
+posters: site
+	tools/ensure-test-deps.sh
+	$(NODE) tools/make-posters.mjs
 
 clean:
 	rm -rf build test-artifacts

@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define POSNORM_VERSION_MAJOR 0
-#define POSNORM_VERSION_MINOR 1
+#define POSNORM_VERSION_MINOR 2
 #define POSNORM_VERSION_PATCH 0
 
 /* Largest element count of any one tensor argument (2^28 float32 = 1 GiB). */

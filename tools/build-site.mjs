@@ -54,7 +54,8 @@ export async function buildSite() {
  * live), so the wasm and posters are found as from the separate files.
  */
 async function bundlePage() {
-  await build({
+  const result = await build({
+    metafile: true,
     entryPoints: [join(root, 'web/page.js')],
     bundle: true,
     format: 'esm',
@@ -71,6 +72,13 @@ async function bundlePage() {
     define: { 'import.meta.url': '__pnModuleUrl' },
     logLevel: 'warning',
   });
+  // the chunks page.js imports statically are asked for with the page, not
+  // one round trip after it
+  const entry = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === 'web/page.js');
+  const chunks = entry[1].imports.filter((i) => i.kind === 'import-statement').map((i) => relative(join(out, 'web'), join(root, i.path)));
+  const html = join(out, 'web/index.html');
+  const links = chunks.map((c) => `<link rel="modulepreload" href="${c}">`).join('\n');
+  await writeFile(html, (await readFile(html, 'utf8')).replace('<script type="module" src="page.js"></script>', `<script type="module" src="page.js"></script>\n${links}`));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
