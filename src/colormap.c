@@ -19,17 +19,19 @@ int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
   const uint8_t *lut = colormap_table(map);
   if (!lut || !isfinite(vmin) || !isfinite(vmax) || !(vmin < vmax))
     return PN_ERR_ARG;
-  /* index = round(255·(x - vmin)/(vmax - vmin)), in float32: the table has
-   * 256 entries, far coarser than float32 rounding */
-  const float scale = 255.0f / (vmax - vmin);
+  /* index = floor(255·(x - vmin)/(vmax - vmin) + 0.5), clamped to [0, 255],
+   * in float64: vmax - vmin of any two finite floats (up to 6.8e38, down to
+   * 1.4e-45) and every quotient stay finite there, so every finite x gets an
+   * opaque colour; only NaN is transparent */
+  const double lo = (double)vmin, scale = 255.0 / ((double)vmax - lo);
   for (int32_t j = 0; j < n; j++) {
-    const float t = (x[j] - vmin) * scale + 0.5f;
+    const double t = ((double)x[j] - lo) * scale + 0.5;
     uint8_t *px = rgba + 4 * (size_t)j;
     if (t != t) {
       memset(px, 0, 4);
       continue;
     }
-    const int32_t k = t <= 0.0f ? 0 : t >= 255.0f ? 255 : (int32_t)t;
+    const int32_t k = t <= 0.0 ? 0 : t >= 255.0 ? 255 : (int32_t)t;
     memcpy(px, lut + 4 * k, 4);
   }
   return PN_OK;

@@ -35,6 +35,37 @@ LAYERNORM_ROW_OUT(row_out_gamma, 1, 0)
 LAYERNORM_ROW_OUT(row_out_beta, 0, 1)
 LAYERNORM_ROW_OUT(row_out_affine, 1, 1)
 
+/* The whole row in float64, for rows whose float32 sums overflowed or
+ * underflowed (|x| or deviations beyond about 1.8e19, or below about 1e-15):
+ * float64 holds squares of every float32 and their sums, so the result is
+ * the float64 one rounded once. NaN and ±Inf propagate as in the fast path. */
+static void layernorm_row_f64(float *y, float *mean, float *inv_std_dev,
+                              const float *x, const float *gamma,
+                              const float *beta, int32_t n, float eps) {
+  double m = 0.0;
+  for (int32_t j = 0; j < n; j++) m += (double)x[j];
+  m /= (double)n;
+  double sd = 0.0, sq = 0.0;
+  for (int32_t j = 0; j < n; j++) {
+    const double d = (double)x[j] - m;
+    sd += d;
+    sq += d * d;
+  }
+  const double c = sd / (double)n;
+  double var = sq / (double)n - c * c;
+  if (var < 0.0) var = 0.0;
+  const double inv = 1.0 / sqrt(var + (double)eps);
+  m += c;
+  if (mean) *mean = (float)m;
+  if (inv_std_dev) *inv_std_dev = (float)inv;
+  for (int32_t j = 0; j < n; j++) {
+    double t = ((double)x[j] - m) * inv;
+    if (gamma) t *= (double)gamma[j];
+    if (beta) t += (double)beta[j];
+    y[j] = (float)t;
+  }
+}
+
 int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
                      const float *gamma, const float *beta, int32_t rows,
                      int32_t cols, float eps) {
@@ -50,6 +81,12 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
     /* pass 2: sums about the shift correct the mean and give the variance */
     double sd, sq;
     pn_shifted_sums_f32(xr, cols, hi, &sd, &sq);
+    if (!pn_sums_trustworthy(mu1, sd, sq, cols)) {
+      layernorm_row_f64(y + (size_t)r * (size_t)cols, mean ? mean + r : NULL,
+                        inv_std_dev ? inv_std_dev + r : NULL, xr, gamma, beta,
+                        cols, eps);
+      continue;
+    }
     const double c = sd / n;
     double var = sq / n - c * c;
     if (var < 0.0) var = 0.0;

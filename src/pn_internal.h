@@ -60,4 +60,17 @@ double pn_sum_f32(const float *x, int32_t n);
 void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
                          double *sumsq);
 
+/* Whether the float32 block sums of a row (pn_sum_f32 → mean, then
+ * pn_shifted_sums_f32 → sd, sq) can be trusted: all finite (no float32 block
+ * overflowed, which also catches NaN and ±Inf in the row), and the mean
+ * square not so small that float32 squares lost precision to underflow
+ * (each square below 2^-126 is a denormal with an absolute error up to
+ * 2^-150, so n of them are negligible only when sq >= n·2^-100). Rows that
+ * fail are redone in float64 by the kernel; ordinary rows pay two compares. */
+static inline int pn_sums_trustworthy(double mean, double sd, double sq,
+                                      int32_t n) {
+  return isfinite(mean) && isfinite(sd) && isfinite(sq) &&
+         sq >= (double)n * 0x1p-100;
+}
+
 #endif

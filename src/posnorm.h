@@ -131,11 +131,19 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * the mean is exact for constant rows; its float32 rounding `hi` and the
  * remainder are both kept, pass 2 sums (x-hi) and (x-hi)^2 in float32 blocks
  * flushed to float64, which corrects the mean and gives the variance without
- * cancellation; pass 3 writes y. A constant row gives exactly beta.
- * Accuracy: max abs error <= 5e-6 against float64 for |mean| <= 1e6,
- * std in [1e-2, 1e3], cols in [1, 8192], |gamma| <= 2, |beta| <= 2.
+ * cancellation; pass 3 writes y. A row whose float32 block sums overflow or
+ * underflow (|x| or deviations beyond about 1.8e19, mean squares below
+ * 2^-100, constant rows) is redone entirely in float64, which holds the
+ * square of every float32, and rounded once; ordinary rows pay two compares
+ * for this check. A constant row gives exactly beta (for eps > 0).
+ * Accuracy: max abs error <= 5e-6 against float64 on every finite input —
+ * |x| up to FLT_MAX, deviations of any size, denormals — and every eps >= 0,
+ * wherever the float64 result is a finite float32; mean and inv_std_dev
+ * within 1e-5 relative where they are normal float32 (tests/edges.test.mjs
+ * and tests/norm.test.mjs; |gamma| <= 2, |beta| <= 2).
  * Preconditions: x, y != NULL; rows, cols >= 1; rows·cols <= PN_MAX_ELEMENTS;
- * eps >= 0 and finite; eps > 0 or every row non-constant (else inv = Inf).
+ * eps >= 0 and finite. With eps = 0 a constant row has variance 0 and gives
+ * 0·Inf = NaN, exactly as the float64 formula does.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
                      const float *gamma, const float *beta, int32_t rows,
@@ -147,7 +155,11 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  *   y[r][c] = gamma[c]·x[r][c]·inv_r
  *
  * gamma: [cols] or NULL (1); inv_rms: [rows] or NULL. In place allowed.
- * Accuracy: max abs error <= 2e-6·max|y| against float64.
+ * Method: sum of squares in float32 blocks flushed to float64; a row whose
+ * blocks overflow or underflow is redone in float64 (as LayerNorm).
+ * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
+ * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal
+ * float32 (an all-zero row with eps = 0 gives inv_rms = Inf and y = NaN).
  * Preconditions and errors as pn_layernorm_f32. */
 int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
                    const float *gamma, int32_t rows, int32_t cols, float eps);
@@ -163,7 +175,9 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * neither), as in ONNX BatchNormalization (opset 15):
  *   running = momentum·running + (1 - momentum)·batch     (biased batch var;
  *   note PyTorch uses the unbiased variance and the opposite momentum sense)
- * Statistics are accumulated in float64 (two passes). In place allowed.
+ * Statistics are accumulated in float64 (two passes) and y is formed in
+ * float64, so every finite input gives a finite y within 5e-6 of float64
+ * (a batch variance beyond FLT_MAX is returned as Inf). In place allowed.
  * With rows == 1 every y equals beta (the batch variance is 0): this is the
  * documented failure of BatchNorm at batch size 1, not an error.
  * Preconditions: x, y != NULL; rows, cols >= 1; eps >= 0; momentum in [0, 1].
@@ -268,10 +282,13 @@ enum pn_colormap {
 
 /* pn_colormap_rgba8 — writes 4 bytes (R, G, B, A=255) per value, ready to be
  * an ImageData's data. The value is mapped to index
- * round(255·(x - vmin)/(vmax - vmin)) clamped to [0, 255] of a 256-entry
- * table. NaN gives transparent black (0, 0, 0, 0).
+ * floor(255·(x - vmin)/(vmax - vmin) + 0.5) clamped to [0, 255] of a
+ * 256-entry table, computed in float64, so any finite vmin < vmax works —
+ * a range of 6.8e38 or of one denormal step — and every finite x (and ±Inf,
+ * clamped) gets an opaque colour. NaN gives transparent black (0, 0, 0, 0).
  * Preconditions: rgba, x != NULL; 1 <= n <= PN_MAX_ELEMENTS; vmin < vmax,
- * both finite; map is a pn_colormap. */
+ * both finite (vmin == vmax is PN_ERR_ARG: a one-value range has no scale;
+ * pick a range around it); map is a pn_colormap. */
 int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
                       float vmax, int32_t map);
 
@@ -309,6 +326,9 @@ int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
  * different rows of x [rows × cols], from float64 differences (no
  * cancellation). *distance receives it, pair[0] < pair[1] the rows (the
  * first such pair in row-major order).
+ * NaN: a pair whose distance is NaN (a NaN in either row) is never chosen;
+ * if no pair has a comparable distance, *distance is +Inf and pair is
+ * (0, 1).
  * Preconditions: all pointers != NULL; 2 <= rows <= 8192; cols >= 1. */
 int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
                             int32_t rows, int32_t cols);

@@ -4,6 +4,21 @@
 #include "pn_internal.h"
 #include "pn_simd.h"
 
+/* The whole row in float64, for rows whose float32 sums overflowed or
+ * underflowed (see pn_sums_trustworthy). */
+static void rmsnorm_row_f64(float *y, float *inv_rms, const float *x,
+                            const float *gamma, int32_t n, float eps) {
+  double sq = 0.0;
+  for (int32_t j = 0; j < n; j++) sq += (double)x[j] * (double)x[j];
+  const double inv = 1.0 / sqrt(sq / (double)n + (double)eps);
+  if (inv_rms) *inv_rms = (float)inv;
+  for (int32_t j = 0; j < n; j++) {
+    double t = (double)x[j] * inv;
+    if (gamma) t *= (double)gamma[j];
+    y[j] = (float)t;
+  }
+}
+
 int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
                    const float *gamma, int32_t rows, int32_t cols, float eps) {
   if (!x || !y) return PN_ERR_NULL;
@@ -14,6 +29,10 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
     float *yr = y + (size_t)r * (size_t)cols;
     double sum, sumsq;
     pn_shifted_sums_f32(xr, cols, 0.0f, &sum, &sumsq);
+    if (!pn_sums_trustworthy(0.0, sum, sumsq, cols)) {
+      rmsnorm_row_f64(yr, inv_rms ? inv_rms + r : NULL, xr, gamma, cols, eps);
+      continue;
+    }
     const double inv = 1.0 / sqrt(sumsq / (double)cols + (double)eps);
     if (inv_rms) inv_rms[r] = (float)inv;
     const float invf = (float)inv;

@@ -72,7 +72,7 @@ function rowNormArgs(fn, x, opts, epsDefault) {
     cols,
     rows: rowsOf(fn, x, cols),
     gamma: optionalF32(fn, 'gamma', o.gamma, cols),
-    eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, 3.4e38),
+    eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, v.F32_MAX),
     out: outArg(fn, o.out, x.length),
   };
 }
@@ -214,7 +214,7 @@ export class Posnorm {
     const rows = rowsOf(fn, x, cols);
     const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     const training = v.bool(fn, 'training', o.training ?? true);
     const momentum = v.num(fn, 'momentum', o.momentum ?? 0.9, 0, 1);
     const runningMean = optionalF32(fn, 'runningMean', o.runningMean, cols);
@@ -341,8 +341,8 @@ export class Posnorm {
       max ??= r.max;
       if (min === max) { min -= 0.5; max += 0.5; }
     }
-    v.num(fn, 'min', min, -3.4e38, 3.4e38);
-    v.num(fn, 'max', max, -3.4e38, 3.4e38);
+    v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
+    v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
     if (!(Math.fround(min) < Math.fround(max))) throw new RangeError(`posnorm.${fn}: min must be less than max, got min ${min}, max ${max}`);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -359,8 +359,8 @@ export class Posnorm {
     v.f32(fn, 'x', x);
     const o = v.options(fn, opts);
     const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
-    const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -3.4e38, 3.4e38);
-    const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -3.4e38, 3.4e38);
+    const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -v.F32_MAX, v.F32_MAX);
+    const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -v.F32_MAX, v.F32_MAX);
     if (!(Math.fround(vmin) < Math.fround(vmax))) throw new RangeError(`posnorm.${fn}: vmin must be less than vmax, got vmin ${vmin}, vmax ${vmax}`);
     const out = outArg(fn, o.out, x.length * 4, 'u8c');
     return framed(this.#heap, fn, (f) => {
@@ -455,7 +455,7 @@ export class Posnorm {
     v.f32(fn, 'weights', weights);
     if (weights.length < need) throw new RangeError(`posnorm.${fn}: weights.length must be at least layers × width × width = ${need}, got ${weights.length}`);
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
-    const scale = v.num(fn, 'scale', o.scale ?? 1, -3.4e38, 3.4e38);
+    const scale = v.num(fn, 'scale', o.scale ?? 1, -v.F32_MAX, v.F32_MAX);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x0, 'x0');
       const pw = f.input(weights, 'weights');
@@ -471,7 +471,7 @@ export class Posnorm {
     const o = v.options(fn, opts);
     const gamma = optionalF32(fn, 'gamma', o.gamma, x.length);
     const beta = optionalF32(fn, 'beta', o.beta, x.length);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, 3.4e38);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     const n = x.length;
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -497,5 +497,5 @@ function finiteRange(a) {
     if (t > max) max = t;
   }
   if (min === Infinity) return { min: 0, max: 1 };
-  return { min: Math.max(min, -3.4e38), max: Math.min(max, 3.4e38) };
+  return { min: Math.max(min, -v.F32_MAX), max: Math.min(max, v.F32_MAX) };
 }

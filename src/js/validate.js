@@ -1,5 +1,8 @@
 // validate.js — argument checks that name the argument and the allowed range.
 
+/** The largest finite float32, 3.4028234663852886e38. */
+export const F32_MAX = 3.4028234663852886e38;
+
 /** Largest element count of one tensor, as PN_MAX_ELEMENTS in posnorm.h. */
 export const MAX_ELEMENTS = 2 ** 28;
 

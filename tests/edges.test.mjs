@@ -1,0 +1,143 @@
+// The edges of float32: LayerNorm, RMSNorm and BatchNorm on finite inputs of
+// any size (up to 3.4028235e38, deviations of any size, down to denormals)
+// and any eps >= 0, against float64 references computed here; the colormap
+// for any finite vmin < vmax; minRowDistance with NaN rows.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builds, layerNormRef, rng } from './helpers.mjs';
+
+const all = await builds();
+const F32_MAX = 3.4028234663852886e38;
+const F32_MIN_NORMAL = 1.1754943508222875e-38;
+const f32 = Math.fround;
+
+/** Relative error where the reference is a normal float32, else skipped. */
+function relOk(got, ref, tol) {
+  const a = Math.abs(ref);
+  if (!(a >= F32_MIN_NORMAL && a <= F32_MAX)) return true;
+  return Math.abs(got - ref) <= tol * a;
+}
+
+/** Rows of hard cases, each [values], plus random rows of every magnitude. */
+function hardRows(cols, seed) {
+  const r = rng(seed);
+  const rows = [];
+  const fill = (fn) => Float32Array.from({ length: cols }, (_, j) => f32(fn(j)));
+  rows.push(fill((j) => (j % 2 ? -2e19 : 2e19)));
+  rows.push(fill((j) => (j % 3 ? 3e38 : 3.4e38)));
+  rows.push(fill((j) => (j % 2 ? -F32_MAX : F32_MAX)));
+  rows.push(fill((j) => (j % 2 ? 1e-23 : -1e-23)));
+  rows.push(fill((j) => (j + 1) * 1.401298464324817e-45)); // denormals
+  rows.push(fill(() => 1e30 + 0));
+  rows.push(fill((j) => 1e20 * r.normal()));
+  for (let k = 0; k < 4; k++) {
+    const e = -45 + r.uniform() * 83; // log10 magnitude from 1e-45 to 1e38
+    rows.push(fill(() => Math.max(-F32_MAX, Math.min(F32_MAX, 10 ** e * r.normal()))));
+    rows.push(fill(() => Math.max(-F32_MAX, Math.min(F32_MAX, 10 ** (-45 + r.uniform() * 83) * Math.sign(r.normal())))));
+  }
+  return rows;
+}
+
+const EPS = [0, 1e-30, 1e-12, 1e-5, 1];
+
+for (const { name, pn } of all) {
+  test(`${name}: LayerNorm stays finite and within 5e-6 of float64 over the whole float32 range`, () => {
+    for (const cols of [1, 2, 3, 5, 16, 67, 300, 1031]) {
+      for (const [k, row] of hardRows(cols, cols).entries()) {
+        for (const eps of EPS) {
+          const got = pn.layerNorm(row, { cols, eps });
+          const ref = layerNormRef(row, cols, null, null, f32(eps));
+          for (let j = 0; j < cols; j++) {
+            const want = ref.y[j];
+            if (!Number.isFinite(f32(want))) continue; // float64 result not finite (0/0 with eps 0)
+            assert.ok(Number.isFinite(got.y[j]), `cols ${cols} row ${k} eps ${eps}: y[${j}] = ${got.y[j]}, float64 ${want}`);
+            assert.ok(Math.abs(got.y[j] - want) <= 5e-6, `cols ${cols} row ${k} eps ${eps}: y[${j}] ${got.y[j]} vs ${want}`);
+          }
+          assert.ok(relOk(got.mean[0], ref.mean[0], 1e-5), `mean ${got.mean[0]} vs ${ref.mean[0]}`);
+          assert.ok(relOk(got.invStdDev[0], ref.inv[0], 1e-5), `cols ${cols} row ${k} eps ${eps}: invStdDev ${got.invStdDev[0]} vs ${ref.inv[0]}`);
+        }
+      }
+    }
+  });
+
+  test(`${name}: RMSNorm stays finite and within 2e-6·max|y| of float64 over the whole float32 range`, () => {
+    const r0 = pn.rmsNorm(new Float32Array([2e19, -2e19, 2e19, 2e19]), { cols: 4 });
+    assert.deepEqual([...r0.y], [1, -1, 1, 1]);
+    assert.ok(relOk(r0.invRms[0], 1 / 2e19, 1e-6));
+    const r1 = pn.rmsNorm(new Float32Array([1e-23, -1e-23]), { cols: 2, eps: 0 });
+    assert.deepEqual([...r1.y], [1, -1]);
+    for (const cols of [1, 2, 3, 5, 16, 67, 300, 1031]) {
+      for (const [k, row] of hardRows(cols, 100 + cols).entries()) {
+        for (const eps of EPS) {
+          const got = pn.rmsNorm(row, { cols, eps });
+          let sq = 0;
+          for (const v of row) sq += v * v;
+          const inv = 1 / Math.sqrt(sq / cols + f32(eps));
+          const want = Array.from(row, (v) => v * inv);
+          const top = Math.max(...want.map(Math.abs));
+          for (let j = 0; j < cols; j++) {
+            if (!Number.isFinite(f32(want[j]))) continue;
+            assert.ok(Number.isFinite(got.y[j]) && Math.abs(got.y[j] - want[j]) <= 2e-6 * top + 1e-45,
+              `cols ${cols} row ${k} eps ${eps}: y[${j}] ${got.y[j]} vs ${want[j]}`);
+          }
+          assert.ok(relOk(got.invRms[0], inv, 1e-5), `invRms ${got.invRms[0]} vs ${inv}`);
+        }
+      }
+    }
+  });
+
+  test(`${name}: BatchNorm stays finite and within 5e-6 of float64 over the whole float32 range`, () => {
+    for (const rows of [1, 2, 3, 17]) {
+      const cols = 5;
+      for (const [k, column] of hardRows(rows, 200 + rows).entries()) {
+        const x = new Float32Array(rows * cols);
+        for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) x[r * cols + c] = column[(r + c) % rows];
+        for (const eps of EPS) {
+          const got = pn.batchNorm(x, { cols, eps });
+          for (let c = 0; c < cols; c++) {
+            let m = 0;
+            for (let r = 0; r < rows; r++) m += x[r * cols + c];
+            m /= rows;
+            let v = 0;
+            for (let r = 0; r < rows; r++) v += (x[r * cols + c] - m) ** 2;
+            v /= rows;
+            const inv = 1 / Math.sqrt(v + f32(eps));
+            for (let r = 0; r < rows; r++) {
+              const want = (x[r * cols + c] - m) * inv;
+              if (!Number.isFinite(f32(want))) continue;
+              const g = got.y[r * cols + c];
+              assert.ok(Number.isFinite(g) && Math.abs(g - want) <= 5e-6, `rows ${rows} case ${k} eps ${eps}: ${g} vs ${want}`);
+            }
+            assert.ok(relOk(got.mean[c], m, 1e-5) && relOk(got.var[c], v, 1e-5), `mean/var ${got.mean[c]}/${got.var[c]} vs ${m}/${v}`);
+          }
+        }
+      }
+    }
+  });
+
+  test(`${name}: colormap gives every finite value an opaque colour for any finite vmin < vmax`, () => {
+    const x = new Float32Array([-F32_MAX, -1e38, -1, 0, 1e-45, 1, 1e38, F32_MAX, NaN, Infinity, -Infinity]);
+    for (const [vmin, vmax] of [[-F32_MAX, F32_MAX], [-3.4e38, 3.4e38], [0, 1.401298464324817e-45], [1, f32(1 + 2 ** -23)], [-1e-40, 1e-40], [-1, 1]]) {
+      const px = pn.colormap(x, { vmin, vmax });
+      const lut = pn.colormapTable('diverging');
+      for (let j = 0; j < x.length; j++) {
+        const alpha = px[4 * j + 3];
+        if (Number.isNaN(x[j])) { assert.equal(alpha, 0, 'NaN is transparent'); continue; }
+        assert.equal(alpha, 255, `x ${x[j]} in [${vmin}, ${vmax}] is opaque`);
+        // the colour is the table entry of round(255·(x − vmin)/(vmax − vmin)), clamped
+        const t = Math.min(255, Math.max(0, Math.floor(255 * ((x[j] - f32(vmin)) / (f32(vmax) - f32(vmin))) + 0.5)));
+        const k = Number.isFinite(t) ? t : (x[j] > 0 ? 255 : 0);
+        assert.deepEqual([...px.subarray(4 * j, 4 * j + 3)], [...lut.subarray(4 * k, 4 * k + 3)], `x ${x[j]} in [${vmin}, ${vmax}]`);
+      }
+    }
+  });
+
+  test(`${name}: minRowDistance never picks a pair with a NaN row; with no comparable pair it says Infinity`, () => {
+    const x = new Float32Array([0, 0, NaN, 0, 0.1, 0, 5, 5, 0.1, 0.05]);
+    const r = pn.minRowDistance(x, { cols: 2 });
+    assert.deepEqual([r.i, r.j], [2, 4]);
+    assert.ok(Math.abs(r.distance - 0.05) < 1e-7);
+    const none = pn.minRowDistance(new Float32Array([NaN, 1, 2, NaN]), { cols: 2 });
+    assert.deepEqual([none.distance, none.i, none.j], [Infinity, 0, 1]);
+  });
+}
