@@ -8,6 +8,44 @@ export const BUFFER_TYPES = Object.freeze({
   u8c: Uint8ClampedArray,
 });
 
+/** The heap each PnBuffer belongs to (buffers cannot cross instances). */
+const owners = new WeakMap();
+
+/**
+ * Frees the memory of buffers that were garbage-collected without free():
+ * a safety net, not the way to manage memory (collection may come late, or
+ * never before the page closes).
+ */
+const leaked = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ heap, ptr }) => heap.free(ptr))
+  : null;
+
+const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+
+/**
+ * byteOffset of every typed array argument, noted when it is validated: a
+ * view of the module's memory may be detached by a temp the call allocates
+ * before the kernel runs, and a detached view reports offset 0.
+ */
+const offsets = new WeakMap();
+
+/** Notes `view.byteOffset` (call while the view is known not to be detached). */
+export function noteOffset(view) {
+  if (ArrayBuffer.isView(view)) offsets.set(view, view.byteOffset);
+}
+
+/** Whether `view` is a typed array whose ArrayBuffer was detached (e.g. by memory growth). */
+export function isDetached(view) {
+  if (!ArrayBuffer.isView(view) || view.buffer.byteLength !== 0) return false;
+  if (typeof view.buffer.detached === 'boolean') return view.buffer.detached;
+  try {
+    new Uint8Array(view.buffer); // throws on a detached buffer
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** The wasm heap: memory plus the module's malloc/free. */
 export class Heap {
   constructor(exports) {
@@ -58,12 +96,17 @@ export class PnBuffer {
   #length;
   #type;
   #view = null;
+  #parent = null;
 
-  constructor(heap, ptr, length, type) {
+  /** @internal use Posnorm.alloc() or buf.subarray(). */
+  constructor(heap, ptr, length, type, parent = null) {
     this.#heap = heap;
     this.#ptr = ptr;
     this.#length = length;
     this.#type = type;
+    this.#parent = parent;
+    owners.set(this, heap);
+    if (!parent) leaked?.register(this, { heap, ptr }, this);
   }
 
   get isPnBuffer() { return true; }
@@ -72,7 +115,21 @@ export class PnBuffer {
   get length() { return this.#length; }
   get type() { return this.#type; }
   get byteLength() { return this.#length * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT; }
-  get freed() { return this.#ptr === 0; }
+  /** True once the buffer (or, for a subarray, its parent) was freed. */
+  get freed() { return this.#ptr === 0 || (this.#parent !== null && this.#parent.freed); }
+
+  /**
+   * A zero-copy view of values [begin, end) of this buffer (negative indices
+   * count from the end, as TypedArray.subarray). It shares the memory: it is
+   * usable while this buffer lives, and is not freed on its own.
+   */
+  subarray(begin = 0, end = this.#length) {
+    this.#live();
+    const clamp = (i) => Math.min(this.#length, Math.max(0, i < 0 ? this.#length + i : i));
+    const b = clamp(Math.trunc(Number(begin) || 0)), e = Math.max(b, clamp(Math.trunc(end === undefined ? this.#length : Number(end) || 0)));
+    if (e - b < 1) throw new RangeError(`posnorm: subarray(${begin}, ${end}) of a buffer of ${this.#length} values is empty`);
+    return new PnBuffer(this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this);
+  }
 
   /** The current view (Float32Array, Uint32Array, Int32Array or Uint8ClampedArray). */
   get array() {
@@ -100,16 +157,28 @@ export class PnBuffer {
 
   /** Returns the memory to the module. Safe to call twice. */
   free() {
+    if (this.#parent) throw new TypeError('posnorm: a subarray does not own its memory; free the buffer it was taken from');
     if (this.#ptr !== 0) {
+      leaked?.unregister(this);
       this.#heap.free(this.#ptr);
       this.#ptr = 0;
       this.#view = null;
     }
   }
 
-  #live() {
-    if (this.#ptr === 0) throw new TypeError('posnorm: this buffer was freed');
+  /** `using buf = pn.alloc(n)` frees it at the end of the block. */
+  [DISPOSE]() {
+    if (!this.#parent) this.free();
   }
+
+  #live() {
+    if (this.freed) throw new TypeError('posnorm: this buffer was freed');
+  }
+}
+
+/** The heap a buffer belongs to. */
+export function ownerOf(buf) {
+  return owners.get(buf);
 }
 
 /**
@@ -120,6 +189,8 @@ export class Frame {
   constructor(heap, fn) {
     this.heap = heap;
     this.fn = fn;
+    /** The memory's buffer when the call began: views of it are this memory, even once a temp grew it. */
+    this.memoryAtStart = heap.memory.buffer;
     this.temps = [];
     this.copies = [];
   }
@@ -130,13 +201,29 @@ export class Frame {
     return ptr;
   }
 
-  /** Pointer to `data` in wasm memory: a PnBuffer's own, or a copy. */
+  /**
+   * Pointer to `data` in wasm memory: a PnBuffer's own, a typed array's own
+   * place when it views this module's memory, or a copy.
+   */
   input(data, what) {
     if (data === undefined || data === null) return 0;
-    if (data.isPnBuffer) return data.ptr;
+    const own = this.#ownPointer(data, what);
+    if (own !== null) return own;
     const ptr = this.#temp(data.byteLength, what);
     this.heap.view(data.constructor, ptr, data.length).set(data);
     return ptr;
+  }
+
+  /** A PnBuffer's pointer (checking it is this heap's), a view's byteOffset in this memory, else null. */
+  #ownPointer(data, what) {
+    if (data.isPnBuffer) {
+      if (ownerOf(data) !== this.heap) {
+        throw new TypeError(`posnorm.${this.fn}: ${what} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
+      }
+      return data.ptr;
+    }
+    if (!ArrayBuffer.isView(data) || (data.buffer !== this.memoryAtStart && data.buffer !== this.heap.memory.buffer)) return null;
+    return offsets.get(data) ?? data.byteOffset;
   }
 
   /**
@@ -145,7 +232,14 @@ export class Frame {
    * undefined (a new typed array is returned).
    */
   output(length, type, out, what) {
-    if (out && out.isPnBuffer) return { ptr: out.ptr, result: () => out };
+    if (out) {
+      const own = this.#ownPointer(out, 'out');
+      if (own !== null) {
+        // a view of this memory is written in place; if the call grew the
+        // memory the caller's view is detached, so a fresh one is returned
+        return { ptr: own, result: () => (out.isPnBuffer || !isDetached(out) ? out : this.heap.view(out.constructor, own, length)) };
+      }
+    }
     const Type = BUFFER_TYPES[type];
     const ptr = this.#temp(length * Type.BYTES_PER_ELEMENT, what);
     return {
@@ -166,7 +260,8 @@ export class Frame {
    * PnBuffer's own memory, or a copy written back by the returned sync().
    */
   inout(data, what) {
-    if (data.isPnBuffer) return { ptr: data.ptr, sync: () => {} };
+    const own = this.#ownPointer(data, what);
+    if (own !== null) return { ptr: own, sync: () => {} };
     const ptr = this.input(data, what);
     return { ptr, sync: () => data.set(this.heap.view(data.constructor, ptr, data.length)) };
   }

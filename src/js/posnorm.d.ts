@@ -43,6 +43,7 @@ export declare class PnBuffer<T extends BufferType = 'f32'> {
   readonly length: number;
   readonly type: T;
   readonly byteLength: number;
+  /** True once freed (for a subarray: once the buffer it was taken from is freed). */
   readonly freed: boolean;
   /** The current view; re-created once after the memory grows. */
   readonly array: BufferArrays[T];
@@ -50,10 +51,27 @@ export declare class PnBuffer<T extends BufferType = 'f32'> {
   set(source: ArrayLike<number>, offset?: number): this;
   /** A copy of the contents. */
   toArray(): BufferArrays[T];
+  /**
+   * A zero-copy view of values [begin, end) (negative indices count from the
+   * end). It shares this buffer's memory, lives as long as it, and cannot be freed itself.
+   */
+  subarray(begin?: number, end?: number): PnBuffer<T>;
+  /**
+   * Returns the memory. A buffer belongs to the instance that allocated it;
+   * passing it to another instance throws a TypeError. A buffer dropped
+   * without free() is freed when garbage-collected (a safety net only).
+   */
   free(): void;
+  // Also has [Symbol.dispose]() (so `using buf = pn.alloc(n)` frees it at the
+  // end of the block); not declared here so that consumers without the
+  // esnext.disposable lib still type-check.
 }
 
-/** A float32 input: a Float32Array (copied in) or a PnBuffer (zero copy). */
+/**
+ * A float32 input: a Float32Array (copied in — unless it is a view of this
+ * instance's own memory, which is used in place) or a PnBuffer (zero copy).
+ * A detached view (taken before the memory grew) throws a TypeError.
+ */
 export type F32Input = Float32Array | PnBuffer<'f32'>;
 /** Where a result goes: a new array (default), a Float32Array to fill, or a PnBuffer written in place. */
 export type F32Out = Float32Array | PnBuffer<'f32'>;

@@ -49,7 +49,7 @@ function outArg(fn, out, length, type = 'f32', name = 'out') {
   const Type = BUFFER_TYPES[type];
   const ok = out instanceof Type || (out.isPnBuffer === true && out.type === type);
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer`);
-  if (out.isPnBuffer && out.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  v.live(fn, name, out);
   if (out.length !== length) throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${out.length}`);
   return out;
 }
@@ -273,6 +273,7 @@ export class Posnorm {
         throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
       }
       if (p.length !== batch * seqLen) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${batch * seqLen}, got ${p.length}`);
+      v.live(fn, 'positionIds', p);
       const arr = p.isPnBuffer ? p.array : p;
       for (let k = 0; k < arr.length; k++) v.int(fn, `positionIds[${k}]`, arr[k], 0, POS_LIMIT - 1);
       ids = Array.isArray(p) ? Int32Array.from(p) : p;

@@ -1,4 +1,5 @@
 // validate.js — argument checks that name the argument and the allowed range.
+import { isDetached, noteOffset } from './memory.js';
 
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
@@ -69,13 +70,26 @@ export function options(fn, v, name = 'options') {
 export function f32(fn, name, v, length) {
   const ok = v instanceof Float32Array || (v && v.isPnBuffer === true && v.type === 'f32');
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a Float32Array or a posnorm f32 buffer, got ${describe(v)}`);
-  if (v.isPnBuffer && v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  live(fn, name, v);
   if (v.length < 1 || v.length > MAX_ELEMENTS) {
     throw new RangeError(`posnorm.${fn}: ${name}.length must be in [1, ${MAX_ELEMENTS}], got ${v.length}`);
   }
   if (length !== undefined && v.length !== length) {
     throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${v.length}`);
   }
+  return v;
+}
+
+/**
+ * Checks that a buffer was not freed and a typed array is not detached (a
+ * view of WebAssembly memory taken before the memory grew).
+ */
+export function live(fn, name, v) {
+  if (v.isPnBuffer && v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  if (isDetached(v)) {
+    throw new TypeError(`posnorm.${fn}: ${name} is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array`);
+  }
+  noteOffset(v);
   return v;
 }
 

@@ -1,0 +1,122 @@
+// Buffers at the edges: another instance's buffer, Float32Arrays that view
+// posnorm's own memory (also when the call grows it), detached views,
+// zero-copy subarrays, Symbol.dispose and the FinalizationRegistry net.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { init } from '../src/js/posnorm.js';
+import { layerNormRef, maxAbsDiff, normals } from './helpers.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+for (const simd of [true, false]) {
+  const name = simd ? 'simd' : 'scalar';
+
+  test(`${name}: a buffer of another instance is refused, as input and as out, and both stay usable`, async () => {
+    const a = await init({ simd }), b = await init({ simd });
+    const x = a.alloc(768).set(normals(768, { seed: 3 }));
+    assert.throws(() => b.layerNorm(x, { cols: 768 }), { name: 'TypeError', message: /posnorm\.layerNorm: x is a buffer of another posnorm instance/ });
+    const out = a.alloc(768);
+    assert.throws(() => b.layerNorm(new Float32Array(768).fill(1), { cols: 768, out }), { name: 'TypeError', message: /out is a buffer of another posnorm instance/ });
+    assert.throws(() => b.layerNorm(new Float32Array(768).fill(1), { cols: 768, gamma: a.alloc(768) }), /gamma is a buffer of another posnorm instance/);
+    assert.throws(() => b.colormap(new Float32Array(4), { out: a.alloc(16, 'u8c') }), /another posnorm instance/);
+    const before = b.heapStats();
+    const y = b.layerNorm(x.toArray(), { cols: 768 }).y;
+    assert.ok(maxAbsDiff(y, layerNormRef(x.toArray(), 768, null, null, 1e-5).y) <= 5e-6);
+    assert.deepEqual(b.heapStats(), before, 'nothing left behind by the refused calls');
+  });
+
+  test(`${name}: a Float32Array viewing this instance's memory is used in place, also when the call grows memory`, async () => {
+    const pn = await init({ simd });
+    const n = 1 << 22, cols = 1024;
+    const buf = pn.alloc(n).set(normals(n, { mean: 3, std: 2, seed: 5 }));
+    const view = buf.array.subarray(cols, 3 * cols); // rows 1 and 2, a plain Float32Array
+    const expect = layerNormRef(Float32Array.from(view), cols, null, null, 1e-5).y;
+    const memBefore = pn.memory.buffer.byteLength;
+    const big = pn.layerNorm(buf.array, { cols }); // a 16 MiB result: the memory must grow
+    assert.ok(pn.memory.buffer.byteLength > memBefore, 'the call grew the memory');
+    assert.equal(big.y.length, n);
+    // the old view is detached now; a fresh one, and in place through out
+    const fresh = buf.array.subarray(cols, 3 * cols);
+    const got = pn.layerNorm(fresh, { cols, out: fresh });
+    assert.ok(maxAbsDiff(got.y, expect) <= 5e-6);
+    assert.equal(got.y.byteOffset, buf.ptr + cols * 4, 'the result is the same bytes');
+    assert.ok(maxAbsDiff(buf.array.subarray(cols, 3 * cols), expect) <= 5e-6, 'written in place, no copy');
+    // out as a view of this memory while the call grows it: a fresh view of the same bytes comes back
+    const target = pn.alloc(n);
+    const outView = target.array;
+    const before2 = pn.memory.buffer.byteLength;
+    const r = pn.layerNorm(new Float32Array(n).fill(1.5), { cols, out: outView, gamma: new Float32Array(cols).fill(2), beta: new Float32Array(cols).fill(0.25) });
+    assert.ok(pn.memory.buffer.byteLength > before2, 'the call grew the memory');
+    assert.equal(outView.length, 0, 'so the caller\'s view is detached');
+    assert.equal(r.y.byteOffset, target.ptr);
+    assert.equal(r.y.length, n);
+    assert.deepEqual([...new Set(r.y)], [0.25], 'constant rows give β');
+    assert.deepEqual([...new Set(target.array)], [0.25]);
+  });
+
+  test(`${name}: a detached view is refused with a TypeError that says so`, async () => {
+    const pn = await init({ simd });
+    const buf = pn.alloc(64);
+    const stale = buf.array;
+    pn.alloc(1 << 24); // grows the memory: stale is detached
+    assert.equal(stale.length, 0);
+    assert.throws(() => pn.layerNorm(stale, { cols: 64 }), { name: 'TypeError', message: /posnorm\.layerNorm: x is a detached typed array/ });
+    assert.throws(() => pn.layerNorm(new Float32Array(64), { cols: 64, out: stale }), { name: 'TypeError', message: /out is a detached typed array/ });
+    assert.throws(() => pn.colormap(stale), /detached/);
+    assert.equal(pn.layerNorm(buf, { cols: 64 }).y.length, 64, 'still usable');
+  });
+
+  test(`${name}: subarray gives zero-copy access to part of a buffer`, async () => {
+    const pn = await init({ simd });
+    const cols = 96;
+    const data = normals(4 * cols, { mean: -2, std: 4, seed: 9 });
+    const buf = pn.alloc(4 * cols).set(data);
+    const row2 = buf.subarray(2 * cols, 3 * cols);
+    assert.equal(row2.length, cols);
+    assert.equal(row2.ptr, buf.ptr + 2 * cols * 4);
+    const before = pn.heapStats();
+    pn.layerNorm(row2, { cols, out: row2 });
+    assert.deepEqual(pn.heapStats().allocations, before.allocations, 'no allocation left');
+    const all = buf.toArray();
+    assert.deepEqual([...all.subarray(0, 2 * cols)], [...data.subarray(0, 2 * cols)], 'rows 0 and 1 untouched');
+    assert.deepEqual([...all.subarray(3 * cols)], [...data.subarray(3 * cols)], 'row 3 untouched');
+    assert.ok(maxAbsDiff(all.subarray(2 * cols, 3 * cols), layerNormRef(data.subarray(2 * cols, 3 * cols), cols, null, null, 1e-5).y) <= 5e-6);
+    assert.equal(buf.subarray(-cols).ptr, buf.ptr + 3 * cols * 4, 'negative begin counts from the end');
+    assert.throws(() => buf.subarray(5, 5), RangeError);
+    assert.throws(() => row2.free(), /does not own its memory/);
+    buf.free();
+    assert.ok(row2.freed);
+    assert.throws(() => pn.layerNorm(row2, { cols }), /already freed/);
+  });
+
+  test(`${name}: Symbol.dispose frees a buffer`, async () => {
+    const pn = await init({ simd });
+    const before = pn.heapStats().allocations;
+    const b = pn.alloc(100);
+    assert.equal(pn.heapStats().allocations, before + 1);
+    b[Symbol.dispose]();
+    assert.ok(b.freed);
+    assert.equal(pn.heapStats().allocations, before);
+  });
+}
+
+test('a buffer garbage-collected without free() is freed by the FinalizationRegistry', () => {
+  const script = `
+    import { init } from './src/js/posnorm.js';
+    const pn = await init();
+    const base = pn.heapStats();
+    (() => { for (let k = 0; k < 200; k++) pn.alloc(1000); })();
+    const held = pn.heapStats().allocations;
+    for (let k = 0; k < 20 && pn.heapStats().allocations > base.allocations; k++) {
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    console.log(JSON.stringify({ base: base.allocations, held, after: pn.heapStats().allocations }));`;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { base, held, after } = JSON.parse(r.stdout);
+  assert.equal(held, base + 200);
+  assert.equal(after, base, 'every dropped buffer was freed');
+});
