@@ -152,3 +152,31 @@ for (const { name, pn } of all) {
     assert.equal(pn.positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'usable after running out of memory');
   });
 }
+
+test('an option name a call does not know is a TypeError that names it', async () => {
+  const pn = await init();
+  const x = new Float32Array(8).fill(1);
+  const cases = [
+    ['positionalEncoding', () => pn.positionalEncoding({ seqLen: 2, dModel: 4, precison: 'float32' }), 'precison'],
+    ['layerNorm', () => pn.layerNorm(x, { cols: 8, gama: x }), 'gama'],
+    ['rmsNorm', () => pn.rmsNorm(x, { cols: 8, beta: x }), 'beta'],
+    ['batchNorm', () => pn.batchNorm(x, { cols: 8, momentun: 0.5 }), 'momentun'],
+    ['rope', () => pn.rope(x, { seqLen: 1, heads: 1, headDim: 8, interleave: true }), 'interleave'],
+    ['peSample', () => pn.peSample({ n: 2, dim: 0, dModel: 4, stop: 3 }), 'stop'],
+    ['alibi', () => pn.alibi({ heads: 2, seqLen: 2, causal: true }), 'causal'],
+    ['randomNormal', () => pn.randomNormal(4, { sd: 2 }), 'sd'],
+    ['histogram', () => pn.histogram(x, { bins: 4, range: [0, 1] }), 'range'],
+    ['colormap', () => pn.colormap(x, { cmap: 'diverging' }), 'cmap'],
+    ['gram', () => pn.gram(x, { cols: 4, rows: 2 }), 'rows'],
+    ['minRowDistance', () => pn.minRowDistance(x, { cols: 4, metric: 'l1' }), 'metric'],
+    ['peShift', () => pn.peShift(new Float32Array(4), { k: 1, bas: 100 }), 'bas'],
+    ['residualStack', () => pn.residualStack(new Float32Array(4), new Float32Array(16), { width: 4, layers: 1, blocks: 'plain' }), 'blocks'],
+    ['layerNormSteps', () => pn.layerNormSteps(x, { epsilon: 1e-5 }), 'epsilon'],
+    ['attention', () => pn.attention(new Float32Array(4), { dModel: 2, wq: new Float32Array(4), wk: new Float32Array(4), wv: new Float32Array(4), heads: 1 }), 'heads'],
+  ];
+  for (const [fn, call, key] of cases) {
+    assert.throws(call, { name: 'TypeError', message: new RegExp(`^posnorm\\.${fn}: unknown option "${key}"; the options are `) }, fn);
+  }
+  await assert.rejects(init({ simd: true, wasmUrl: 'x' }), { name: 'TypeError', message: /posnorm\.init: unknown option "wasmUrl"/ });
+  assert.equal(pn.layerNorm(x, { cols: 8 }).y.length, 8, 'still usable');
+});

@@ -20,6 +20,7 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
+const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'out'];
 
 /** Runs `body` with a Frame and always releases it. */
 function framed(heap, fn, body) {
@@ -63,9 +64,9 @@ function rowsOf(fn, x, cols) {
 }
 
 /** Checks the arguments LayerNorm and RMSNorm share. */
-function rowNormArgs(fn, x, opts, epsDefault) {
+function rowNormArgs(fn, x, opts, epsDefault, allowed) {
   v.f32(fn, 'x', x);
-  const o = v.options(fn, opts);
+  const o = v.options(fn, opts, allowed);
   const cols = v.int(fn, 'cols', o.cols, 1);
   return {
     o,
@@ -83,7 +84,7 @@ function rowNormArgs(fn, x, opts, epsDefault) {
  * @returns {Promise<import('./posnorm.d.ts').Posnorm>}
  */
 export async function init(options = {}) {
-  options = v.options('init', options);
+  options = v.options('init', options, ['simd', 'wasm']);
   const want = options.simd ?? 'auto';
   if (!['auto', true, false].includes(want)) {
     throw new TypeError(`posnorm.init: simd must be "auto", true or false, got ${String(want)}`);
@@ -144,7 +145,7 @@ export class Posnorm {
 
   positionalEncoding(opts) {
     const fn = 'positionalEncoding';
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'out']);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
@@ -161,7 +162,7 @@ export class Posnorm {
 
   peSample(opts) {
     const fn = 'peSample';
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['n', 'dim', 'dModel', 'base', 'start', 'step', 'out']);
     const n = v.int(fn, 'n', o.n, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
     const dim = v.int(fn, 'dim', o.dim, 0, dModel - 1);
@@ -179,7 +180,7 @@ export class Posnorm {
 
   layerNorm(x, opts) {
     const fn = 'layerNorm';
-    const { o, cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5);
+    const { o, cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out']);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -195,7 +196,7 @@ export class Posnorm {
 
   rmsNorm(x, opts) {
     const fn = 'rmsNorm';
-    const { cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6);
+    const { cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out']);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
@@ -209,7 +210,7 @@ export class Posnorm {
   batchNorm(x, opts) {
     const fn = 'batchNorm';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);
     const cols = v.int(fn, 'cols', o.cols, 1);
     const rows = rowsOf(fn, x, cols);
     const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
@@ -254,7 +255,7 @@ export class Posnorm {
   rope(x, opts) {
     const fn = 'rope';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ROPE_OPTIONS);
     const batch = v.int(fn, 'batch', o.batch ?? 1, 1);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const heads = v.int(fn, 'heads', o.heads, 1);
@@ -303,7 +304,7 @@ export class Posnorm {
 
   alibi(opts) {
     const fn = 'alibi';
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['heads', 'seqLen', 'out']);
     const heads = v.int(fn, 'heads', o.heads, 1, 65536);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1, 16384);
     const n = v.total(fn, 'heads × seqLen × seqLen', heads * seqLen * seqLen);
@@ -318,7 +319,7 @@ export class Posnorm {
   randomNormal(n, opts) {
     const fn = 'randomNormal';
     v.int(fn, 'n', n, 1);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['mean', 'std', 'seed', 'out']);
     const mean = v.num(fn, 'mean', o.mean ?? 0);
     const std = v.num(fn, 'std', o.std ?? 1, 0);
     const seed = v.int(fn, 'seed', o.seed ?? 0, 0, 2 ** 32 - 1);
@@ -333,7 +334,7 @@ export class Posnorm {
   histogram(x, opts) {
     const fn = 'histogram';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['bins', 'min', 'max']);
     const bins = v.int(fn, 'bins', o.bins, 1, 65536);
     let { min, max } = o;
     if (min === undefined || max === undefined) {
@@ -358,7 +359,7 @@ export class Posnorm {
   colormap(x, opts) {
     const fn = 'colormap';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['map', 'vmin', 'vmax', 'out']);
     const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
     const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -v.F32_MAX, v.F32_MAX);
     const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -v.F32_MAX, v.F32_MAX);
@@ -385,7 +386,7 @@ export class Posnorm {
   attention(x, opts) {
     const fn = 'attention';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['dModel', 'dHead', 'wq', 'wk', 'wv']);
     const dModel = v.int(fn, 'dModel', o.dModel, 1, 4096);
     const dHead = v.int(fn, 'dHead', o.dHead ?? dModel, 1, 4096);
     const seqLen = rowsOf(fn, x, dModel);
@@ -404,7 +405,7 @@ export class Posnorm {
   gram(x, opts) {
     const fn = 'gram';
     v.f32(fn, 'x', x);
-    const cols = v.int(fn, 'cols', v.options(fn, opts).cols, 1);
+    const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 1, 8192);
     v.total(fn, 'rows × rows', rows * rows);
     return framed(this.#heap, fn, (f) => {
@@ -418,7 +419,7 @@ export class Posnorm {
   minRowDistance(x, opts) {
     const fn = 'minRowDistance';
     v.f32(fn, 'x', x);
-    const cols = v.int(fn, 'cols', v.options(fn, opts).cols, 1);
+    const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 2, 8192);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -434,7 +435,7 @@ export class Posnorm {
     const fn = 'peShift';
     v.f32(fn, 'peRow', peRow);
     if (peRow.length % 2) throw new RangeError(`posnorm.${fn}: peRow.length (dModel) must be even, got ${peRow.length}`);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['k', 'base']);
     const k = v.int(fn, 'k', o.k, -(POS_LIMIT - 1), POS_LIMIT - 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     return framed(this.#heap, fn, (f) => {
@@ -448,7 +449,7 @@ export class Posnorm {
   residualStack(x0, weights, opts) {
     const fn = 'residualStack';
     v.f32(fn, 'x0', x0);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale']);
     const width = v.int(fn, 'width', o.width, 1, 4096);
     const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
@@ -469,7 +470,7 @@ export class Posnorm {
   layerNormSteps(x, opts) {
     const fn = 'layerNormSteps';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts);
+    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
     const gamma = optionalF32(fn, 'gamma', o.gamma, x.length);
     const beta = optionalF32(fn, 'beta', o.beta, x.length);
     const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);

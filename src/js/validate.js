@@ -54,11 +54,22 @@ export function bool(fn, name, v) {
   return v;
 }
 
-/** Checks that an options argument is an object (or undefined). */
-export function options(fn, v, name = 'options') {
+/**
+ * Checks that an options argument is an object (or undefined) and, given
+ * `allowed`, that it names no other option: a misspelt option (`gama`,
+ * `precison`) would otherwise be ignored without a word.
+ */
+export function options(fn, v, allowed) {
   if (v === undefined) return {};
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
-    throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
+    throw new TypeError(`posnorm.${fn}: options must be an object, got ${describe(v)}`);
+  }
+  if (allowed) {
+    for (const key of Object.keys(v)) {
+      if (!allowed.includes(key)) {
+        throw new TypeError(`posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`);
+      }
+    }
   }
   return v;
 }
