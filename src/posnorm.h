@@ -202,28 +202,58 @@ int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
  * ROTARY AND LINEAR-BIAS POSITIONS (src/rope.c, src/alibi.c)
  * ====================================================================== */
 
-/* pn_rope_f32 — rotary position embedding (ONNX RotaryEmbedding semantics).
+/* Memory layouts of RoPE's input and output. */
+enum pn_rope_layout {
+  /* [batch × seq_len × heads × head_dim]; also ONNX's 3-D input
+   * [batch × seq_len × heads·head_dim] (num_heads given) */
+  PN_ROPE_BSHD = 0,
+  /* [batch × heads × seq_len × head_dim]: ONNX RotaryEmbedding's 4-D input
+   * and Hugging Face's apply_rotary_pos_emb */
+  PN_ROPE_BHSD = 1
+};
+
+/* pn_rope_f32 — rotary position embedding (ONNX RotaryEmbedding semantics,
+ * opset 23, with the cos/sin values computed here).
  *
- * x, y: [batch × seq_len × heads × head_dim]. For token (b, s) the position
- * is p = position_ids[b·seq_len + s] when position_ids != NULL, else
- * offset + s. For i in [0, rotary_dim/2), w_i = base^(-2i/rotary_dim) and
+ * x, y: [batch × seq_len × heads × head_dim] (PN_ROPE_BSHD) or
+ * [batch × heads × seq_len × head_dim] (PN_ROPE_BHSD). For token (b, s) the
+ * position is p = position_ids[b·seq_len + s] when position_ids != NULL,
+ * else offset + s. For i in [0, rotary_dim/2), w_i = base^(-2i/rotary_dim) and
  *   interleaved:  (a, b) = (x[2i], x[2i+1])
  *   half-split:   (a, b) = (x[i],  x[i + rotary_dim/2])
  *   a' = a·cos(p·w_i) - b·sin(p·w_i),  b' = a·sin(p·w_i) + b·cos(p·w_i)
- * Dims at and beyond rotary_dim are copied unchanged. cos/sin come from the
- * PE machinery (float64, rounded once), so they are as exact as PE.
+ * in float32 with cos/sin rounded once from float64 (so cos/sin are
+ * correctly rounded, as PE). Dims at and beyond rotary_dim are copied.
  * In place allowed.
  * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1; total
  * <= PN_MAX_ELEMENTS; rotary_dim even, 2 <= rotary_dim <= head_dim; base > 1;
  * offset >= 0 and offset + seq_len <= 2^31 (when position_ids == NULL);
- * every position id in [0, 2^31).
+ * every position id in [0, 2^31); layout a pn_rope_layout.
  * Scratch: one malloc of 8·seq_len·rotary_dim/2 bytes (4·rotary_dim with
  * position ids), freed before returning.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,
                 int32_t head_dim, int32_t rotary_dim, double base,
-                int32_t offset, int32_t interleaved);
+                int32_t offset, int32_t interleaved, int32_t layout);
+
+/* pn_rope_cache_f32 — RoPE with the cos/sin caches given, exactly as ONNX
+ * RotaryEmbedding (opset 23) receives them as inputs.
+ *
+ * cos_cache, sin_cache: [cache_rows × rotary_dim/2]. With position_ids
+ * (ONNX's 2-D caches) token (b, s) takes row position_ids[b·seq_len + s],
+ * which must be in [0, cache_rows); without (ONNX's 3-D caches
+ * [batch × seq_len × rotary_dim/2]) cache_rows must be batch·seq_len and
+ * token (b, s) takes row b·seq_len + s. The rotation is pn_rope_f32's with
+ * cos(p·w_i), sin(p·w_i) replaced by the cache values (float32 products).
+ * x, y, layout, interleaved, rotary_dim as pn_rope_f32; in place allowed.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE (also cache_rows != batch·seq_len
+ * without ids), PN_ERR_ARG (also an id outside the cache). */
+int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
+                      const float *sin_cache, const int32_t *position_ids,
+                      int32_t cache_rows, int32_t batch, int32_t seq_len,
+                      int32_t heads, int32_t head_dim, int32_t rotary_dim,
+                      int32_t interleaved, int32_t layout);
 
 /* pn_alibi_slopes_f32 — the ALiBi head slopes m_h, h in [0, heads).
  * For heads = 2^k: m_h = 2^(-8(h+1)/heads). Otherwise, with P the largest

@@ -34,18 +34,49 @@ static void rope_head(float *out, const float *v, const float *sn,
     memcpy(out + 2 * half, v + 2 * half, sizeof(float) * (size_t)(head_dim - 2 * half));
 }
 
-int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
-                int32_t batch, int32_t seq_len, int32_t heads,
-                int32_t head_dim, int32_t rotary_dim, double base,
-                int32_t offset, int32_t interleaved) {
+/* Where head h of token (b, s) starts, in either layout. */
+static size_t rope_at(int32_t layout, int32_t b, int32_t s, int32_t h,
+                      int32_t seq_len, int32_t heads, int32_t head_dim) {
+  const size_t row = layout == PN_ROPE_BHSD
+                         ? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s
+                         : ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h;
+  return row * (size_t)head_dim;
+}
+
+/* Checks the shape arguments both entry points share. */
+static int rope_check(const float *x, const float *y, int32_t batch,
+                      int32_t seq_len, int32_t heads, int32_t head_dim,
+                      int32_t rotary_dim, int32_t layout) {
   if (!x || !y) return PN_ERR_NULL;
   const int64_t tokens = pn_count2(batch, seq_len);
   const int64_t per_token = pn_count2(heads, head_dim);
   if (tokens < 0 || per_token < 0 || tokens * per_token > PN_MAX_ELEMENTS)
     return PN_ERR_SIZE;
   if (rotary_dim < 2 || rotary_dim > head_dim || (rotary_dim & 1) ||
-      !isfinite(base) || !(base > 1.0))
+      (layout != PN_ROPE_BSHD && layout != PN_ROPE_BHSD))
     return PN_ERR_ARG;
+  return PN_OK;
+}
+
+/* Rotates every head of token (b, s) by the angles of one sin/cos row. */
+static void rope_token(float *y, const float *x, const float *srow,
+                       const float *crow, int32_t b, int32_t s, int32_t seq_len,
+                       int32_t heads, int32_t head_dim, int32_t half,
+                       int32_t interleaved, int32_t layout) {
+  for (int32_t h = 0; h < heads; h++) {
+    const size_t at = rope_at(layout, b, s, h, seq_len, heads, head_dim);
+    rope_head(y + at, x + at, srow, crow, half, head_dim, interleaved);
+  }
+}
+
+int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
+                int32_t batch, int32_t seq_len, int32_t heads,
+                int32_t head_dim, int32_t rotary_dim, double base,
+                int32_t offset, int32_t interleaved, int32_t layout) {
+  const int rc = rope_check(x, y, batch, seq_len, heads, head_dim, rotary_dim, layout);
+  if (rc != PN_OK) return rc;
+  if (!isfinite(base) || !(base > 1.0)) return PN_ERR_ARG;
+  const int64_t tokens = (int64_t)batch * seq_len;
   if (position_ids) {
     for (int64_t t = 0; t < tokens; t++)
       if (position_ids[t] < 0) return PN_ERR_ARG;
@@ -61,20 +92,44 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
     pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)offset);
   for (int32_t b = 0; b < batch; b++) {
     for (int32_t s = 0; s < seq_len; s++) {
-      const size_t token = (size_t)b * (size_t)seq_len + (size_t)s;
       const float *srow = sn, *crow = cs;
       if (position_ids) {
-        pn_pe_sincos_row(sn, cs, (double)position_ids[token], half, rotary_dim, base);
+        pn_pe_sincos_row(sn, cs, (double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s], half, rotary_dim, base);
       } else {
         srow = sn + (size_t)s * (size_t)half;
         crow = cs + (size_t)s * (size_t)half;
       }
-      for (int32_t h = 0; h < heads; h++) {
-        const size_t at = (token * (size_t)heads + (size_t)h) * (size_t)head_dim;
-        rope_head(y + at, x + at, srow, crow, half, head_dim, interleaved);
-      }
+      rope_token(y, x, srow, crow, b, s, seq_len, heads, head_dim, half, interleaved, layout);
     }
   }
   free(sn);
+  return PN_OK;
+}
+
+int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
+                      const float *sin_cache, const int32_t *position_ids,
+                      int32_t cache_rows, int32_t batch, int32_t seq_len,
+                      int32_t heads, int32_t head_dim, int32_t rotary_dim,
+                      int32_t interleaved, int32_t layout) {
+  const int rc = rope_check(x, y, batch, seq_len, heads, head_dim, rotary_dim, layout);
+  if (rc != PN_OK) return rc;
+  if (!cos_cache || !sin_cache) return PN_ERR_NULL;
+  const int32_t half = rotary_dim / 2;
+  const int64_t tokens = (int64_t)batch * seq_len;
+  if (pn_count2(cache_rows, half) < 0) return PN_ERR_SIZE;
+  if (position_ids) {
+    for (int64_t t = 0; t < tokens; t++)
+      if (position_ids[t] < 0 || position_ids[t] >= cache_rows) return PN_ERR_ARG;
+  } else if ((int64_t)cache_rows != tokens) {
+    return PN_ERR_SIZE;
+  }
+  for (int32_t b = 0; b < batch; b++) {
+    for (int32_t s = 0; s < seq_len; s++) {
+      const size_t token = (size_t)b * (size_t)seq_len + (size_t)s;
+      const size_t row = position_ids ? (size_t)position_ids[token] : token;
+      rope_token(y, x, sin_cache + row * (size_t)half, cos_cache + row * (size_t)half,
+                 b, s, seq_len, heads, head_dim, half, interleaved, layout);
+    }
+  }
   return PN_OK;
 }

@@ -142,13 +142,25 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   /** default 1 */
   batch?: number;
   seqLen: number;
-  heads: number;
-  headDim: number;
+  /** heads per token (with headDim); or give numHeads for ONNX's 3-D input */
+  heads?: number;
+  /** ONNX's 3-D input [batch, seqLen, numHeads·headDim]: headDim is x.length / (batch·seqLen·numHeads) */
+  numHeads?: number;
+  headDim?: number;
+  /** 'bshd' = [batch, seq, heads, headDim] (default); 'bhsd' = [batch, heads, seq, headDim] (ONNX 4-D, Hugging Face) */
+  layout?: 'bshd' | 'bhsd';
+  /** default 10000 (not with caches) */
   base?: number;
   /** position of token 0 (when positionIds is not given), default 0 */
   offset?: number;
-  /** one position per [batch, seq] token */
+  /** one position per [batch, seq] token; with caches, the cache row of each token */
   positionIds?: Int32Array | number[] | PnBuffer<'i32'>;
+  /**
+   * ONNX RotaryEmbedding's cos/sin inputs: [maxPosition, rotaryDim/2] indexed
+   * by positionIds, or [batch, seqLen, rotaryDim/2] (one row per token) without them.
+   */
+  cosCache?: F32Input;
+  sinCache?: F32Input;
   /** pairs (2i, 2i+1) when true; (i, i + rotaryDim/2) when false (default) */
   interleaved?: boolean;
   /** even, 2…headDim; default headDim (rounded down to even) */

@@ -20,7 +20,8 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
-const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'out'];
+const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'out'];
+const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 
 /** Runs `body` with a Frame and always releases it. */
 function framed(heap, fn, body) {
@@ -258,36 +259,74 @@ export class Posnorm {
     const o = v.options(fn, opts, ROPE_OPTIONS);
     const batch = v.int(fn, 'batch', o.batch ?? 1, 1);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
-    const heads = v.int(fn, 'heads', o.heads, 1);
-    const headDim = v.int(fn, 'headDim', o.headDim, 2);
+    const layout = v.oneOf(fn, 'layout', o.layout ?? 'bshd', ROPE_LAYOUTS);
+    let heads, headDim;
+    if (o.numHeads !== undefined) {
+      // ONNX's 3-D input [batch, seq, numHeads·headDim]
+      if (o.heads !== undefined) throw new TypeError(`posnorm.${fn}: give heads or numHeads (3-D input), not both`);
+      if (layout !== 'bshd') throw new TypeError(`posnorm.${fn}: numHeads describes 3-D input [batch, seqLen, numHeads·headDim], which has layout 'bshd'`);
+      heads = v.int(fn, 'numHeads', o.numHeads, 1);
+      const hidden = x.length / (batch * seqLen);
+      if (!Number.isInteger(hidden) || hidden % heads) {
+        throw new RangeError(`posnorm.${fn}: x.length (${x.length}) must be batch × seqLen × numHeads × headDim with batch ${batch}, seqLen ${seqLen}, numHeads ${heads}`);
+      }
+      headDim = v.int(fn, 'headDim', o.headDim ?? hidden / heads, 2);
+      if (headDim * heads !== hidden) throw new RangeError(`posnorm.${fn}: headDim must be x.length / (batch × seqLen × numHeads) = ${hidden / heads}, got ${headDim}`);
+    } else {
+      heads = v.int(fn, 'heads', o.heads, 1);
+      headDim = v.int(fn, 'headDim', o.headDim, 2);
+    }
     const rotaryDim = v.int(fn, 'rotaryDim', o.rotaryDim ?? headDim - (headDim % 2), 2, headDim);
     if (rotaryDim % 2) throw new RangeError(`posnorm.${fn}: rotaryDim must be even, got ${rotaryDim}`);
     const n = v.total(fn, 'batch × seqLen × heads × headDim', batch * seqLen * heads * headDim);
-    if (x.length !== n) throw new RangeError(`posnorm.${fn}: x.length must be batch × seqLen × heads × headDim = ${n}, got ${x.length}`);
-    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const shape = layout === 'bshd' ? 'batch × seqLen × heads × headDim' : 'batch × heads × seqLen × headDim';
+    if (x.length !== n) throw new RangeError(`posnorm.${fn}: x.length must be ${shape} = ${n}, got ${x.length}`);
     const interleaved = v.bool(fn, 'interleaved', o.interleaved ?? false);
+    const half = rotaryDim / 2;
     let ids;
-    let offset = 0;
     if (o.positionIds !== undefined && o.positionIds !== null) {
       const p = o.positionIds;
       if (!(p instanceof Int32Array || Array.isArray(p) || (p.isPnBuffer && p.type === 'i32'))) {
         throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
       }
       if (p.length !== batch * seqLen) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${batch * seqLen}, got ${p.length}`);
-      v.live(fn, 'positionIds', p);
-      const arr = p.isPnBuffer ? p.array : p;
-      for (let k = 0; k < arr.length; k++) v.int(fn, `positionIds[${k}]`, arr[k], 0, POS_LIMIT - 1);
-      ids = Array.isArray(p) ? Int32Array.from(p) : p;
       if (o.offset !== undefined) throw new TypeError(`posnorm.${fn}: give offset or positionIds, not both`);
-    } else {
-      offset = v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
+      v.live(fn, 'positionIds', p);
+      ids = Array.isArray(p) ? Int32Array.from(p) : p;
     }
+    const cached = o.cosCache !== undefined || o.sinCache !== undefined;
+    let cacheRows = 0;
+    if (cached) {
+      if (o.base !== undefined || o.offset !== undefined) throw new TypeError(`posnorm.${fn}: with cosCache/sinCache the angles come from the caches; base and offset are not used`);
+      v.f32(fn, 'cosCache', o.cosCache);
+      v.f32(fn, 'sinCache', o.sinCache, o.cosCache.length);
+      if (ids) {
+        if (o.cosCache.length % half) throw new RangeError(`posnorm.${fn}: cosCache.length (${o.cosCache.length}) must be maxPosition × rotaryDim/2 (${half}) with positionIds`);
+        cacheRows = o.cosCache.length / half;
+      } else {
+        cacheRows = batch * seqLen;
+        v.f32(fn, 'cosCache', o.cosCache, cacheRows * half);
+      }
+    }
+    const idArray = ids ? (ids.isPnBuffer ? ids.array : ids) : null;
+    if (idArray) {
+      const top = cached ? cacheRows - 1 : POS_LIMIT - 1;
+      for (let k = 0; k < idArray.length; k++) v.int(fn, `positionIds[${k}]`, idArray[k], 0, top);
+    }
+    const base = cached ? 10000 : v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const offset = ids || cached ? 0 : v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
     const out = outArg(fn, o.out, n);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pids = f.input(ids, 'positionIds');
       const y = f.output(n, 'f32', out, 'y');
-      check(fn, this.#x.pn_rope_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0));
+      const lay = ROPE_LAYOUTS.indexOf(layout);
+      if (cached) {
+        const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
+        check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
+      } else {
+        check(fn, this.#x.pn_rope_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay));
+      }
       return y.result();
     });
   }

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 3: rc = pn_pe_sinusoidal_f32(y, rows, cols, 1.0 + fabs((double)take_float(&b)), take_int(&b, 0, 1 << 20), take_int(&b, 0, 1)); break;
   case 4: {
     const int32_t hd = cols, rd = take_int(&b, 2, hd > 2 ? hd : 2);
-    rc = pn_rope_f32(y, x, NULL, 1, rows, 1, hd, rd, 10000.0, take_int(&b, 0, 1000), take_int(&b, 0, 1));
+    rc = pn_rope_f32(y, x, NULL, 1, rows, 1, hd, rd, 10000.0, take_int(&b, 0, 1000), take_int(&b, 0, 1), take_int(&b, 0, 1));
     break;
   }
   case 5: {

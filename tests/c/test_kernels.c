@@ -162,7 +162,7 @@ static void test_rope_alibi(void) {
   for (int k = 0; k < B * S; k++) pid[k] = 7 * k + 3;
   for (int inter = 0; inter < 2; inter++)
     for (int use_ids = 0; use_ids < 2; use_ids++) {
-      CHECK(pn_rope_f32(y, x, use_ids ? pid : NULL, B, S, H, D, RD, 500.0, 11, inter) == PN_OK, "rope");
+      CHECK(pn_rope_f32(y, x, use_ids ? pid : NULL, B, S, H, D, RD, 500.0, 11, inter, PN_ROPE_BSHD) == PN_OK, "rope");
       double err = 0;
       for (int b = 0; b < B; b++)
         for (int s = 0; s < S; s++)
@@ -179,7 +179,7 @@ static void test_rope_alibi(void) {
           }
       CHECK(err < 1e-6, "rope inter %d ids %d err %g", inter, use_ids, err);
     }
-  CHECK(pn_rope_f32(y, x, NULL, B, S, H, D, 5, 500.0, 0, 0) == PN_ERR_ARG, "rope odd rotary");
+  CHECK(pn_rope_f32(y, x, NULL, B, S, H, D, 5, 500.0, 0, 0, PN_ROPE_BSHD) == PN_ERR_ARG, "rope odd rotary");
   float sl[12];
   pn_alibi_slopes_f32(sl, 8);
   for (int h = 0; h < 8; h++) CHECK(sl[h] == ldexpf(1.0f, -(h + 1)), "slope 8 heads %d", h);
