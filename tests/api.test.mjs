@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { init, simdSupported } from '../src/js/posnorm.js';
+import { Posnorm, init, simdSupported } from '../src/js/posnorm.js';
 import { builds, normals } from './helpers.mjs';
 
 const all = await builds();
@@ -115,6 +115,30 @@ for (const { name, pn } of all) {
       }
     }
     assert.equal(pn.memory.buffer.byteLength, before);
+  });
+
+  test(`${name}: a kernel that rejects after the call allocated its temporaries leaves nothing behind`, async () => {
+    // an instance whose LayerNorm and RoPE kernels reject every call, as a C
+    // precondition would, after the wrapper has copied x in and made y
+    const { instance } = await WebAssembly.instantiate(await readFile(name === 'simd' ? simdUrl : scalarUrl), { env: { emscripten_notify_memory_growth() {} } });
+    const real = instance.exports;
+    let mallocs = 0, frees = 0;
+    const exports = {
+      ...real,
+      malloc: (n) => { mallocs++; return real.malloc(n); },
+      free: (p) => { frees++; return real.free(p); },
+      pn_layernorm_f32: () => -3,
+      pn_rope_f32: () => -5,
+    };
+    real._initialize?.();
+    const bad = new Posnorm(exports);
+    const x = normals(6 * 32, { seed: 2 });
+    assert.throws(() => bad.layerNorm(x, { cols: 32, gamma: new Float32Array(32).fill(1) }), { name: 'RangeError', message: /posnorm\.layerNorm: the kernel rejected its arguments \(an argument was out of range\)/ });
+    assert.throws(() => bad.rope(x, { seqLen: 6, heads: 1, headDim: 32 }), /posnorm\.rope: the kernel rejected its arguments \(out of memory\)/);
+    assert.ok(mallocs >= 6, `temporaries were allocated (${mallocs})`);
+    assert.equal(frees, mallocs, 'and every one freed');
+    assert.equal(bad.heapStats().allocations, 0);
+    assert.equal(bad.positionalEncoding({ seqLen: 2, dModel: 4 }).length, 8, 'the instance stays usable');
   });
 
   test(`${name}: zero-copy buffers stay valid after memory grows, and can be freed`, () => {

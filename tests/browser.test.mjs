@@ -143,7 +143,10 @@ test('every slider changes the picture and the readouts, by keyboard', async () 
       const input = page.locator(`${tag} input[name=${name}]`);
       await input.scrollIntoViewIfNeeded();
       await input.focus();
-      const before = { px: await pixels(page, tag), text: await readoutText(page, tag), value: await page.evaluate(([t, n]) => document.querySelector(t)[n], [tag, name]) };
+      const steps = () => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.steps')?.textContent ?? '', tag);
+      const canvases = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('canvas').length, tag);
+      const allPixels = async () => Promise.all(Array.from({ length: canvases }, (_, k) => pixels(page, tag, k)));
+      const before = { px: await allPixels(), text: await readoutText(page, tag), steps: await steps(), value: await page.evaluate(([t, n]) => document.querySelector(t)[n], [tag, name]) };
       await afterRender(page, tag, async () => {
         for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
       });
@@ -162,10 +165,9 @@ test('every slider changes the picture and the readouts, by keyboard', async () 
         return root.querySelector(`label[for="${root.querySelector(`input[name=${n}]`).id}"]`)?.textContent;
       }, [tag, name]);
       assert.ok(label && label.length > 0, `${tag}.${name} has a visible label`);
-      const changedPixels = (await pixels(page, tag)).hash !== before.px.hash ||
-        (tag === 'posnorm-ln-simulator' && (await pixels(page, tag, 1)).hash !== before.px.hash);
-      const changedText = (await readoutText(page, tag)) !== before.text ||
-        (tag === 'posnorm-ln-simulator' && (await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.steps').textContent, tag)) !== '');
+      // each canvas against its own earlier pixels; readouts and the steps list against their own earlier text
+      const changedPixels = (await allPixels()).some((p, k) => p.hash !== before.px[k].hash);
+      const changedText = (await readoutText(page, tag)) !== before.text || (await steps()) !== before.steps;
       if (!changedPixels || !changedText) console.log(tag, name, changedPixels, changedText, await readoutText(page, tag));
       assert.ok(changedPixels, `${tag}.${name} changed the picture`);
       assert.ok(changedText, `${tag}.${name} changed the readouts`);
@@ -223,8 +225,12 @@ test('LayerNorm simulator: output mean equals β and std equals γ·σ/√(σ²+
     const stats = await page.evaluate((t) => document.querySelector(t).stats, tag);
     const text = await readoutText(page, tag);
     const [, , outMean, outStd] = [...text.matchAll(/(-?\d+\.\d{4})/g)].map((m) => Number(m[1]));
-    // independent: the input's population variance from the shown input std
-    const v = stats.inputStd ** 2;
+    // independent: the input's population variance in float64 from the input
+    // values themselves (the figure's CSV), not from the kernel's statistics
+    const xs = (await page.evaluate((t) => document.querySelector(t).toCsv(), tag)).trim().split('\n').slice(1).map((l) => Number(l.split(',')[1]));
+    assert.equal(xs.length, features);
+    const xm = xs.reduce((a, b) => a + b, 0) / features;
+    const v = xs.reduce((a, b) => a + (b - xm) ** 2, 0) / features;
     const expectedStd = gamma * Math.sqrt(v / (v + eps));
     assert.ok(Math.abs(outMean - beta) <= 1e-4, `mean ${outMean} vs β ${beta}`);
     assert.ok(Math.abs(outStd - expectedStd) <= 1e-4 * Math.max(1, expectedStd), `std ${outStd} vs ${expectedStd}`);

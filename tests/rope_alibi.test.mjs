@@ -68,7 +68,8 @@ for (const { name, pn } of all) {
     assert.ok(maxAbsDiff(pn.alibiSlopes(6), [2 ** -2, 2 ** -4, 2 ** -6, 2 ** -8, 2 ** -1, 2 ** -3]) < 1e-9);
     const heads = 3, seqLen = 5;
     const bias = pn.alibi({ heads, seqLen });
-    const m = pn.alibiSlopes(heads);
+    // 3 heads: the 2 slopes of 2 heads (2^-4, 2^-8), then the first of 4 heads' (2^-2)
+    const m = [2 ** -4, 2 ** -8, 2 ** -2];
     for (let h = 0; h < heads; h++) {
       for (let i = 0; i < seqLen; i++) {
         for (let j = 0; j < seqLen; j++) {
