@@ -1,4 +1,4 @@
-/* posnorm.h — exact kernels for Transformer position and normalisation maths.
+/* posnorm.h — accurate kernels for Transformer position and normalisation maths.
  *
  * This header is the manual. Every function below is exported from both wasm
  * builds (SIMD128 and scalar) and from the native library used by the C tests.
@@ -24,12 +24,44 @@
  *              double (they do for musl, used by both wasm builds). Powers
  *              and logs are computed from exp and an IEEE-only log, not
  *              libm's pow/log.
- * Accuracy     "exact" below means: the float32 result is within the stated
- *              bound of the float64 formula evaluated on the same float32
- *              inputs. Bounds are measured by tests/ at the sizes they name.
+ * Accuracy     each function states a bound: the float32 result is within
+ *              that bound of the float64 formula evaluated on the same
+ *              float32 inputs, measured by tests/ over the ranges it names.
+ *              No function promises correct rounding (0.5 ulp): PE reaches
+ *              about half an ulp of values near 1 (2.99e-8 absolute), but
+ *              near the zeros of sin the float64 reference itself is not
+ *              precise enough to count ulps.
  * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
  *              RMSNorm) or columns (BatchNorm) whose statistics they enter.
  * Threads      no global mutable state; all functions are re-entrant.
+ *
+ * ======================================================================
+ * LIMITS (every range and precondition in one place)
+ * ======================================================================
+ *
+ *   any tensor                 1 .. PN_MAX_ELEMENTS (2^28) values; sizes are
+ *                              int32 >= 1; the wasm memory is capped at 2 GiB
+ *   positions (PE, RoPE)       0 <= p < 2^31; PE/RoPE base > 1 and finite;
+ *                              accuracy is tested for p < 2^20, d_model <= 8192
+ *   peSample positions         |start|, |start + (n-1)·step| <= 2^31
+ *   LayerNorm/RMSNorm/BatchNorm  any finite float32 input (up to FLT_MAX,
+ *                              denormals included), eps >= 0 finite; NaN/Inf
+ *                              reach only their own row (column)
+ *   BatchNorm momentum         0 <= momentum <= 1
+ *   RoPE                       rotary_dim even, 2 <= rotary_dim <= head_dim;
+ *                              cache ids in [0, cache_rows)
+ *   ALiBi                      1 <= heads <= 65536
+ *   histogram                  1 <= bins <= 65536; min < max, both finite
+ *   colormap                   vmin < vmax, both finite (any finite range)
+ *   attention                  seq_len, d_model, d_head <= 4096
+ *   gram / minRowDistance      rows <= 8192 (minRowDistance: rows >= 2)
+ *   residual stack             layers <= 1024; rows, width <= 4096
+ *   random normal              n >= 1; std >= 0, mean and std finite
+ *   scratch memory             attention, RoPE and the residual stack
+ *                              malloc scratch (sizes at each function) and
+ *                              return PN_ERR_NOMEM when it is not there
+ *   aliasing                   only where a function says "in place allowed"
+ *                              (unchecked, see CONVENTIONS)
  */
 #ifndef POSNORM_H
 #define POSNORM_H
@@ -89,7 +121,7 @@ enum pn_pe_layout {
  * has ceil(d/2) columns and the cos block floor(d/2).
  *
  * Accuracy: max abs error <= 2e-7 against float64 sin/cos for p < 2^20 and
- * d_model <= 8192 (measured ~6e-8: the angles are carried in float64 and
+ * d_model <= 8192 (measured 2.99e-8: the angles are carried in float64 and
  * rotated forward one position at a time, re-anchored with libm sin/cos
  * every PN_PE_ANCHOR rows, and rounded to float32 once).
  *
@@ -341,7 +373,8 @@ int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
  * rows of X permutes the rows of out (and of A) to within float32 rounding
  * (permutation equivariance); the tests check it.
  * Preconditions: out, x, wq, wk, wv != NULL; 1 <= seq_len <= 4096;
- * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head bytes.
+ * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head + 8·seq_len
+ * bytes.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_NOMEM. */
 int pn_attention_f32(float *out, float *weights, const float *x,
                      const float *wq, const float *wk, const float *wv,
