@@ -7,7 +7,7 @@ NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
 .PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
-FUZZ_RUNS ?= 1000000
+FUZZ_SECONDS ?= 660
 
 all: build
 
@@ -27,14 +27,17 @@ $(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
 test: build
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
+	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
 
-# A longer fuzzing run than the one in make test.
+# A longer fuzzing run than the one in make test: FUZZ_SECONDS (11 minutes)
+# of one core through every kernel; findings are written as crash-* files.
 fuzz:
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
-	build/native/fuzz_kernels -runs=$(FUZZ_RUNS) -max_len=4096
+	mkdir -p build/fuzz-corpus
+	build/native/fuzz_kernels -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz-corpus
 
 bench: build
 	tools/ensure-test-deps.sh

@@ -5,6 +5,7 @@
 #   ./build.sh wasm       the same
 #   ./build.sh native     native C tests under ASan + UBSan
 #   ./build.sh fuzz       the libFuzzer driver (needs clang and compiler-rt)
+#   ./build.sh simdtest   the native C tests compiled to wasm SIMD128 with ASan + UBSan
 #
 # Emscripten is required for the wasm builds. On Debian, run as root, this
 # script installs Debian's `emscripten` package; elsewhere it explains how to
@@ -78,10 +79,24 @@ build_fuzz() {
   echo "built build/native/fuzz_kernels (libFuzzer + ASan + UBSan)"
 }
 
+# The same C tests on the SIMD128 code path itself: compiled by emcc with
+# -msimd128 and AddressSanitizer + UBSan (Debian's Emscripten 3.1.6 has both
+# runtimes), run under Node (tests call it with --no-experimental-fetch, as
+# this Emscripten's loader would otherwise try fetch() on a file path).
+build_simdtest() {
+  ensure_emcc
+  mkdir -p build/native
+  # shellcheck disable=SC2086
+  emcc ${CFLAGS_COMMON/-O2/-O1} -msimd128 -fsanitize=address,undefined -Isrc $SOURCES tests/c/test_kernels.c \
+    -o build/native/test_kernels_simd.cjs -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
+  echo "built build/native/test_kernels_simd.cjs (wasm SIMD128 + ASan + UBSan, run with node)"
+}
+
 case "${1:-wasm}" in
   wasm) build_wasm ;;
   native) build_native ;;
   fuzz) build_fuzz ;;
+  simdtest) build_simdtest ;;
   all) build_wasm; build_native ;;
-  *) echo "usage: $0 [wasm|native|fuzz|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [wasm|native|fuzz|simdtest|all]" >&2; exit 2 ;;
 esac

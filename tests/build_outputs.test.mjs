@@ -54,6 +54,16 @@ test('native C tests pass under AddressSanitizer and UBSan', () => {
   assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
 });
 
+test('the same C tests pass on the SIMD128 code path itself (emcc -msimd128, ASan + UBSan, under Node)', () => {
+  const run = spawnSync(process.execPath, ['--no-experimental-fetch', `${root}build/native/test_kernels_simd.cjs`], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^code path: wasm SIMD128/m);
+  const m = run.stdout.match(/^(\d+) passed, (\d+) failed$/m);
+  assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
+  const native = spawnSync(`${root}build/native/test_kernels`, { encoding: 'utf8' });
+  assert.match(native.stdout, /^code path: lane-by-lane/m, 'and the native run is the other path');
+});
+
 test('the libFuzzer driver runs 30,000 inputs through every kernel without a sanitizer report', () => {
   const run = spawnSync(`${root}build/native/fuzz_kernels`, ['-runs=30000', '-max_len=2048', '-seed=1'], { encoding: 'utf8', cwd: '/tmp' });
   assert.equal(run.status, 0, run.stderr.slice(-3000));

@@ -1,9 +1,20 @@
-/* fuzz_kernels.c — libFuzzer driver: every kernel with sizes, parameters and
- * data taken from the fuzzer's bytes, under AddressSanitizer and UBSan.
+/* fuzz_kernels.c — libFuzzer driver: every exported kernel with sizes,
+ * parameters and data taken from the fuzzer's bytes (any float32 bit
+ * pattern: no magnitude cap), under AddressSanitizer and UBSan.
  * Checks that no call reads or writes outside its buffers, that invalid
- * arguments are refused with an error code, and a few invariants:
- * LayerNorm of finite data with eps > 0 is finite, histogram counts add up.
+ * arguments are refused with an error code and nothing else, and:
+ *   - LayerNorm, RMSNorm, BatchNorm (train and inference): on finite data,
+ *     every output whose float64 value (computed here) is a finite float32
+ *     is finite and within the header's bound (5e-6·(1 + |gamma|) abs,
+ *     2e-6·max|y|, 5e-6 abs);
+ *   - PE, PE samples, PE shift of a PE row: finite and in [-1, 1];
+ *   - colormap: finite values opaque, NaN transparent; copy: bit-exact;
+ *   - histogram counts add up to n; random normals finite;
+ *   - layernorm_steps, gram, closest pair, ALiBi, attention, residual
+ *     stack, RoPE (computed and cached): finite in, finite out where the
+ *     float64 value can be a finite float32 (bounded data).
  *   build: ./build.sh fuzz     run: build/native/fuzz_kernels -runs=100000 */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,40 +44,175 @@ static float take_float(bytes *b) {
   memcpy(&f, &v, 4);
   return f;
 }
+/* a float of any exponent, finite: the bit pattern with the top exponent cleared */
+static float take_finite(bytes *b) {
+  float f = take_float(b);
+  return isfinite(f) ? f : 1.5f;
+}
 
 #define TRAP(cond) do { if (!(cond)) abort(); } while (0)
 
+static int all_finite(const float *x, size_t n) {
+  for (size_t k = 0; k < n; k++) if (!isfinite(x[k])) return 0;
+  return 1;
+}
+static int representable(double v) { return fabs(v) <= (double)FLT_MAX; }
+
+/* float64 LayerNorm of one row, checked against the kernel's row */
+static void check_layernorm_row(const float *y, const float *x, const float *g,
+                                const float *be, int32_t n, float eps) {
+  double m = 0, sd = 0, sq = 0;
+  for (int32_t j = 0; j < n; j++) m += x[j];
+  m /= n;
+  for (int32_t j = 0; j < n; j++) { const double d = x[j] - m; sd += d; sq += d * d; }
+  const double c = sd / n, var = fmax(sq / n - c * c, 0.0), inv = 1.0 / sqrt(var + (double)eps);
+  for (int32_t j = 0; j < n; j++) {
+    const double ref = (g ? g[j] : 1.0) * ((x[j] - (m + c)) * inv) + (be ? be[j] : 0.0);
+    if (!isfinite(ref) || !representable(ref)) continue;
+    TRAP(isfinite(y[j]));
+    TRAP(fabs(y[j] - ref) <= 5e-6 * (1.0 + (g ? fabs(g[j]) : 0.0)) + 6e-8 * fabs(ref));
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bytes b = {data, size};
-  const int which = (int)(take_u32(&b) % 9);
+  const int which = (int)(take_u32(&b) % 20);
   const int32_t rows = take_int(&b, 1, 16), cols = take_int(&b, 1, 70);
   const size_t n = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
-  float *g = malloc(80 * sizeof(float)), *st = malloc(80 * sizeof(float));
-  for (size_t k = 0; k < n; k++) x[k] = take_float(&b);
+  float *g = malloc(80 * sizeof(float)), *be = malloc(80 * sizeof(float)), *st = malloc(160 * sizeof(float));
+  const int wild = (int)(take_u32(&b) & 1); /* any bit pattern, or finite values */
+  for (size_t k = 0; k < n; k++) x[k] = wild ? take_float(&b) : take_finite(&b);
   for (int k = 0; k < 80; k++) g[k] = (float)((int)(take_u32(&b) % 2001) - 1000) / 250.0f;
-  const float eps = take_float(&b);
-  int all_finite = 1;
-  for (size_t k = 0; k < n; k++) all_finite &= isfinite(x[k]) && fabsf(x[k]) < 1e18f;
+  for (int k = 0; k < 80; k++) be[k] = (float)((int)(take_u32(&b) % 2001) - 1000) / 500.0f;
+  const float eps_raw = take_float(&b), eps = (take_u32(&b) & 3) == 0 ? 0.0f : fabsf(eps_raw);
+  const int finite = all_finite(x, n);
+  const int r_ok = rows >= 1 && rows <= 16, c_ok = cols >= 1 && cols <= 70;
   int rc;
   switch (which) {
-  case 0:
-    rc = pn_layernorm_f32(y, st, st + 16, x, g, g, rows, cols, eps);
-    if (rc == PN_OK && all_finite && eps > 1e-6f && eps < 1e6f)
-      for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]));
-    break;
-  case 1: rc = pn_rmsnorm_f32(y, st, x, g, rows, cols, eps); break;
-  case 2: rc = pn_batchnorm_train_f32(y, st, st + 70, NULL, NULL, x, g, NULL, rows, cols > 5 ? 5 : cols, eps, 0.5f); break;
-  case 3: rc = pn_pe_sinusoidal_f32(y, rows, cols, 1.0 + fabs((double)take_float(&b)), take_int(&b, 0, 1 << 20), take_int(&b, 0, 1)); break;
-  case 4: {
-    const int32_t hd = cols, rd = take_int(&b, 2, hd > 2 ? hd : 2);
-    rc = pn_rope_f32(y, x, NULL, 1, rows, 1, hd, rd, 10000.0, take_int(&b, 0, 1000), take_int(&b, 0, 1), take_int(&b, 0, 1));
+  case 0: {
+    const int affine = (int)(take_u32(&b) & 3);
+    const float *gg = affine & 1 ? g : NULL, *bb = affine & 2 ? be : NULL;
+    rc = pn_layernorm_f32(y, st, st + 16, x, gg, bb, rows, cols, eps);
+    if (rc == PN_OK && finite && isfinite(eps))
+      for (int32_t r = 0; r < rows; r++) check_layernorm_row(y + (size_t)r * cols, x + (size_t)r * cols, gg, bb, cols, eps);
     break;
   }
+  case 1: {
+    const float *gg = take_u32(&b) & 1 ? g : NULL;
+    rc = pn_rmsnorm_f32(y, st, x, gg, rows, cols, eps);
+    if (rc == PN_OK && finite && isfinite(eps)) {
+      for (int32_t r = 0; r < rows; r++) {
+        double sq = 0, top = 0;
+        const float *xr = x + (size_t)r * cols, *yr = y + (size_t)r * cols;
+        for (int32_t j = 0; j < cols; j++) sq += (double)xr[j] * xr[j];
+        const double inv = 1.0 / sqrt(sq / cols + (double)eps);
+        for (int32_t j = 0; j < cols; j++) top = fmax(top, fabs(xr[j] * inv * (gg ? gg[j] : 1.0)));
+        for (int32_t j = 0; j < cols; j++) {
+          const double ref = xr[j] * inv * (gg ? gg[j] : 1.0);
+          if (!isfinite(ref) || !representable(ref)) continue;
+          TRAP(isfinite(yr[j]) && fabs(yr[j] - ref) <= 2e-6 * top + 1e-44);
+        }
+      }
+    }
+    break;
+  }
+  case 2:
+  case 3: {
+    const int32_t bc = cols > 8 ? 8 : cols;
+    float rm[8], rv[8];
+    for (int k = 0; k < 8; k++) { rm[k] = be[k]; rv[k] = fabsf(g[k]); }
+    const size_t m = (size_t)(rows > 0 ? rows : 1) * (size_t)(bc > 0 ? bc : 1);
+    if (which == 2) rc = pn_batchnorm_train_f32(y, st, st + 8, rm, rv, x, g, be, rows, bc, eps, 0.5f);
+    else rc = pn_batchnorm_infer_f32(y, x, g, be, rm, rv, rows, bc, eps);
+    if (rc == PN_OK && all_finite(x, m) && isfinite(eps)) {
+      for (int32_t c = 0; c < bc; c++) {
+        double mu = 0, v = 0;
+        if (which == 2) {
+          for (int32_t r = 0; r < rows; r++) mu += x[(size_t)r * bc + c];
+          mu /= rows;
+          for (int32_t r = 0; r < rows; r++) v += (x[(size_t)r * bc + c] - mu) * (x[(size_t)r * bc + c] - mu);
+          v /= rows;
+        } else {
+          mu = be[c];
+          v = fabsf(g[c]);
+        }
+        const double inv = 1.0 / sqrt(v + (double)eps);
+        for (int32_t r = 0; r < rows; r++) {
+          const double ref = g[c] * ((x[(size_t)r * bc + c] - mu) * inv) + be[c];
+          if (!isfinite(ref) || !representable(ref)) continue;
+          const float got = y[(size_t)r * bc + c];
+          TRAP(isfinite(got) && fabs(got - ref) <= 5e-6 * (1.0 + fabs(g[c])) + 6e-8 * fabs(ref));
+        }
+      }
+    }
+    break;
+  }
+  case 4:
+    rc = pn_pe_sinusoidal_f32(y, rows, cols, 1.0 + fabs((double)take_finite(&b)), take_int(&b, 0, 1 << 20), take_int(&b, 0, 1));
+    if (rc == PN_OK) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]) && fabsf(y[k]) <= 1.0f);
+    break;
   case 5: {
-    uint32_t counts[65], extra[3]; // take_int may give 65 (valid for the kernel)
+    const double start = (double)take_int(&b, -1000000, 1000000) / 7.0, step = (double)take_int(&b, -1000, 1000) / 13.0;
+    const int32_t d = take_int(&b, 1, 64);
+    rc = pn_pe_sample_f32(y, (int32_t)n, start, step, take_int(&b, 0, d - 1), d, 1.0 + fabs((double)take_finite(&b)));
+    if (rc == PN_OK) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]) && fabsf(y[k]) <= 1.0f);
+    break;
+  }
+  case 6: {
+    const int32_t hd = cols, rd = take_int(&b, 2, hd > 2 ? hd : 2);
+    int32_t ids[17]; /* rows may step one past 16 */
+    for (int k = 0; k < 17; k++) ids[k] = take_int(&b, 0, 1 << 30);
+    rc = pn_rope_f32(y, x, take_u32(&b) & 1 ? ids : NULL, 1, rows, 1, hd, rd, 10000.0, take_int(&b, 0, 1000), take_int(&b, 0, 1), take_int(&b, 0, 1));
+    if (rc == PN_OK && finite) {
+      double top = 0;
+      for (size_t k = 0; k < n; k++) top = fmax(top, fabs(x[k]));
+      if (top < 1e38) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]));
+    }
+    break;
+  }
+  case 7: {
+    const int32_t hd = cols, rd = take_int(&b, 2, hd > 2 ? hd : 2), half = rd > 1 ? rd / 2 : 1;
+    const int32_t cache_rows = take_int(&b, 1, 12);
+    /* room for every row either form may read: cache_rows with ids, rows without */
+    const size_t room = (size_t)(cache_rows > rows ? cache_rows : rows > 0 ? rows : 1) * (size_t)(half > 0 ? half : 1) + 1;
+    float *cs = malloc(sizeof(float) * room), *sn = malloc(sizeof(float) * room);
+    for (size_t k = 0; k < room; k++) { cs[k] = g[k % 80] / 4; sn[k] = be[k % 80] / 2; }
+    int32_t ids[17]; /* rows may step one past 16 */
+    for (int k = 0; k < 17; k++) ids[k] = take_int(&b, 0, 11);
+    const int use_ids = (int)(take_u32(&b) & 1);
+    rc = pn_rope_cache_f32(y, x, cs, sn, use_ids ? ids : NULL, use_ids ? cache_rows : rows, 1, rows, 1, hd, rd, take_int(&b, 0, 1), take_int(&b, 0, 1));
+    if (rc == PN_OK && finite) {
+      double top = 0;
+      for (size_t k = 0; k < n; k++) top = fmax(top, fabs(x[k]));
+      if (top < 1e38) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]));
+    }
+    free(cs); free(sn);
+    break;
+  }
+  case 8: {
+    const int32_t heads = take_int(&b, 1, 40);
+    float slopes[41];
+    rc = pn_alibi_slopes_f32(slopes, heads);
+    if (rc == PN_OK) for (int32_t h = 0; h < heads; h++) TRAP(slopes[h] > 0.0f && slopes[h] < 1.0f);
+    const int32_t s = take_int(&b, 1, 8), hh = take_int(&b, 1, 4);
+    float bias[5 * 9 * 9]; /* take_int may step one past its range */
+    const int rc2 = pn_alibi_bias_f32(bias, hh, s);
+    TRAP(rc2 <= 0 && rc2 >= PN_ERR_NOMEM);
+    if (rc2 == PN_OK) for (int32_t k = 0; k < hh * s * s; k++) TRAP(bias[k] <= 0.0f && isfinite(bias[k]));
+    break;
+  }
+  case 9: {
+    const double mean = (double)take_finite(&b), sd = fabs((double)take_finite(&b));
+    rc = pn_random_normal_f32(y, (int32_t)n, take_u32(&b), mean, sd);
+    if (rc == PN_OK && fabs(mean) < 1e37 && sd < 1e36) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]));
+    break;
+  }
+  case 10: {
+    uint32_t counts[65], extra[3]; /* take_int may give 65 (valid for the kernel) */
     const int32_t bins = take_int(&b, 1, 64);
-    rc = pn_histogram_f32(counts, extra, x, (int32_t)n, bins, -1.0f, 1.0f);
+    const float lo = take_finite(&b), hi = take_finite(&b);
+    rc = pn_histogram_f32(counts, extra, x, (int32_t)n, bins, lo, hi);
     if (rc == PN_OK) {
       uint64_t sum = (uint64_t)extra[0] + extra[1] + extra[2];
       for (int32_t k = 0; k < bins; k++) sum += counts[k];
@@ -74,22 +220,95 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     break;
   }
-  case 6: {
+  case 11: {
     uint8_t *px = malloc(n * 4);
-    rc = pn_colormap_rgba8(px, x, (int32_t)n, -1.0f, take_float(&b), take_int(&b, 0, 1));
+    const float lo = take_finite(&b), hi = take_finite(&b);
+    rc = pn_colormap_rgba8(px, x, (int32_t)n, lo, hi, take_int(&b, 0, 1));
+    if (rc == PN_OK) for (size_t k = 0; k < n; k++) TRAP(px[4 * k + 3] == (isnan(x[k]) ? 0 : 255));
+    uint8_t lut[1024];
+    const int rc2 = pn_colormap_lut_rgba8(lut, take_int(&b, 0, 1));
+    if (rc2 == PN_OK) for (int k = 0; k < 256; k++) TRAP(lut[4 * k + 3] == 255);
     free(px);
     break;
   }
-  case 7: {
+  case 12:
+    rc = pn_copy_f32(y, x, (int32_t)n);
+    if (rc == PN_OK) TRAP(memcmp(x, y, n * sizeof(float)) == 0);
+    break;
+  case 13: {
     const int32_t d = cols > 8 ? 8 : cols, s = (int32_t)(n / (size_t)(d > 0 ? d : 1)) > 8 ? 8 : (int32_t)(n / (size_t)(d > 0 ? d : 1));
-    float w[64], out[64];
-    for (int k = 0; k < 64; k++) w[k] = g[k];
-    rc = pn_attention_f32(out, NULL, x, w, w, w, s, d, d);
+    float w[64], out[64], att[64];
+    for (int k = 0; k < 64; k++) w[k] = g[k] / 8;
+    rc = pn_attention_f32(out, att, x, w, w, w, s, d, d);
+    if (rc == PN_OK && finite) {
+      double top = 0;
+      for (int32_t k = 0; k < s * d; k++) top = fmax(top, fabs(x[k]));
+      if (top < 1e15) {
+        for (int32_t k = 0; k < s * d; k++) TRAP(isfinite(out[k]));
+        for (int32_t i = 0; i < s; i++) {
+          double sum = 0;
+          for (int32_t j = 0; j < s; j++) sum += att[i * s + j];
+          TRAP(fabs(sum - 1.0) < 1e-5);
+        }
+      }
+    }
     break;
   }
-  default: rc = pn_layernorm_steps_f32(y, y, y, st, x, NULL, NULL, (int32_t)(n > 80 ? 80 : n), eps); break;
+  case 14: {
+    const int32_t gr = rows > 8 ? 8 : rows;
+    float out[64];
+    rc = pn_gram_f32(out, x, gr, cols);
+    if (rc == PN_OK && finite && r_ok && c_ok) {
+      double top = 0;
+      for (size_t k = 0; k < (size_t)gr * cols; k++) top = fmax(top, fabs(x[k]));
+      if (top < 1e17) for (int32_t k = 0; k < gr * gr; k++) TRAP(isfinite(out[k]));
+    }
+    break;
+  }
+  case 15: {
+    float dist;
+    int32_t pair[2];
+    rc = pn_min_row_distance_f32(&dist, pair, x, rows, cols);
+    if (rc == PN_OK) {
+      TRAP(pair[0] >= 0 && pair[0] < pair[1] && pair[1] < rows);
+      TRAP(dist >= 0.0f || isnan(dist));
+    }
+    break;
+  }
+  case 16: {
+    const int32_t d = 2 * (cols > 1 ? cols / 2 : 1);
+    const double base = 1.0 + fabs((double)take_finite(&b));
+    const int32_t p = take_int(&b, 0, 1 << 20), k = take_int(&b, -(1 << 20), 1 << 20);
+    float row[72] = {0};
+    const int rc0 = pn_pe_sinusoidal_f32(row, 1, d, base > 1.0 && isfinite(base) ? base : 2.0, p > 0 ? p : 0, 0);
+    rc = pn_pe_shift_f32(y, row, d, base, k);
+    if (rc == PN_OK && rc0 == PN_OK) for (int32_t j = 0; j < d; j++) TRAP(isfinite(y[j]) && fabsf(y[j]) <= 1.0f + 1e-6f);
+    break;
+  }
+  case 17: {
+    const int32_t width = take_int(&b, 1, 8), layers = take_int(&b, 1, 6), sr = rows > 4 ? 4 : rows;
+    float w[7 * 81], stds[8], x0[4 * 9]; /* layers, width may step one past */
+    for (int k = 0; k < 7 * 81; k++) w[k] = g[k % 80] / 8;
+    for (int k = 0; k < 4 * 9; k++) x0[k] = x[(size_t)k % n];
+    rc = pn_residual_stack_f32(stds, x0, w, layers, sr, width, take_int(&b, 0, 3), take_finite(&b));
+    TRAP(rc <= 0);
+    break;
+  }
+  case 18: {
+    const int32_t m = (int32_t)(n > 80 ? 80 : n);
+    float c[80], h[80], out[80], stats[2];
+    const float *gg = take_u32(&b) & 1 ? g : NULL;
+    rc = pn_layernorm_steps_f32(c, h, out, stats, x, gg, be, m, eps);
+    if (rc == PN_OK && all_finite(x, (size_t)m) && isfinite(eps)) check_layernorm_row(out, x, gg, be, m, eps);
+    break;
+  }
+  default:
+    rc = PN_OK;
+    TRAP(pn_version() == POSNORM_VERSION_MAJOR * 10000 + POSNORM_VERSION_MINOR * 100 + POSNORM_VERSION_PATCH);
+    TRAP(pn_simd_enabled() == 0 || pn_simd_enabled() == 1);
+    break;
   }
   TRAP(rc <= 0 && rc >= PN_ERR_NOMEM);
-  free(x); free(y); free(g); free(st);
+  free(x); free(y); free(g); free(be); free(st);
   return 0;
 }

@@ -270,6 +270,14 @@ static void test_article_kernels(void) {
 }
 
 int main(void) {
+  /* which code path of pn_simd.h these tests exercise */
+#if defined(__wasm_simd128__)
+  CHECK(pn_simd_enabled() == 1, "built with -msimd128: the SIMD128 path");
+  printf("code path: wasm SIMD128 (pn_simd.h intrinsics)\n");
+#else
+  CHECK(pn_simd_enabled() == 0, "the lane-by-lane path");
+  printf("code path: lane-by-lane (portable pn_simd.h)\n");
+#endif
   test_article_kernels();
   test_pe();
   test_layernorm();
