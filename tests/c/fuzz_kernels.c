@@ -35,6 +35,7 @@ static uint32_t take_u32(bytes *b) {
 /* an int in [lo, hi], sometimes just outside, to reach the error paths */
 static int32_t take_int(bytes *b, int32_t lo, int32_t hi) {
   const uint32_t v = take_u32(b);
+  if (hi < lo) return lo; /* an empty range (e.g. a dim below a d_model of 0) */
   if ((v & 31) == 0) return (v & 32) ? lo - 1 : hi + 1;
   return lo + (int32_t)((v >> 6) % (uint32_t)(hi - lo + 1));
 }
