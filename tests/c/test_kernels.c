@@ -119,6 +119,50 @@ static void test_layernorm(void) {
   CHECK(pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, 1, 5, -1.0f) == PN_ERR_ARG, "ln eps");
 }
 
+/* The block/tail sweep of tests/kernel_table.mjs for the blocked norm
+ * kernels, here so that it also runs natively and on the SIMD128 build:
+ * every cols from 1 to 3·64 + 3, the four gamma/beta variants, ordinary,
+ * 1e30 and 1e-30 magnitudes, eps 0 and 1e-5, against float64. */
+static void test_norm_sweep(void) {
+  const double scales[] = {1, 1e30, 1e-30};
+  const float epss[] = {0.0f, 1e-5f};
+  for (int C = 1; C <= 3 * 64 + 3; C++) {
+    float *x = falloc(2 * (size_t)C), *y = falloc(2 * (size_t)C), *g = falloc(C), *b = falloc(C);
+    for (int j = 0; j < C; j++) { g[j] = (float)(1 + 0.4 * gauss()); b[j] = (float)gauss(); }
+    for (int si = 0; si < 3; si++)
+      for (int ei = 0; ei < 2; ei++)
+        for (int v = 0; v < 4; v++) {
+          const float *gg = v & 1 ? g : NULL, *bb = v & 2 ? b : NULL;
+          for (int k = 0; k < 2 * C; k++) x[k] = (float)(scales[si] * (2 + 3 * gauss()));
+          CHECK(pn_layernorm_f32(y, NULL, NULL, x, gg, bb, 2, C, epss[ei]) == PN_OK, "sweep ln");
+          double err = 0, rerr = 0, top = 0;
+          for (int r = 0; r < 2; r++) {
+            double m = 0, var = 0;
+            for (int j = 0; j < C; j++) m += x[r * C + j];
+            m /= C;
+            for (int j = 0; j < C; j++) var += (x[r * C + j] - m) * (x[r * C + j] - m);
+            var /= C;
+            const double is = 1 / sqrt(var + (double)epss[ei]);
+            for (int j = 0; j < C; j++) {
+              const double ref = (gg ? gg[j] : 1.0) * (x[r * C + j] - m) * is + (bb ? bb[j] : 0.0);
+              if (isfinite(ref)) err = fmax(err, fabs(y[r * C + j] - ref));
+            }
+          }
+          CHECK(err <= 5e-6, "sweep ln cols %d scale %g eps %g variant %d err %g", C, scales[si], epss[ei], v, err);
+          CHECK(pn_rmsnorm_f32(y, NULL, x, gg, 2, C, epss[ei]) == PN_OK, "sweep rms");
+          for (int r = 0; r < 2; r++) {
+            double sq = 0;
+            for (int j = 0; j < C; j++) sq += (double)x[r * C + j] * x[r * C + j];
+            const double is = 1 / sqrt(sq / C + (double)epss[ei]);
+            for (int j = 0; j < C; j++) top = fmax(top, fabs(x[r * C + j] * is * (gg ? gg[j] : 1.0)));
+            for (int j = 0; j < C; j++) rerr = fmax(rerr, fabs(y[r * C + j] - x[r * C + j] * is * (gg ? gg[j] : 1.0)));
+          }
+          CHECK(rerr <= 2e-6 * top, "sweep rms cols %d scale %g variant %d err %g", C, scales[si], v, rerr);
+        }
+    free(x); free(y); free(g); free(b);
+  }
+}
+
 static void test_rms_bn(void) {
   const int R = 9, C = 19;
   float x[9 * 19], y[9 * 19], g[19], bt[19], inv[9], bm[19], bv[19], rm[19], rv[19];
@@ -281,6 +325,7 @@ int main(void) {
   test_article_kernels();
   test_pe();
   test_layernorm();
+  test_norm_sweep();
   test_rms_bn();
   test_rope_alibi();
   test_figures();

@@ -1,0 +1,32 @@
+// Every kernel of tests/kernel_table.mjs, every variant, every size from 1
+// to 3·block + 3 (so every SIMD tail) and a few large ones, in place where
+// allowed, in both wasm builds, against the table's float64 references.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builds } from './helpers.mjs';
+import { KERNELS, sizesFor } from './kernel_table.mjs';
+
+const all = await builds();
+
+test('the table lists every kernel the API exposes', () => {
+  const api = ['positionalEncoding', 'peSample', 'layerNorm', 'rmsNorm', 'batchNorm', 'rope', 'alibi', 'randomNormal', 'histogram', 'colormap', 'attention', 'gram', 'minRowDistance', 'peShift', 'residualStack', 'layerNormSteps'];
+  assert.deepEqual(KERNELS.map((k) => k.name).sort(), [...api].sort());
+});
+
+for (const { name, pn } of all) {
+  for (const kernel of KERNELS) {
+    test(`${name}: ${kernel.name} — ${kernel.variants.length} variants × sizes 1…${3 * kernel.block + 3} and large${kernel.inPlace ? ', also in place' : ''}`, () => {
+      let checked = 0;
+      for (const variant of kernel.variants) {
+        for (const n of sizesFor(kernel)) {
+          for (const inPlace of kernel.inPlace ? [false, true] : [false]) {
+            const { err, bound } = kernel.run(pn, n, variant, inPlace);
+            assert.ok(err <= bound, `${kernel.name} ${JSON.stringify(variant)} n=${n}${inPlace ? ' in place' : ''}: error ${err} > ${bound}`);
+            checked++;
+          }
+        }
+      }
+      assert.ok(checked >= kernel.variants.length);
+    });
+  }
+}
