@@ -282,8 +282,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int32_t p = take_int(&b, 0, 1 << 20), k = take_int(&b, -(1 << 20), 1 << 20);
     float row[72] = {0};
     const int rc0 = pn_pe_sinusoidal_f32(row, 1, d, base > 1.0 && isfinite(base) ? base : 2.0, p > 0 ? p : 0, 0);
-    rc = pn_pe_shift_f32(y, row, d, base, k);
-    if (rc == PN_OK && rc0 == PN_OK) for (int32_t j = 0; j < d; j++) TRAP(isfinite(y[j]) && fabsf(y[j]) <= 1.0f + 1e-6f);
+    float shifted[72];
+    rc = pn_pe_shift_f32(shifted, row, d, base, k);
+    if (rc == PN_OK && rc0 == PN_OK) for (int32_t j = 0; j < d; j++) TRAP(isfinite(shifted[j]) && fabsf(shifted[j]) <= 1.0f + 1e-6f);
     break;
   }
   case 17: {
