@@ -8,7 +8,7 @@ import { launch, serve } from '../tests/browser/harness.mjs';
 
 export const COLD_START_BUDGET_MS = 1200;
 
-export async function coldStart({ runs = 5, path = '/web/', first = 'posnorm-order' } = {}) {
+export async function coldStart({ runs = 7, path = '/web/', first = 'posnorm-order' } = {}) {
   const server = await serve({ dir: fileURLToPath(new URL('../build/site/', import.meta.url)) });
   const browser = await launch();
   const times = [];
@@ -36,5 +36,9 @@ export async function coldStart({ runs = 5, path = '/web/', first = 'posnorm-ord
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = await coldStart();
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(r));
+    process.exit(0);
+  }
   console.log(`first figure painted: median ${r.median.toFixed(0)} ms, best ${r.best.toFixed(0)} ms (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')}; budget ${COLD_START_BUDGET_MS} ms)`);
 }

@@ -2,10 +2,11 @@
 //
 // The figure at the top is defined first and the others are loaded right
 // after, in parallel, so that a phone paints the first figure without
-// waiting for the code of all nine (make demo bundles this file).
+// waiting for the code of all nine (make demo bundles this file). The
+// page's Korean text is in index.html itself; the page's own strings
+// (page-i18n.js) are loaded only to switch language or name the engine.
 import './figures/order.js';
 import { configure, getPosnorm } from './figures/runtime.js';
-import { STRINGS } from './i18n.js';
 
 // posnorm's own page: "Copy link" may also update the address bar
 configure({ history: true });
@@ -13,19 +14,22 @@ configure({ history: true });
 const params = new URLSearchParams(location.search);
 let lang = params.get('lang') === 'en' ? 'en' : 'ko';
 let simd = null;
+let pageStrings = null;
+const strings = () => (pageStrings ??= import('./page-i18n.js').then((m) => m.PAGE_STRINGS));
 
-function apply() {
-  const s = STRINGS[lang];
+async function apply() {
   document.documentElement.lang = lang;
+  for (const fig of document.querySelectorAll('figure.article-figure > :first-child')) {
+    if (fig.getAttribute('lang') !== lang) fig.setAttribute('lang', lang);
+  }
+  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+  if (lang === 'ko' && simd === null) return; // the markup already says it in Korean
+  const s = (await strings())[lang];
   document.title = `${s.title} — posnorm`;
   for (const el of document.querySelectorAll('[data-i18n]')) {
     const v = s[el.dataset.i18n];
-    if (typeof v === 'string') el.textContent = v;
+    if (typeof v === 'string' && el.textContent !== v) el.textContent = v;
   }
-  for (const fig of document.querySelectorAll('figure.article-figure > :first-child')) {
-    fig.setAttribute('lang', lang);
-  }
-  for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
   const engine = document.getElementById('engine');
   if (engine && simd !== null) engine.textContent = s.engine(simd);
 }
