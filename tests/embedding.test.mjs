@@ -118,6 +118,10 @@ test('without JavaScript, index.html and embed.html show each figure\'s poster a
       assert.ok((await img.getAttribute('alt')).length > 20, 'with a description');
     }
     assert.ok((await page.locator('p[slot=poster]').first().isVisible()), 'the note is shown');
+    if (path === '/web/') {
+      assert.ok((await page.textContent('[data-i18n=intro]')).length > 50, 'the intro is in the markup');
+      assert.ok((await page.locator('figcaption').count()) === 9 && (await page.textContent('figcaption')).length > 20, 'and the captions');
+    }
     await context.close();
   }
   for (const path of ['/web/', '/web/embed.html']) {
