@@ -78,3 +78,16 @@ export function layerNormRef(x, cols, gamma, beta, eps) {
   }
   return { y, mean, inv };
 }
+
+/** Per-column mean and biased variance in float64 of x [rows × cols] (BatchNorm's statistics). */
+export function columnStats(x, cols) {
+  const rows = x.length / cols;
+  const mean = new Float64Array(cols), variance = new Float64Array(cols);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) mean[c] += x[r * cols + c];
+    mean[c] /= rows;
+    for (let r = 0; r < rows; r++) variance[c] += (x[r * cols + c] - mean[c]) ** 2;
+    variance[c] /= rows;
+  }
+  return { mean, variance };
+}

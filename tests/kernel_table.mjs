@@ -4,7 +4,7 @@
 // in place, its variants, how to call it at size n, and a float64 reference
 // written from the formula (never from posnorm's code), with the bound.
 // tests/kernel_sweep.test.mjs runs every entry in both wasm builds.
-import { layerNormRef, normals, peRef } from './helpers.mjs';
+import { columnStats, layerNormRef, normals, peRef } from './helpers.mjs';
 
 const f32 = Math.fround;
 /** Data of mixed magnitudes: ordinary, large (1e30) and tiny (1e-30) rows. */
@@ -66,11 +66,7 @@ export const KERNELS = [
     run(pn, n, v, inPlace) {
       const rows = 3;
       const x = sweepData(rows * n, v, n + 2);
-      const mean = new Float64Array(n), vr = new Float64Array(n);
-      for (let c = 0; c < n; c++) {
-        for (let r = 0; r < rows; r++) mean[c] += x[r * n + c] / rows;
-        for (let r = 0; r < rows; r++) vr[c] += (x[r * n + c] - mean[c]) ** 2 / rows;
-      }
+      const { mean, variance: vr } = columnStats(x, n);
       const rm = v.training ? undefined : Float32Array.from(mean), rv = v.training ? undefined : Float32Array.from(vr);
       const ref = Float64Array.from(x, (t, k) => (t - (rm ? rm[k % n] : mean[k % n])) / Math.sqrt((rv ? rv[k % n] : vr[k % n]) + f32(1e-5)));
       const opts = v.training ? { cols: n } : { cols: n, training: false, runningMean: rm, runningVar: rv };

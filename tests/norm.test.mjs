@@ -1,7 +1,7 @@
 // LayerNorm, RMSNorm and BatchNorm against float64 references, both builds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builds, layerNormRef, maxAbsDiff, normals, rng } from './helpers.mjs';
+import { builds, columnStats, layerNormRef, maxAbsDiff, normals, rng } from './helpers.mjs';
 
 const all = await builds();
 const COLS = [1, 2, 3, 7, 17, 768, 4097, 8192];
@@ -117,13 +117,9 @@ for (const { name, pn } of all) {
       const runningMean = new Float32Array(cols).fill(0.5);
       const runningVar = new Float32Array(cols).fill(2);
       const res = pn.batchNorm(x, { cols, gamma, beta, runningMean, runningVar, momentum: 0.8 });
+      const stats = columnStats(x, cols); // biased variance, as ONNX
       for (let c = 0; c < cols; c++) {
-        let m = 0;
-        for (let r = 0; r < rows; r++) m += x[r * cols + c];
-        m /= rows;
-        let v = 0;
-        for (let r = 0; r < rows; r++) v += (x[r * cols + c] - m) ** 2;
-        v /= rows; // biased, as ONNX
+        const m = stats.mean[c], v = stats.variance[c];
         assert.ok(Math.abs(res.mean[c] - m) <= 1e-6 * Math.abs(m));
         assert.ok(Math.abs(res.var[c] - v) <= 1e-6 * v + 1e-12);
         assert.ok(Math.abs(runningMean[c] - (0.8 * 0.5 + 0.2 * m)) <= 1e-6);
@@ -146,14 +142,9 @@ for (const { name, pn } of all) {
     const x = normals(5 * 3, { mean: 2, seed: 21 });
     const rm = pn.alloc(3).set([1, 1, 1]), rv = pn.alloc(3).set([4, 4, 4]);
     pn.batchNorm(x, { cols: 3, runningMean: rm, runningVar: rv, momentum: 0.5 });
+    const stats = columnStats(x, 3); // the batch statistics in float64 here, not the kernel's
     for (let c = 0; c < 3; c++) {
-      // the batch statistics in float64 here, not the kernel's
-      let m = 0;
-      for (let r = 0; r < 5; r++) m += x[r * 3 + c];
-      m /= 5;
-      let v = 0;
-      for (let r = 0; r < 5; r++) v += (x[r * 3 + c] - m) ** 2;
-      v /= 5;
+      const m = stats.mean[c], v = stats.variance[c];
       assert.ok(Math.abs(rm.array[c] - (0.5 + 0.5 * m)) < 1e-6);
       assert.ok(Math.abs(rv.array[c] - (2 + 0.5 * v)) < 1e-6);
     }
