@@ -11,6 +11,9 @@
 /* Rows between exact re-anchoring of the PE rotation (see pe.c). */
 #define PN_PE_ANCHOR 1024
 
+/* π in float64 (M_PI is not C11). */
+#define PN_PI 3.14159265358979323846
+
 /* 2^31: the largest position any kernel accepts. */
 #define PN_POS_LIMIT 2147483648.0
 

@@ -287,6 +287,82 @@ int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
                       int32_t heads, int32_t head_dim, int32_t rotary_dim,
                       int32_t interleaved, int32_t layout);
 
+/* ======================================================================
+ * ROPE SCALING FOR LONG CONTEXT (src/rope_scaling.c)
+ * ====================================================================== */
+
+/* The rope_scaling types of Hugging Face transformers (main branch, late
+ * 2026), which long-context models ship in their configs. */
+enum pn_rope_scaling_type {
+  PN_SCALING_NONE = 0,     /* plain RoPE                                        */
+  PN_SCALING_LINEAR = 1,   /* Position Interpolation (Chen et al., 2023)        */
+  PN_SCALING_DYNAMIC = 2,  /* dynamic NTK-aware: the base grows with seq_len    */
+  PN_SCALING_YARN = 3,     /* YaRN (Peng et al., 2023)                          */
+  PN_SCALING_LLAMA3 = 4,   /* the Llama 3.1 rule                                */
+  PN_SCALING_LONGROPE = 5  /* LongRoPE (Phi-3): per-pair factors               */
+};
+
+/* Indices into the params[PN_SCALING_PARAMS] array of pn_rope_frequencies_f64
+ * (HF's keys; NaN where a key is absent). */
+enum pn_rope_scaling_param {
+  PN_SCALING_FACTOR = 0,              /* factor                                  */
+  PN_SCALING_ORIGINAL_MAX = 1,        /* original_max_position_embeddings        */
+  PN_SCALING_BETA_FAST = 2,           /* yarn, default 32                        */
+  PN_SCALING_BETA_SLOW = 3,           /* yarn, default 1                         */
+  PN_SCALING_MSCALE = 4,              /* yarn                                    */
+  PN_SCALING_MSCALE_ALL_DIM = 5,      /* yarn                                    */
+  PN_SCALING_ATTENTION_FACTOR = 6,    /* yarn, longrope; NaN: the type's default */
+  PN_SCALING_LOW_FREQ_FACTOR = 7,     /* llama3                                  */
+  PN_SCALING_HIGH_FREQ_FACTOR = 8,    /* llama3                                  */
+  PN_SCALING_TRUNCATE = 9,            /* yarn: 1 (default) or 0                  */
+  PN_SCALING_PARAMS = 10
+};
+
+/* pn_rope_frequencies_f64 — inv_freq[i], i in [0, dim/2), and the attention
+ * factor for a rope_scaling type, in float64, as HF transformers computes
+ * them (with original_max_position_embeddings in the role of HF's
+ * max_position_embeddings where HF falls back to it):
+ *   none:     w_i = base^(-2i/dim); attention factor 1
+ *   linear:   w_i / factor
+ *   dynamic:  base' = base·(factor·s/orig - (factor - 1))^(dim/(dim-2)) with
+ *             s = max(seq_len, orig); w_i from base'
+ *   yarn:     low = floor(d(beta_fast)), high = ceil(d(beta_slow)) (no
+ *             rounding when truncate = 0), clamped to [0, dim-1], where
+ *             d(r) = dim·ln(orig/(2π·r))/(2·ln base); ramp_i = clamp((i -
+ *             low)/(high - low), 0, 1) (high += 0.001 if equal);
+ *             w_i = (w_i/factor)·ramp_i + w_i·(1 - ramp_i); attention factor
+ *             = m(factor, mscale)/m(factor, mscale_all_dim) when both are
+ *             given and non-zero, else m(factor, 1), m(s, k) = 0.1·k·ln s + 1
+ *             (1 for s <= 1)
+ *   llama3:   with wavelength λ_i = 2π/w_i, L = orig/low_freq_factor,
+ *             H = orig/high_freq_factor: λ_i > L → w_i/factor; H <= λ_i <= L
+ *             → (1 - t)·w_i/factor + t·w_i, t = (orig/λ_i - low_freq_factor)/
+ *             (high_freq_factor - low_freq_factor); else w_i
+ *   longrope: w_i / ext_i, ext = long_factor when seq_len > orig else
+ *             short_factor (each dim/2 values > 0); attention factor
+ *             sqrt(1 + ln factor / ln orig) (1 when factor <= 1)
+ * An attention factor given in params replaces the type's default.
+ * Preconditions: dim even in [2, 65536] (>= 4 for dynamic); base > 1; factor > 0; orig >= 1
+ * for dynamic, yarn, llama3, longrope; beta_fast, beta_slow > 0 (yarn);
+ * 0 < low_freq_factor < high_freq_factor (llama3); seq_len >= 0 finite.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
+                            int32_t dim, double base, int32_t type,
+                            const double *params, const double *short_factor,
+                            const double *long_factor, double seq_len);
+
+/* pn_rope_scaled_f32 — RoPE with given float64 frequencies (from
+ * pn_rope_frequencies_f64) and attention factor, applied as those models
+ * apply it: cos(p·w_i)·factor and sin(p·w_i)·factor, each rounded once to
+ * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
+ * in-place use as pn_rope_f32. Scratch: 8·batch·seq_len·rotary_dim/2 bytes.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
+                       const double *inv_freq, double attention_factor,
+                       int32_t batch, int32_t seq_len, int32_t heads,
+                       int32_t head_dim, int32_t rotary_dim, int32_t offset,
+                       int32_t interleaved, int32_t layout);
+
 /* pn_alibi_slopes_f32 — the ALiBi head slopes m_h, h in [0, heads).
  * For heads = 2^k: m_h = 2^(-8(h+1)/heads). Otherwise, with P the largest
  * power of two below heads: the P slopes for P heads, followed by the slopes

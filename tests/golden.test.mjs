@@ -49,6 +49,16 @@ function outputs(pn) {
     'rope half-split bshd': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, offset: 7 })),
     'rope interleaved bhsd ids': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, layout: 'bhsd', interleaved: true, positionIds: ids, rotaryDim: 12 })),
     'rope caches': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, cosCache, sinCache, positionIds: ids })),
+    ...Object.fromEntries([
+      { type: 'linear', factor: 4 }, { type: 'dynamic', factor: 4, originalMaxPositions: 2048 },
+      { type: 'yarn', factor: 16, originalMaxPositions: 4096, mscale: 0.707, mscaleAllDim: 1 },
+      { type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 },
+      { type: 'longrope', factor: 8, originalMaxPositions: 4096, shortFactor: Array.from({ length: 32 }, (_, i) => 1 + i / 64), longFactor: Array.from({ length: 32 }, (_, i) => 1 + i) },
+    ].map((scaling) => {
+      const r = pn.ropeFrequencies({ dim: 64, base: 500000, scaling, seqLen: 10000 });
+      return [`ropeFrequencies ${scaling.type}`, cat(r.invFreq, r.attentionFactor)];
+    })),
+    'rope yarn': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, offset: 30000, scaling: { type: 'yarn', factor: 8, originalMaxPositions: 4096 } })),
     alibiSlopes: bytes(pn.alibiSlopes(12)),
     alibi: bytes(pn.alibi({ heads: 6, seqLen: 9 })),
     randomNormal: bytes(pn.randomNormal(1001, { mean: -2, std: 0.5, seed: 42 })),

@@ -9,7 +9,7 @@ import { KERNELS, sizesFor } from './kernel_table.mjs';
 const all = await builds();
 
 test('the table lists every kernel the API exposes', () => {
-  const api = ['positionalEncoding', 'peSample', 'layerNorm', 'rmsNorm', 'batchNorm', 'rope', 'alibi', 'randomNormal', 'histogram', 'colormap', 'attention', 'gram', 'minRowDistance', 'peShift', 'residualStack', 'layerNormSteps'];
+  const api = ['positionalEncoding', 'peSample', 'layerNorm', 'rmsNorm', 'batchNorm', 'rope', 'alibi', 'randomNormal', 'histogram', 'colormap', 'attention', 'gram', 'minRowDistance', 'peShift', 'residualStack', 'layerNormSteps', 'ropeFrequencies'];
   assert.deepEqual(KERNELS.map((k) => k.name).sort(), [...api].sort());
 });
 

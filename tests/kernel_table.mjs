@@ -119,6 +119,26 @@ export const KERNELS = [
     },
   },
   {
+    name: 'ropeFrequencies', block: 1, inPlace: false,
+    variants: [undefined, { type: 'linear', factor: 4 }, { type: 'dynamic', factor: 4, originalMaxPositions: 64 }, { type: 'yarn', factor: 8, originalMaxPositions: 256 }, { type: 'llama3', factor: 8, originalMaxPositions: 256, lowFreqFactor: 1, highFreqFactor: 4 }].map((scaling) => ({ scaling })),
+    run(pn, n, v) {
+      // dim = 2n; float64 references: tests/rope_scaling.test.mjs covers every type in depth,
+      // here the plain and linear frequencies at every size
+      const dim = 2 * n;
+      if (v.scaling?.type === 'dynamic' && dim < 4) {
+        // dim/(dim − 2) has no value: a RangeError that says so, as the kernel refuses it
+        try { pn.ropeFrequencies({ dim, scaling: v.scaling }); } catch (e) { return { err: /at least 4/.test(e.message) ? 0 : Infinity, bound: 0 }; }
+        return { err: Infinity, bound: 0 };
+      }
+      const got = pn.ropeFrequencies({ dim, scaling: v.scaling, seqLen: 1000 });
+      if (got.invFreq.length !== n || !got.invFreq.every((w) => w > 0 && w <= 1)) return { err: Infinity, bound: 0 };
+      if (v.scaling && v.scaling.type !== 'linear') return { err: 0, bound: 0 };
+      const div = v.scaling ? v.scaling.factor : 1;
+      const want = Array.from({ length: n }, (_, i) => 1 / 10000 ** ((2 * i) / dim) / div);
+      return { err: maxErr(got.invFreq, want), bound: 1.2e-7 };
+    },
+  },
+  {
     name: 'alibi', block: 1, inPlace: false, variants: [{}],
     run(pn, n) {
       const heads = n, seqLen = 3, got = pn.alibi({ heads, seqLen });

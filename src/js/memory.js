@@ -6,6 +6,7 @@ export const BUFFER_TYPES = Object.freeze({
   u32: Uint32Array,
   i32: Int32Array,
   u8c: Uint8ClampedArray,
+  f64: Float64Array,
 });
 
 /** The heap each PnBuffer belongs to (buffers cannot cross instances). */

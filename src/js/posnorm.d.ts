@@ -165,7 +165,31 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   interleaved?: boolean;
   /** even, 2…headDim; default headDim (rounded down to even) */
   rotaryDim?: number;
+  /** long-context frequency scaling (not with caches); dynamic/longrope use the highest position + 1 as the sequence length */
+  scaling?: RopeScaling;
   out?: O;
+}
+
+/**
+ * A Hugging Face transformers `rope_scaling` (main branch, late 2026), keys in camelCase;
+ * `originalMaxPositions` plays the role of HF's (original_)max_position_embeddings.
+ */
+export type RopeScaling =
+  | { type: 'linear'; factor: number }
+  | { type: 'dynamic'; factor: number; originalMaxPositions: number }
+  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; mscale?: number; mscaleAllDim?: number; attentionFactor?: number; truncate?: boolean }
+  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor: number; highFreqFactor: number }
+  | { type: 'longrope'; originalMaxPositions: number; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; factor?: number; attentionFactor?: number };
+
+export interface RopeFrequenciesOptions {
+  /** rotary dimension, even */
+  dim: number;
+  /** default 10000 */
+  base?: number;
+  /** undefined: plain RoPE */
+  scaling?: RopeScaling;
+  /** the current sequence length (dynamic grows its base with it; longrope switches to longFactor past originalMaxPositions); default 0 */
+  seqLen?: number;
 }
 
 export interface HistogramResult {
@@ -203,8 +227,10 @@ export declare class Posnorm {
   rmsNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: RmsNormOptions<O>): { y: Result<O>; invRms: Float32Array };
   /** BatchNorm over the rows (batch) of each column; returns the statistics used. */
   batchNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: BatchNormOptions<O>): { y: Result<O>; mean: Float32Array; var: Float32Array };
-  /** Rotary embedding of x laid out [batch, seqLen, heads, headDim]. */
+  /** Rotary embedding of x laid out [batch, seqLen, heads, headDim] (or bhsd; see RopeOptions). */
   rope<O extends F32Out | undefined = undefined>(x: F32Input, options: RopeOptions<O>): Result<O>;
+  /** inv_freq (rounded once from float64) and the attention factor of a rope_scaling, as Hugging Face transformers computes them. */
+  ropeFrequencies(options: RopeFrequenciesOptions): { invFreq: Float32Array; attentionFactor: number };
   /** ALiBi slopes m_h for `heads` heads. */
   alibiSlopes(heads: number): Float32Array;
   /** ALiBi bias [heads × seqLen × seqLen], bias[h][i][j] = −m_h·|i − j|. */

@@ -20,7 +20,7 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
-const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'out'];
+const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'out'];
 const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 
 /** Runs `body` with a Frame and always releases it. */
@@ -77,6 +77,62 @@ function rowNormArgs(fn, x, opts, epsDefault, allowed) {
     eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, v.F32_MAX),
     out: outArg(fn, o.out, x.length),
   };
+}
+
+const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
+/** The keys each rope_scaling type takes (HF's, in camelCase), required first. */
+const SCALING_KEYS = {
+  linear: { required: ['factor'], optional: [] },
+  dynamic: { required: ['factor', 'originalMaxPositions'], optional: [] },
+  yarn: { required: ['factor', 'originalMaxPositions'], optional: ['betaFast', 'betaSlow', 'mscale', 'mscaleAllDim', 'attentionFactor', 'truncate'] },
+  llama3: { required: ['factor', 'originalMaxPositions', 'lowFreqFactor', 'highFreqFactor'], optional: [] },
+  longrope: { required: ['originalMaxPositions', 'shortFactor', 'longFactor'], optional: ['factor', 'attentionFactor'] },
+};
+
+/**
+ * Validates a `scaling` option ({ type, ...HF's keys in camelCase }) and
+ * packs it for pn_rope_frequencies_f64: { type, params, shortFactor, longFactor }.
+ */
+function scalingArgs(fn, scaling, dim) {
+  const params = new Float64Array(10).fill(NaN);
+  if (scaling === undefined || scaling === null) return { type: 0, params, shortFactor: undefined, longFactor: undefined };
+  const s = v.options(fn, scaling, ['type', ...new Set(Object.values(SCALING_KEYS).flatMap((k) => [...k.required, ...k.optional]))]);
+  const type = v.oneOf(fn, 'scaling.type', s.type, SCALING_TYPES);
+  const keys = SCALING_KEYS[type];
+  if (type === 'dynamic' && dim < 4) throw new RangeError(`posnorm.${fn}: scaling type "dynamic" needs a rotary dim of at least 4 (its exponent is dim/(dim − 2)), got ${dim}`);
+  for (const key of Object.keys(s)) {
+    if (key !== 'type' && !keys.required.includes(key) && !keys.optional.includes(key)) {
+      throw new TypeError(`posnorm.${fn}: scaling type ${JSON.stringify(type)} has no option ${JSON.stringify(key)}; it takes ${[...keys.required, ...keys.optional].join(', ')}`);
+    }
+  }
+  for (const key of keys.required) {
+    if (s[key] === undefined) throw new TypeError(`posnorm.${fn}: scaling type ${JSON.stringify(type)} needs scaling.${key}`);
+  }
+  const num = (key, min, max, open) => v.num(fn, `scaling.${key}`, s[key], min, max, { minOpen: open });
+  params[0] = s.factor === undefined ? 1 : num('factor', 0, 1e9, true);
+  if (s.originalMaxPositions !== undefined) params[1] = v.int(fn, 'scaling.originalMaxPositions', s.originalMaxPositions, 1, POS_LIMIT);
+  params[2] = s.betaFast === undefined ? 32 : num('betaFast', 0, 1e9, true);
+  params[3] = s.betaSlow === undefined ? 1 : num('betaSlow', 0, 1e9, true);
+  if (s.mscale !== undefined) params[4] = num('mscale', -1e9, 1e9);
+  if (s.mscaleAllDim !== undefined) params[5] = num('mscaleAllDim', -1e9, 1e9);
+  if (s.attentionFactor !== undefined) params[6] = num('attentionFactor', 0, 1e9, true);
+  if (s.lowFreqFactor !== undefined) params[7] = num('lowFreqFactor', 0, 1e9, true);
+  if (s.highFreqFactor !== undefined) {
+    params[8] = num('highFreqFactor', 0, 1e9, true);
+    if (!(params[8] > params[7])) throw new RangeError(`posnorm.${fn}: scaling.highFreqFactor must be greater than lowFreqFactor (${params[7]}), got ${params[8]}`);
+  }
+  params[9] = v.bool(fn, 'scaling.truncate', s.truncate ?? true) ? 1 : 0;
+  const factors = (key) => {
+    if (s[key] === undefined) return undefined;
+    const a = s[key];
+    if (!(Array.isArray(a) || ArrayBuffer.isView(a)) || a.length !== dim / 2) {
+      throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${Array.isArray(a) || ArrayBuffer.isView(a) ? a.length : typeof a}`);
+    }
+    const out = Float64Array.from(a);
+    out.forEach((t, k) => v.num(fn, `scaling.${key}[${k}]`, t, 0, 1e9, { minOpen: true }));
+    return out;
+  };
+  return { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
 }
 
 /**
@@ -295,6 +351,8 @@ export class Posnorm {
       ids = Array.isArray(p) ? Int32Array.from(p) : p;
     }
     const cached = o.cosCache !== undefined || o.sinCache !== undefined;
+    const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim);
+    if (scaling && cached) throw new TypeError(`posnorm.${fn}: scaling computes the angles; it cannot be combined with cosCache/sinCache`);
     let cacheRows = 0;
     if (cached) {
       if (o.base !== undefined || o.offset !== undefined) throw new TypeError(`posnorm.${fn}: with cosCache/sinCache the angles come from the caches; base and offset are not used`);
@@ -321,7 +379,14 @@ export class Posnorm {
       const pids = f.input(ids, 'positionIds');
       const y = f.output(n, 'f32', out, 'y');
       const lay = ROPE_LAYOUTS.indexOf(layout);
-      if (cached) {
+      if (scaling) {
+        // the sequence length that selects dynamic/longrope frequencies: the
+        // highest position in the call + 1, as those models' forward pass
+        let top = offset + seqLen;
+        if (idArray) { top = 0; for (let k = 0; k < idArray.length; k++) top = Math.max(top, idArray[k] + 1); }
+        const { inv, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
+        check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay));
+      } else if (cached) {
         const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
         check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
       } else {
@@ -329,6 +394,31 @@ export class Posnorm {
       }
       return y.result();
     });
+  }
+
+  ropeFrequencies(opts) {
+    const fn = 'ropeFrequencies';
+    const o = v.options(fn, opts, ['dim', 'base', 'scaling', 'seqLen']);
+    const dim = v.int(fn, 'dim', o.dim, 2, 65536);
+    if (dim % 2) throw new RangeError(`posnorm.${fn}: dim must be even, got ${dim}`);
+    const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    const seqLen = v.int(fn, 'seqLen', o.seqLen ?? 0, 0, POS_LIMIT);
+    const scaling = scalingArgs(fn, o.scaling, dim);
+    return framed(this.#heap, fn, (f) => {
+      const { inv, af } = this.#frequencies(f, fn, dim, base, scaling, seqLen);
+      return { invFreq: Float32Array.from(inv.result()), attentionFactor: af.result()[0] };
+    });
+  }
+
+  /** Runs pn_rope_frequencies_f64 into frame temporaries. */
+  #frequencies(f, fn, dim, base, scaling, seqLen) {
+    const inv = f.output(dim / 2, 'f64', undefined, 'the frequencies');
+    const af = f.output(1, 'f64', undefined, 'the attention factor');
+    const params = f.input(scaling.params, 'scaling');
+    const short = f.input(scaling.shortFactor, 'scaling.shortFactor');
+    const long = f.input(scaling.longFactor, 'scaling.longFactor');
+    check(fn, this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen));
+    return { inv, af };
   }
 
   alibiSlopes(heads) {

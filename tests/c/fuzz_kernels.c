@@ -77,7 +77,7 @@ static void check_layernorm_row(const float *y, const float *x, const float *g,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bytes b = {data, size};
-  const int which = (int)(take_u32(&b) % 20);
+  const int which = (int)(take_u32(&b) % 21);
   const int32_t rows = take_int(&b, 1, 16), cols = take_int(&b, 1, 70);
   const size_t n = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
@@ -302,6 +302,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const float *gg = take_u32(&b) & 1 ? g : NULL;
     rc = pn_layernorm_steps_f32(c, h, out, stats, x, gg, be, m, eps);
     if (rc == PN_OK && all_finite(x, (size_t)m) && isfinite(eps)) check_layernorm_row(out, x, gg, be, m, eps);
+    break;
+  }
+  case 19: {
+    /* RoPE scaling: frequencies of any type from fuzzed parameters, then RoPE with them */
+    const int32_t dim = 2 * take_int(&b, 1, 32), type = take_int(&b, 0, 5);
+    double params[PN_SCALING_PARAMS], shortf[33], longf[33], inv[33], af = 0;
+    for (int k = 0; k < PN_SCALING_PARAMS; k++) params[k] = (double)take_finite(&b);
+    params[PN_SCALING_FACTOR] = 0.5 + (double)(take_u32(&b) % 64);
+    params[PN_SCALING_ORIGINAL_MAX] = 1.0 + (double)(take_u32(&b) % 100000);
+    params[PN_SCALING_TRUNCATE] = (double)(take_u32(&b) & 1);
+    for (int k = 0; k < 33; k++) { shortf[k] = 0.5 + fabs((double)g[k % 80]); longf[k] = 1.0 + fabs((double)g[(k + 7) % 80]) * 8; }
+    const double seq = (double)(take_u32(&b) % 200000);
+    rc = pn_rope_frequencies_f64(inv, &af, dim, 1.0 + fabs((double)take_finite(&b)), type, params, shortf, longf, seq);
+    if (rc == PN_OK) {
+      TRAP(isfinite(af) && af > 0.0);
+      for (int32_t i = 0; i < dim / 2; i++) TRAP(!isnan(inv[i]) && inv[i] >= 0.0);
+      const int32_t hd = dim + take_int(&b, 0, 3), s = rows > 4 ? 4 : rows;
+      float *q = malloc(sizeof(float) * (size_t)(s > 0 ? s : 1) * (size_t)(hd > 0 ? hd : 1) + 4);
+      for (int32_t k = 0; k < (s > 0 ? s : 1) * (hd > 0 ? hd : 1); k++) q[k] = g[k % 80];
+      const int rc2 = pn_rope_scaled_f32(q, q, NULL, inv, af, 1, s, 1, hd, dim, take_int(&b, 0, 1 << 20), take_int(&b, 0, 1), take_int(&b, 0, 1));
+      TRAP(rc2 <= 0 && rc2 >= PN_ERR_NOMEM);
+      free(q);
+    }
     break;
   }
   default:
