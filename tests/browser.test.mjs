@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { launch, open, pixels, serve } from './browser/harness.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare',
+const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare', 'posnorm-long-context',
   'posnorm-depth', 'posnorm-ln-simulator', 'posnorm-ln-steps', 'posnorm-bn-vs-ln'];
 let browser, server;
 

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve } from './browser/harness.mjs';
 
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const root = fileURLToPath(new URL('..', import.meta.url));
 let browser, server, strict;

@@ -1,0 +1,180 @@
+// long-context.js — <posnorm-long-context>: what RoPE does past the training
+// length L, and how the long-context rules (Position Interpolation, dynamic
+// NTK, YaRN, Llama 3.1) keep it inside what training saw; ALiBi as a
+// reference. (a) the wavelength 2π/w_i of every dimension pair against L and
+// factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
+// relative distance out to factor·L, the training window shaded.
+import { PnFigure, fmt } from './base.js';
+import { drawLines, legend, title } from './draw.js';
+
+export { configure } from './runtime.js';
+
+/** The methods drawn, each with the scaling it passes to the kernels. */
+export const METHODS = [
+  { key: 'none', colour: '--pn-fg', dash: [], scaling: () => undefined },
+  { key: 'linear', colour: '--pn-sin', dash: [], scaling: (f, L) => (f > 1 ? { type: 'linear', factor: f } : undefined) },
+  { key: 'dynamic', colour: '--pn-cos', dash: [6, 3], scaling: (f, L) => (f > 1 ? { type: 'dynamic', factor: f, originalMaxPositions: L } : undefined) },
+  { key: 'yarn', colour: '--pn-accent', dash: [], scaling: (f, L) => (f > 1 ? { type: 'yarn', factor: f, originalMaxPositions: L } : undefined) },
+  { key: 'llama3', colour: '--pn-ref-sin', dash: [2, 3], scaling: (f, L) => (f > 1 ? { type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 } : undefined) },
+];
+const ALIBI_SLOPE = 1 / 256;
+const SAMPLES = 384;
+
+export class PosnormLongContext extends PnFigure {
+  static controls = [
+    { prop: 'trainLen', attr: 'train-len', kind: 'log', min: 256, max: 16384, logStep: Math.log10(2), def: 4096, label: 'lcTrainLen', round: (v) => 2 ** Math.round(Math.log2(v)) },
+    { prop: 'factor', attr: 'factor', kind: 'log', min: 1, max: 32, logStep: Math.log10(2), def: 8, label: 'lcFactor', round: (v) => 2 ** Math.round(Math.log2(v)) },
+    { prop: 'dim', attr: 'dim', kind: 'int', min: 16, max: 256, step: 16, def: 128, label: 'lcDim', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
+    { prop: 'base', attr: 'base', kind: 'log', min: 1000, max: 1000000, def: 10000, label: 'base', round: (v) => Math.round(v) },
+    { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor, def: 12000, label: 'lcDistance' },
+    { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
+  ];
+
+  static readoutList = true;
+
+  /**
+   * The seeded query and key for the current dim: k is q plus a little
+   * seeded noise, as for a query that attends to a matching key, so the
+   * score starts high at distance 0 and its shape over distance is the
+   * rotation's, not noise (scaled so that q·k ≈ 1 at distance 0).
+   */
+  _qk() {
+    const key = `${this.dim}|${this.seed}`;
+    if (key !== this._qkKey) {
+      const r = this.pn.randomNormal(2 * this.dim, { seed: this.seed, std: 1 / Math.sqrt(this.dim) });
+      const q = r.slice(0, this.dim);
+      this._qkCache = { q, k: q.map((v, c) => v + 0.25 * r[this.dim + c]) };
+      this._qkKey = key;
+    }
+    return this._qkCache;
+  }
+
+  /** Scores q·k at each distance in `ds` for one method: RoPE of q at d, of k at 0. */
+  _scores(method, ds) {
+    const { dim, base, factor, trainLen } = this;
+    const { q, k } = this._qk();
+    const scaling = method.scaling(factor, trainLen);
+    const n = ds.length;
+    const qs = new Float32Array((n + 1) * dim);
+    for (let j = 0; j <= n; j++) qs.set(q, j * dim);
+    // the whole sequence is factor·L long: one more token at its last position
+    // makes dynamic and longrope choose their frequencies for that length
+    const top = trainLen * factor;
+    const positionIds = Int32Array.from([...ds, top - 1]);
+    const rq = this.pn.rope(qs, { seqLen: n + 1, heads: 1, headDim: dim, base, positionIds, scaling });
+    const rk = this.pn.rope(Float32Array.from([...k, ...k]), { seqLen: 2, heads: 1, headDim: dim, base, positionIds: Int32Array.from([0, top - 1]), scaling });
+    const out = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0; c < dim; c++) s += rq[j * dim + c] * rk[c];
+      out[j] = s;
+    }
+    return out;
+  }
+
+  _compute() {
+    const { dim, base, factor, trainLen, distance } = this;
+    const key = `${dim}|${base}|${factor}|${trainLen}|${this.seed}`;
+    const top = trainLen * factor;
+    if (key !== this._key) {
+      const ds = Array.from({ length: SAMPLES }, (_, j) => Math.round((j / (SAMPLES - 1)) * (top - 1)));
+      const methods = METHODS.map((m) => {
+        const scaling = m.scaling(factor, trainLen);
+        const f = this.pn.ropeFrequencies({ dim, base, scaling, seqLen: top });
+        return { key: m.key, invFreq: f.invFreq, attentionFactor: f.attentionFactor, scores: this._scores(m, ds) };
+      });
+      // the range the plain model saw in training: scores over distances [0, L)
+      const inTraining = this._scores(METHODS[0], Array.from({ length: SAMPLES }, (_, j) => Math.round((j / (SAMPLES - 1)) * (trainLen - 1))));
+      this._data = { ds, methods, trainMin: Math.min(...inTraining), trainMax: Math.max(...inTraining) };
+      this._key = key;
+    }
+    const at = METHODS.map((m) => this._scores(m, [Math.min(distance, top - 1)])[0]);
+    return { ...this._data, at };
+  }
+
+  render() {
+    const t = this.t;
+    const r = this._compute();
+    const { trainLen: L, factor, distance } = this;
+    const turns = r.methods.map((m) => [...m.invFreq].filter((w) => (2 * Math.PI) / w <= L).length);
+    this.result = {
+      distance,
+      scores: Object.fromEntries(METHODS.map((m, k) => [m.key, r.at[k]])),
+      attentionFactors: Object.fromEntries(r.methods.map((m) => [m.key, m.attentionFactor])),
+      pairsTurningInside: Object.fromEntries(r.methods.map((m, k) => [m.key, turns[k]])),
+      trainRange: [r.trainMin, r.trainMax],
+      invFreq: Object.fromEntries(r.methods.map((m) => [m.key, Float32Array.from(m.invFreq)])),
+      q: Float32Array.from(this._qk().q), k: Float32Array.from(this._qk().k),
+    };
+    const width = this.canvas.clientWidth || 300;
+    const wide = width >= 620;
+    const ph = Math.min(240, Math.max(150, (wide ? width / 2 : width) * 0.5));
+    const height = wide ? ph + 70 : 2 * ph + 130;
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    ctx.clearRect(0, 0, width, height);
+    const colours = METHODS.map((m) => this.color(m.colour));
+    const pw = wide ? (width - 90) / 2 : width - 60;
+    const a = { x: 46, y: 52, w: pw, h: ph };
+    const b = wide ? { x: 46 + pw + 44, y: 52, w: pw - 10, h: ph } : { x: 46, y: ph + 122, w: pw, h: ph };
+    legend(this, ctx, METHODS.map((m, k) => [t[`lcMethod_${m.key}`], colours[k], m.dash]), 4, 12);
+    // (a) wavelengths per pair, log axis, with L and factor·L
+    title(this, ctx, t.lcWavesTitle, a.x - 40, a.y - 8);
+    const waves = r.methods.map((m, k) => ({ ys: [...m.invFreq].map((w) => (2 * Math.PI) / w), colour: colours[k], dash: METHODS[k].dash }));
+    const all = waves.flatMap((s) => s.ys);
+    const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin: Math.min(...all), yMax: Math.max(...all, L * factor) * 2, log: true });
+    for (const [v, label] of [[L, `L = ${L}`], [L * factor, `${factor}·L`]]) {
+      ctx.strokeStyle = this.color('--pn-muted');
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(a.x, Ya(v));
+      ctx.lineTo(a.x + a.w, Ya(v));
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = this.color('--pn-muted');
+      ctx.textAlign = 'left';
+      ctx.fillText(label, a.x + 4, Ya(v) - 7);
+    }
+    // (b) scores against distance, the training window shaded, ALiBi's bias as reference
+    title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
+    const allScores = r.methods.flatMap((m) => [...m.scores]);
+    const lim = Math.max(1e-6, ...allScores.map(Math.abs));
+    const series = r.methods.map((m, k) => ({ ys: [...m.scores], colour: colours[k], dash: METHODS[k].dash }));
+    const alibi = r.ds.map((d) => Math.max(-lim, -ALIBI_SLOPE * d * (lim / 8)));
+    series.push({ ys: alibi, colour: this.color('--pn-muted'), dash: [1, 3] });
+    const span = r.ds.at(-1) || 1;
+    const Yb = drawLines(this, ctx, b, series, { x0: 0, dx: span / (SAMPLES - 1), yMin: -lim, yMax: lim, marker: L });
+    ctx.strokeStyle = this.color('--pn-muted');
+    ctx.setLineDash([4, 4]);
+    for (const v of [r.trainMin, r.trainMax]) {
+      ctx.beginPath();
+      ctx.moveTo(b.x, Yb(v));
+      ctx.lineTo(b.x + b.w, Yb(v));
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    const cx = b.x + (Math.min(distance, span) / span) * b.w;
+    ctx.strokeStyle = this.color('--pn-accent');
+    ctx.beginPath();
+    ctx.moveTo(cx + 0.5, b.y);
+    ctx.lineTo(cx + 0.5, b.y + b.h);
+    ctx.stroke();
+    const inside = (v) => v >= r.trainMin && v <= r.trainMax;
+    const items = [
+      t.lcReadoutScores(distance, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${fmt(r.at[k], 4)}${inside(r.at[k]) ? '' : ' ✗'}`).join(' · '), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),
+      t.lcReadoutTurns(L, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${turns[k]}/${this.dim / 2}`).join(' · ')),
+      t.lcReadoutFactors(r.methods.map((m) => `${t[`lcMethod_${m.key}`]} ${fmt(m.attentionFactor, 5)}`).join(' · ')),
+      t.lcSources,
+    ];
+    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    this.canvas.setAttribute('aria-label', this.describe());
+  }
+
+  describe() { return this.t.lcAlt(this); }
+
+  toCsv() {
+    const r = this._compute();
+    return `distance,${METHODS.map((m) => `score_${m.key}`).join(',')}\n${r.ds.map((d, j) => [d, ...r.methods.map((m) => m.scores[j])].join(',')).join('\n')}\n`;
+  }
+}
+
+PosnormLongContext.define('posnorm-long-context');
