@@ -68,9 +68,18 @@ test('the page loads with no console errors or failed requests, at 1280 and 360 
 test('the minified demo site (what make demo serves) runs every figure without errors', async () => {
   const site = await serve({ dir: fileURLToPath(new URL('../build/site/', import.meta.url)) });
   try {
-    const { page, problems, context } = await open(browser, `${site.url}/`, { width: 1280 });
+    const { page, problems, context } = await open(browser, 'about:blank', { width: 1280 });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    await page.goto(`${site.url}/`);
     await ready(page);
     for (const tag of FIGURES) assert.ok((await pixels(page, tag)).painted > 0, `${tag} paints`);
+    // the Korean page does not fetch the English labels or the page's strings (the size budget counts on it)
+    assert.deepEqual(fetched.filter((f) => /chunks\/(en|page-i18n)-/.test(f)), []);
+    await page.locator('button[data-lang=en]').click();
+    await page.waitForFunction(() => /embedding size/.test(document.querySelector('posnorm-heatmap').shadowRoot.querySelector('label').textContent));
+    assert.equal(fetched.filter((f) => /chunks\/(en|page-i18n)-/.test(f)).length, 2, 'English fetches both');
+    assert.match(await page.textContent('h1'), /Positional Encoding/);
     assert.deepEqual(problems, []);
     await context.close();
   } finally {

@@ -104,7 +104,7 @@ test('figure.html names an unknown figure — also __proto__, constructor, toStr
 });
 
 test('without JavaScript, index.html and embed.html show each figure\'s poster and description; with it, no poster is downloaded', async () => {
-  for (const [path, count] of [['/web/', 9], ['/web/embed.html', 2]]) {
+  for (const [path, count] of [['/web/', FIGURES.length], ['/web/embed.html', 2]]) {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${server.url}${path}`);
@@ -120,7 +120,7 @@ test('without JavaScript, index.html and embed.html show each figure\'s poster a
     assert.ok((await page.locator('p[slot=poster]').first().isVisible()), 'the note is shown');
     if (path === '/web/') {
       assert.ok((await page.textContent('[data-i18n=intro]')).length > 50, 'the intro is in the markup');
-      assert.ok((await page.locator('figcaption').count()) === 9 && (await page.textContent('figcaption')).length > 20, 'and the captions');
+      assert.ok((await page.locator('figcaption').count()) === FIGURES.length && (await page.textContent('figcaption')).length > 20, 'and the captions');
     }
     await context.close();
   }

@@ -40,7 +40,7 @@ export async function buildSite() {
       continue;
     }
     const { code } = await transform(await readFile(src, 'utf8'), {
-      loader, minify: true, keepNames: true, charset: 'utf8', format: loader === 'js' ? 'esm' : undefined, target: 'es2022',
+      loader, minify: true, charset: 'utf8', format: loader === 'js' ? 'esm' : undefined, target: 'es2022',
     });
     await writeFile(dest, code);
   }
@@ -60,7 +60,6 @@ async function bundlePage() {
     bundle: true,
     format: 'esm',
     minify: true,
-    keepNames: true,
     charset: 'utf8',
     target: 'es2022',
     outdir: join(out, 'web'),

@@ -4,7 +4,7 @@
 // after, in parallel, so that a phone paints the first figure without
 // waiting for the code of all nine (make demo bundles this file). The
 // page's Korean text is in index.html itself; the page's own strings
-// (page-i18n.js) are loaded only to switch language or name the engine.
+// (page-i18n.js) are loaded only for English.
 import './figures/order.js';
 import { configure, getPosnorm } from './figures/runtime.js';
 
@@ -15,6 +15,8 @@ const params = new URLSearchParams(location.search);
 let lang = params.get('lang') === 'en' ? 'en' : 'ko';
 let simd = null;
 let pageStrings = null;
+// the engine note in Korean, so that the Korean page never loads page-i18n.js
+const ENGINE_KO = { simd: '지금 SIMD128 빌드로 실행 중입니다.', scalar: '이 브라우저는 SIMD를 지원하지 않아 스칼라 빌드로 실행 중입니다.' };
 const strings = () => (pageStrings ??= import('./page-i18n.js').then((m) => m.PAGE_STRINGS));
 
 async function apply() {
@@ -23,7 +25,12 @@ async function apply() {
     if (fig.getAttribute('lang') !== lang) fig.setAttribute('lang', lang);
   }
   for (const b of document.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
-  if (lang === 'ko' && simd === null) return; // the markup already says it in Korean
+  if (lang === 'ko' && pageStrings === null) {
+    // the markup already says it all in Korean; only the engine note is left
+    const engine = document.getElementById('engine');
+    if (engine && simd !== null) engine.textContent = simd ? ENGINE_KO.simd : ENGINE_KO.scalar;
+    return;
+  }
   const s = (await strings())[lang];
   document.title = `${s.title} — posnorm`;
   for (const el of document.querySelectorAll('[data-i18n]')) {

@@ -194,7 +194,7 @@ export class Posnorm {
 
   /** Allocates a zero-copy buffer of `length` values in the module's memory. */
   alloc(length, type = 'f32') {
-    v.oneOf('alloc', 'type', type, Object.keys(BUFFER_TYPES));
+    v.oneOf('alloc', 'type', type, ['f32', 'u32', 'i32', 'u8c']); // f64 is only for the wrapper's own temporaries
     v.int('alloc', 'length', length, 1, v.MAX_ELEMENTS);
     const bytes = length * BUFFER_TYPES[type].BYTES_PER_ELEMENT;
     return new PnBuffer(this.#heap, this.#heap.alloc(bytes, 'alloc', `a ${type} buffer of ${length} values`), length, type);

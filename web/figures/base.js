@@ -13,7 +13,7 @@ import { PnElement, emit } from './element.js';
 import { buildControl, syncControl } from './controls.js';
 import { FigureBuffers } from './buffers.js';
 import { onResize, whenNearViewport } from './observers.js';
-import { languageOf, stringsFor } from './language.js';
+import { ensureLanguage, languageOf, stringsFor } from './language.js';
 import { copyLink, restoreFromUrl, shareUrl } from './share.js';
 import { fileStem, joinCanvases, saveBlob } from './download.js';
 import { buildToolbar } from './toolbar.js';
@@ -95,7 +95,8 @@ export class PnFigure extends PnElement {
     if (this._started) return;
     this._started = true;
     try {
-      this.pn = await getPosnorm();
+      // the figure's language (if not Korean) loads with the wasm, so its first frame is labelled
+      [this.pn] = await Promise.all([getPosnorm(), ensureLanguage(this, () => this._relabelAll())]);
     } catch (error) {
       this._fail(error);
       return;
@@ -133,7 +134,9 @@ export class PnFigure extends PnElement {
   }
 
   languageChanged() {
-    if (this._built) this._relabelAll();
+    if (!this._built) return;
+    this._relabelAll();
+    ensureLanguage(this, () => this._relabelAll());
   }
 
   /** Adds a button to the controls; returns it. */
@@ -188,6 +191,7 @@ export class PnFigure extends PnElement {
     restoreFromUrl(this);
     this.controlsChanged();
     this._relabelAll();
+    ensureLanguage(this, () => this._relabelAll());
   }
 
   /** Gives every picture its text alternative (also before the first frame). */

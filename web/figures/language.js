@@ -1,6 +1,6 @@
 // language.js — which language a figure speaks: its own `lang`, the
 // nearest ancestor's, the document's, else Korean (the article's).
-import { strings } from '../i18n.js';
+import { loadStrings, strings } from '../i18n.js';
 
 /** 'en' or 'ko' for element `el`. */
 export function languageOf(el) {
@@ -9,7 +9,17 @@ export function languageOf(el) {
   return lang === 'en' ? 'en' : 'ko';
 }
 
-/** The strings table for `el`'s language. */
+/** The strings table for `el`'s language (Korean until another has loaded). */
 export function stringsFor(el) {
   return strings(languageOf(el));
+}
+
+/**
+ * Loads `el`'s language if it is not here yet and then calls `el.relabel
+ * callback`; resolves when the figure's strings are in place.
+ */
+export function ensureLanguage(el, onLoaded) {
+  const lang = languageOf(el);
+  if (strings(lang) !== strings('ko') || lang === 'ko') return Promise.resolve();
+  return loadStrings(lang).then(onLoaded, () => {});
 }

@@ -12,7 +12,7 @@ export declare class PosnormLongContext extends PnFigure {
   dim: number;
   /** attribute base, 1000…1000000, default 10000 */
   base: number;
-  /** attribute distance, 0…trainLen·factor, default 12000: the cursor */
+  /** attribute distance, 0…trainLen·factor (the slider moves by 64), default 12288: the cursor */
   distance: number;
   /** attribute seed (hidden), default 7 */
   seed: number;

@@ -26,7 +26,7 @@ export class PosnormLongContext extends PnFigure {
     { prop: 'factor', attr: 'factor', kind: 'log', min: 1, max: 32, logStep: Math.log10(2), def: 8, label: 'lcFactor', round: (v) => 2 ** Math.round(Math.log2(v)) },
     { prop: 'dim', attr: 'dim', kind: 'int', min: 16, max: 256, step: 16, def: 128, label: 'lcDim', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
     { prop: 'base', attr: 'base', kind: 'log', min: 1000, max: 1000000, def: 10000, label: 'base', round: (v) => Math.round(v) },
-    { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor, def: 12000, label: 'lcDistance' },
+    { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor, step: 64, def: 12288, label: 'lcDistance' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
   ];
 
