@@ -18,7 +18,8 @@ export const METHODS = [
   { key: 'llama3', colour: '--pn-ref-sin', dash: [2, 3], scaling: (f, L) => (f > 1 ? { type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 } : undefined) },
 ];
 const ALIBI_SLOPE = 1 / 256;
-const SAMPLES = 384;
+const SAMPLES = 256;
+const TRAIN_SAMPLES = 160;
 
 export class PosnormLongContext extends PnFigure {
   static controls = [
@@ -84,7 +85,7 @@ export class PosnormLongContext extends PnFigure {
         return { key: m.key, invFreq: f.invFreq, attentionFactor: f.attentionFactor, scores: this._scores(m, ds) };
       });
       // the range the plain model saw in training: scores over distances [0, L)
-      const inTraining = this._scores(METHODS[0], Array.from({ length: SAMPLES }, (_, j) => Math.round((j / (SAMPLES - 1)) * (trainLen - 1))));
+      const inTraining = this._scores(METHODS[0], Array.from({ length: TRAIN_SAMPLES }, (_, j) => Math.round((j / (TRAIN_SAMPLES - 1)) * (trainLen - 1))));
       this._data = { ds, methods, trainMin: Math.min(...inTraining), trainMax: Math.max(...inTraining) };
       this._key = key;
     }
