@@ -19,10 +19,10 @@ cd "$(dirname "$0")"
 HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/batchnorm.c src/rope.c
 src/reduce.c src/colormap.c src/depth.c"
 COLD_SOURCES="src/alibi.c src/random.c src/histogram.c src/attention.c
-src/pe_props.c src/rope_scaling.c"
+src/pe_props.c src/rope_scaling.c src/pe_float32.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
 CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
-EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,\
+EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
 _pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
 _pn_batchnorm_infer_f32,_pn_rope_f32,_pn_rope_cache_f32,_pn_rope_frequencies_f64,_pn_rope_scaled_f32,_pn_alibi_slopes_f32,_pn_alibi_bias_f32,\
 _pn_random_normal_f32,_pn_histogram_f32,_pn_colormap_rgba8,\

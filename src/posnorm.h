@@ -132,6 +132,22 @@ enum pn_pe_layout {
 int pn_pe_sinusoidal_f32(float *out, int32_t seq_len, int32_t d_model,
                          double base, int32_t offset, int32_t layout);
 
+/* pn_pe_float32_code_f32 — the article's PyTorch SinusoidalPositionalEncoding
+ * as float32 computes it, step by step, for showing its error (not for use):
+ *   scale = (float)(-ln(base)/d_model)
+ *   div_i = (float)exp((float)(2i)·scale)          (float32 product and exp)
+ *   a     = (float)p · div_i                        (float32 product)
+ *   sin(a), cos(a) of the float32 angle, rounded to float32
+ * in the same layouts as pn_pe_sinusoidal_f32. Its error against float64
+ * grows with the position (about 2e-3 at p = 65536, d_model = 512): the
+ * float32 angle p·div_i loses the low bits of p·w_i. float32 exp and sin are
+ * taken correctly rounded here; PyTorch's own kernels are within an ulp of
+ * that, so individual values may differ from a given PyTorch build in the
+ * last bit, and the error's size and growth are the same.
+ * Preconditions and errors as pn_pe_sinusoidal_f32. */
+int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
+                           double base, int32_t offset, int32_t layout);
+
 /* pn_pe_sample_f32 — one PE column at fractional positions (smooth curves).
  *
  *   out[k] = f(p_k · w_i), p_k = pos_start + k·pos_step, k in [0, n)

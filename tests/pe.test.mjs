@@ -71,3 +71,39 @@ test('SIMD and scalar PE are bit-identical', () => {
       b.pn.positionalEncoding({ seqLen, dModel, offset: 999 }));
   }
 });
+
+test("precision: 'float32' is the article's PyTorch float32 code step by step, and its error grows with position", async () => {
+  const f = Math.fround;
+  for (const { name, pn } of await builds()) {
+    for (const [seqLen, dModel, offset, base] of [[50, 128, 0, 10000], [4, 512, 65534, 10000], [3, 64, 16777214, 10000], [20, 33, 1000, 500]]) {
+      const got = pn.positionalEncoding({ seqLen, dModel, offset, base, precision: 'float32' });
+      // the same steps, emulated here in float32 with Math.fround
+      const scale = f(-Math.log(base) / dModel);
+      let same = 0, total = 0;
+      for (let r = 0; r < seqLen; r++) {
+        const pos = f(offset + r);
+        for (let c = 0; c < dModel; c++) {
+          const i = c >> 1;
+          const div = f(Math.exp(f(f(2 * i) * scale)));
+          const a = f(pos * div);
+          const want = f(c % 2 ? Math.cos(a) : Math.sin(a));
+          const g = got[r * dModel + c];
+          const ulp = 2 ** (Math.floor(Math.log2(Math.max(Math.abs(want), 2 ** -126))) - 23);
+          assert.ok(Math.abs(g - want) <= ulp, `${name} ${seqLen}×${dModel}+${offset} (${r}, ${c}): ${g} vs ${want}`);
+          same += g === want; total++;
+        }
+      }
+      assert.ok(same >= 0.99 * total, `${name}: ${same}/${total} bit-identical to the emulation`);
+    }
+    // the article's claim: about 2e-3 at pos 65536 for d_model 512; the default stays within 2e-7
+    const p = 65536, d = 512;
+    const ref = peRef(1, d, { offset: p });
+    let err32 = 0, err64 = 0;
+    const a32 = pn.positionalEncoding({ seqLen: 1, dModel: d, offset: p, precision: 'float32' });
+    const a64 = pn.positionalEncoding({ seqLen: 1, dModel: d, offset: p });
+    for (let c = 0; c < d; c++) { err32 = Math.max(err32, Math.abs(a32[c] - ref[c])); err64 = Math.max(err64, Math.abs(a64[c] - ref[c])); }
+    assert.ok(err32 > 1e-3 && err32 < 4e-3, `${name}: float32 code error at ${p}: ${err32}`);
+    assert.ok(err64 < 2e-7, `${name}: default error ${err64}`);
+    assert.throws(() => pn.positionalEncoding({ seqLen: 1, dModel: 4, precision: 'half' }), /precision must be "float64" or "float32"/);
+  }
+});

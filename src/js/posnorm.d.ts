@@ -85,6 +85,12 @@ export interface PositionalEncodingOptions<O extends F32Out | undefined = undefi
   offset?: number;
   /** 'interleaved' (sin, cos per pair; default) or 'concat' (all sin, then all cos) */
   layout?: 'interleaved' | 'concat';
+  /**
+   * 'float64' (default): angles in float64, each value rounded once.
+   * 'float32': the article's PyTorch float32 code step by step (float32 div_term,
+   * product and sin/cos), to show its error; not for use.
+   */
+  precision?: 'float64' | 'float32';
   out?: O;
 }
 

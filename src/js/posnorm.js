@@ -202,17 +202,19 @@ export class Posnorm {
 
   positionalEncoding(opts) {
     const fn = 'positionalEncoding';
-    const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'out']);
+    const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'precision', 'out']);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const offset = v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
     const layout = v.oneOf(fn, 'layout', o.layout ?? 'interleaved', LAYOUTS);
+    const precision = v.oneOf(fn, 'precision', o.precision ?? 'float64', ['float64', 'float32']);
     const n = v.total(fn, 'seqLen × dModel', seqLen * dModel);
     const out = outArg(fn, o.out, n);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the encoding');
-      check(fn, this.#x.pn_pe_sinusoidal_f32(y.ptr, seqLen, dModel, base, offset, LAYOUTS.indexOf(layout)));
+      const kernel = precision === 'float32' ? this.#x.pn_pe_float32_code_f32 : this.#x.pn_pe_sinusoidal_f32;
+      check(fn, kernel(y.ptr, seqLen, dModel, base, offset, LAYOUTS.indexOf(layout)));
       return y.result();
     });
   }

@@ -1,0 +1,39 @@
+/* pe_float32.c — the article's PyTorch float32 positional encoding, step by
+ * step, to show what float32 does to it (see posnorm.h). */
+#include <math.h>
+
+#include "pn_internal.h"
+
+int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
+                           double base, int32_t offset, int32_t layout) {
+  if (!out) return PN_ERR_NULL;
+  if (pn_count2(seq_len, d_model) < 0) return PN_ERR_SIZE;
+  if (!isfinite(base) || !(base > 1.0) || offset < 0 ||
+      (double)offset + (double)seq_len > PN_POS_LIMIT ||
+      (layout != PN_PE_INTERLEAVED && layout != PN_PE_CONCAT))
+    return PN_ERR_ARG;
+  const int32_t n_pairs = (d_model + 1) / 2, n_cos = d_model / 2;
+  /* -math.log(10000.0) / d_model: a Python float, cast to float32 by the
+   * float32 tensor it multiplies */
+  const float scale = (float)(-pn_log(base) / (double)d_model);
+  for (int32_t r = 0; r < seq_len; r++) {
+    /* torch.arange(0, max_len).float(): exact below 2^24, rounded above */
+    const float pos = (float)((double)offset + (double)r);
+    float *row = out + (size_t)r * (size_t)d_model;
+    for (int32_t i = 0; i < n_pairs; i++) {
+      /* div_term = exp(arange(0, d, 2).float() · scale): float32 product,
+       * float32 exp (here correctly rounded) */
+      const float div = (float)exp((double)((float)(2 * i) * scale));
+      const float angle = pos * div; /* position · div_term in float32 */
+      const float s = (float)sin((double)angle), c = (float)cos((double)angle);
+      if (layout == PN_PE_INTERLEAVED) {
+        row[2 * i] = s;
+        if (i < n_cos) row[2 * i + 1] = c;
+      } else {
+        row[i] = s;
+        if (i < n_cos) row[n_pairs + i] = c;
+      }
+    }
+  }
+  return PN_OK;
+}
