@@ -12,6 +12,7 @@ const CASES = [
   { tag: 'posnorm-properties', slider: 'seqLen', values: [190, 200], sizes: { default: {}, largest: { dModel: 256, seqLen: 200 } } },
   { tag: 'posnorm-compare', slider: 'offset', values: [5, 40], sizes: { default: {}, largest: { seqLen: 128, dModel: 128, heads: 16 } } },
   { tag: 'posnorm-long-context', slider: 'factor', values: [0.90309, 1.20412], sizes: { default: {}, largest: { dim: 256, trainLen: 16384 } } },
+  { tag: 'posnorm-precision', slider: 'dModel', values: [496, 512], sizes: { default: {}, largest: { dModel: 1024, maxExp: 24 } } },
   { tag: 'posnorm-depth', slider: 'layers', values: [90, 96], sizes: { default: {}, largest: { layers: 96, width: 64 } } },
   { tag: 'posnorm-ln-steps', slider: 'gamma', values: [0.5, 2], sizes: { default: {} } },
   { tag: 'posnorm-bn-vs-ln', slider: 'batch', values: [7, 64], sizes: { default: {}, largest: { features: 16 } } },

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { open, useBrowser } from './browser/harness.mjs';
+import { open, useBrowser, startFigure } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
 
 async function audit(page) {
   await page.addScriptTag({ content: AXE });
@@ -22,8 +22,7 @@ async function audit(page) {
 
 const startAll = async (page, tags) => {
   for (const tag of tags) {
-    await page.locator(tag).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+    await startFigure(page, tag);
   }
 };
 

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, pixels, serve } from './browser/harness.mjs';
+import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare', 'posnorm-long-context',
+const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare', 'posnorm-long-context', 'posnorm-precision',
   'posnorm-depth', 'posnorm-ln-simulator', 'posnorm-ln-steps', 'posnorm-bn-vs-ln'];
 let browser, server;
 
@@ -26,8 +26,7 @@ after(async () => {
 /** Scrolls every figure into view and waits for its first frame. */
 async function ready(page, tags = FIGURES) {
   for (const tag of tags) {
-    await page.locator(tag).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes.length > 0, tag, { timeout: 10000 });
+    await startFigure(page, tag);
   }
 }
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { open, useBrowser } from './browser/harness.mjs';
+import { open, useBrowser, startFigure } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 
@@ -13,8 +13,7 @@ test('embed.html: two figures, one script tag and one element each, sized by the
   for (const width of [1280, 360]) {
     const { page, problems, context } = await open(env.browser, `${env.server.url}/web/embed.html`, { width });
     for (const tag of ['posnorm-heatmap', 'posnorm-waveform']) {
-      await page.locator(tag).scrollIntoViewIfNeeded();
-      await rendered(page, tag);
+      await startFigure(page, tag);
       const [fig, column] = await page.evaluate((t) => {
         const el = document.querySelector(t);
         const a = document.querySelector('article');
@@ -58,7 +57,7 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
 });
 
 test('figure.html shows each of the nine figures alone', async () => {
-  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln']) {
+  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln']) {
     const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 400, height: 800 });
     await rendered(page, `posnorm-${fig}`);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 400, `${fig} fits a 400 px iframe`);
@@ -76,16 +75,14 @@ test('"Copy link" copies a URL that restores every control of the figure', async
     'posnorm-ln-simulator': { features: 1000, mu: -4.5, sigma: 0.7, gamma: 2.25, beta: -1.5, eps: 0.001, seed: 9 },
   };
   for (const [tag, values] of Object.entries(cases)) {
-    await page.locator(tag).scrollIntoViewIfNeeded();
-    await rendered(page, tag);
+    await startFigure(page, tag);
     await page.evaluate(([t, v]) => Object.assign(document.querySelector(t), v), [tag, values]);
     await page.locator(`${tag} button[data-action=copyLink]`).click();
     await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('.status').textContent.length > 0, tag);
     const url = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(url, page.url(), 'the page URL records the controls too');
     const other = await open(env.browser, url);
-    await other.page.locator(tag).scrollIntoViewIfNeeded();
-    await rendered(other.page, tag);
+    await startFigure(other.page, tag);
     const restored = await other.page.evaluate(([t, keys]) => Object.fromEntries(keys.map((k) => [k, document.querySelector(t)[k]])), [tag, Object.keys(values)]);
     assert.deepEqual(restored, values, `${tag} restored from ${url}`);
     assert.deepEqual(other.problems, []);
@@ -102,8 +99,7 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
     return { name: d.suggestedFilename(), data: await readFile(await d.path()) };
   };
   // heatmap
-  await page.locator('posnorm-heatmap').scrollIntoViewIfNeeded();
-  await rendered(page, 'posnorm-heatmap');
+  await startFigure(page, 'posnorm-heatmap');
   const png = await download('posnorm-heatmap', 'downloadPng');
   assert.match(png.name, /^posnorm-heatmap_d-model-64_seq-len-30_base-10000_layout-interleaved\.png$/);
   assert.deepEqual([...png.data.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
@@ -119,8 +115,7 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
     assert.ok(Math.abs(v - (dim % 2 ? Math.cos(a) : Math.sin(a))) <= 2e-7, `csv PE(${pos}, ${dim})`);
   }
   // waveform
-  await page.locator('posnorm-waveform').scrollIntoViewIfNeeded();
-  await rendered(page, 'posnorm-waveform');
+  await startFigure(page, 'posnorm-waveform');
   const wave = (await download('posnorm-waveform', 'downloadCsv')).data.toString('utf8').trim().split('\n');
   assert.equal(wave[0], 'pos,sin_pair0,cos_pair0,sin_pair4,cos_pair4');
   for (const line of wave.slice(1).filter((_, k) => k % 97 === 0)) {
@@ -130,8 +125,7 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
     assert.ok(Math.abs(s4 - Math.sin(p * w)) < 2e-7 && Math.abs(c4 - Math.cos(p * w)) < 2e-7);
   }
   // LayerNorm simulator: two panels in one PNG; CSV of x and y
-  await page.locator('posnorm-ln-simulator').scrollIntoViewIfNeeded();
-  await rendered(page, 'posnorm-ln-simulator');
+  await startFigure(page, 'posnorm-ln-simulator');
   const lnPng = await download('posnorm-ln-simulator', 'downloadPng');
   const widths = await page.evaluate(() => [...document.querySelector('posnorm-ln-simulator').shadowRoot.querySelectorAll('canvas')].map((c) => c.width));
   assert.equal(lnPng.data.readUInt32BE(16), widths[0] + widths[1]);

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, serve } from './browser/harness.mjs';
+import { launch, open, serve, startFigure } from './browser/harness.mjs';
 
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const root = fileURLToPath(new URL('..', import.meta.url));
 let browser, server, strict;
@@ -39,8 +39,7 @@ test('under a strict CSP (no inline script or style) index.html, embed.html and 
     const response = await page.goto(`${strict.url}${path}`);
     assert.equal(response.headers()['content-security-policy'], CSP);
     for (const tag of tags) {
-      await page.locator(tag).scrollIntoViewIfNeeded();
-      await rendered(page, tag);
+      await startFigure(page, tag);
       const styled = await page.evaluate((t) => {
         const el = document.querySelector(t);
         const form = el.shadowRoot.querySelector('form.controls');
@@ -130,8 +129,7 @@ test('without JavaScript, index.html and embed.html show each figure\'s poster a
     page.on('request', (r) => { if (r.url().includes('/posters/')) posterRequests.push(r.url()); });
     await page.goto(`${server.url}${path}`);
     for (const tag of await page.evaluate(() => [...document.querySelectorAll('[id], posnorm-heatmap, posnorm-waveform')].map((e) => e.localName).filter((n) => n.startsWith('posnorm-')))) {
-      await page.locator(tag).first().scrollIntoViewIfNeeded();
-      await rendered(page, tag);
+      await startFigure(page, tag);
     }
     assert.deepEqual(posterRequests, [], `${path}: no poster downloaded where scripts run`);
     assert.deepEqual(problems, []);

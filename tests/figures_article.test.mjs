@@ -2,13 +2,12 @@
 // against float64 values computed here, keyboard and touch operation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { open, useBrowser } from './browser/harness.mjs';
+import { open, useBrowser, startFigure } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 
 async function figure(page, tag) {
-  await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 10000 });
+  await startFigure(page, tag);
 }
 /** Runs `fn(el, arg)` in the page, then waits for the figure to repaint. */
 async function update(page, tag, fn, arg) {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, serve } from './browser/harness.mjs';
+import { launch, open, serve, startFigure } from './browser/harness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const VERSIONS = {
@@ -57,8 +57,7 @@ async function exercise(dir, extra) {
     const { page, problems, context } = await open(browser, `${server.url}/index.html`);
     assert.equal(await page.textContent('#server-check'), 'function', 'the figure class was imported in server code');
     for (const tag of ['posnorm-heatmap', 'posnorm-waveform']) {
-      await page.locator(tag).scrollIntoViewIfNeeded();
-      await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 20000 });
+      await startFigure(page, tag);
     }
     const heat = await page.evaluate(() => { const h = document.querySelector('posnorm-heatmap'); return [h.dModel, h.seqLen]; });
     const wave = await page.evaluate(() => { const w = document.querySelector('posnorm-waveform'); return [w.i, w.dModel]; });

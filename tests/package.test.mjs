@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, pixels, serve } from './browser/harness.mjs';
+import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -39,8 +39,7 @@ async function renders(dir, tags) {
   try {
     const { page, problems, context } = await open(browser, `${server.url}/index.html`);
     for (const tag of tags) {
-      await page.locator(tag).scrollIntoViewIfNeeded();
-      await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+      await startFigure(page, tag);
       const { painted, total } = await pixels(page, tag);
       assert.ok(painted > 0.05 * total, `${tag} painted ${painted}/${total}`);
     }

@@ -96,3 +96,22 @@ export async function openHtml(browser, base, html, options = {}) {
   await page.goto(url);
   return { page, context, problems };
 }
+
+/**
+ * Scrolls `selector` into view until it has drawn its first frame. Figures
+ * start when they come near the viewport, and figures above that draw while
+ * the page scrolls change their height (content-visibility reserves an
+ * estimate), so one scroll may leave the target out of reach: scroll again.
+ */
+export async function startFigure(page, selector, timeout = 15000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    await page.locator(selector).first().scrollIntoViewIfNeeded();
+    try {
+      await page.waitForFunction((s) => document.querySelector(s)?.renderTimes?.length > 0, selector, { timeout: 1000 });
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+    }
+  }
+}

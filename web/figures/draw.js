@@ -88,12 +88,21 @@ export function drawBars(fig, ctx, rect, values, lim, colour) {
   ctx.fillRect(rect.x, Math.round(Y(0)), rect.w, 1);
 }
 
-/** Legend entries [label, colour, dash] in a row at (x, y). */
+/**
+ * Legend entries [label, colour, dash] in a row at (x, y), wrapping onto
+ * further rows 14 px apart where the canvas is too narrow; returns the y of
+ * the last row.
+ */
 export function legend(fig, ctx, items, x, y) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
+  const x0 = x, right = ctx.canvas.clientWidth || Infinity;
   for (const [label, colour, dash] of items) {
+    if (x > x0 && x + 28 + ctx.measureText(label).width > right) {
+      x = x0;
+      y += 14;
+    }
     ctx.strokeStyle = colour;
     ctx.lineWidth = 2;
     ctx.setLineDash(dash ?? []);
@@ -107,4 +116,5 @@ export function legend(fig, ctx, items, x, y) {
     x += 28 + ctx.measureText(label).width;
   }
   ctx.lineWidth = 1;
+  return y;
 }

@@ -1,0 +1,122 @@
+// precision.js — <posnorm-precision>: what float32 does to the article's own
+// PyTorch PE code. For positions from 1 to 2^24 (log axis): the max error of
+// the float32 code and of posnorm against float64, the distance between
+// neighbouring positions' encodings (float64: the same at every position,
+// since PE(p+1) is a rotation of PE(p); float32 code: whatever its errors
+// leave), and where neighbouring positions become closer than the float32
+// code's own error: the first position where some pair's error reaches the
+// step that pair takes from p to p + 1 (the slow pairs, which carry
+// long-range position, get there first).
+import { PnFigure, fmt } from './base.js';
+import { drawLines, legend, title } from './draw.js';
+
+export { configure } from './runtime.js';
+
+const SAMPLES = 96;
+const LINES = [['precErr32', '--pn-accent', []], ['precBlur', '--pn-bar-after', [1, 2]], ['precErr64', '--pn-sin', []], ['precDist64', '--pn-fg', [6, 3]], ['precDist32', '--pn-cos', [2, 3]]];
+
+export class PosnormPrecision extends PnFigure {
+  static controls = [
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 16, max: 1024, step: 16, def: 512, label: 'dModel', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
+    { prop: 'maxExp', attr: 'max-exp', kind: 'int', min: 8, max: 24, def: 24, label: 'precMaxExp' },
+    { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
+    { prop: 'pos', attr: 'pos', kind: 'log', min: 1, max: (f) => 2 ** f.maxExp - 1, logStep: 0.01, def: 65536, label: 'precPos', round: (v) => Math.round(v) },
+  ];
+
+  static readoutList = true;
+
+  /** Errors and neighbour distances at position p (float64 reference computed here). */
+  _at(p) {
+    const { dModel: d, base } = this;
+    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, precision: 'float32' });
+    const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p });
+    let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, dist64 = 0, blur = 0;
+    // each pair's float32 error against the step that pair takes between
+    // neighbouring positions (its chord 2·sin(w_i/2)): at 1 it cannot tell p from p + 1
+    for (let i = 0; 2 * i + 1 < d; i++) {
+      const w = Math.exp((-2 * i / d) * Math.log(base));
+      const e = Math.hypot(a32[2 * i] - Math.sin(p * w), a32[2 * i + 1] - Math.cos(p * w));
+      blur = Math.max(blur, e / (2 * Math.sin(w / 2)));
+    }
+    for (let c = 0; c < d; c++) {
+      const w = Math.exp((-2 * (c >> 1) / d) * Math.log(base));
+      const f = c % 2 ? Math.cos : Math.sin;
+      const ref0 = f(p * w), ref1 = f((p + 1) * w);
+      const e = Math.abs(a32[c] - ref0);
+      err32 = Math.max(err32, e);
+      err64 = Math.max(err64, Math.abs(a64[c] - ref0));
+      norm32 += e * e;
+      dist32 += (a32[d + c] - a32[c]) ** 2;
+      dist64 += (ref1 - ref0) ** 2;
+    }
+    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: Math.sqrt(dist64), blur };
+  }
+
+  _compute() {
+    const key = `${this.dModel}|${this.maxExp}|${this.base}`;
+    if (key !== this._key) {
+      const top = 2 ** this.maxExp - 1;
+      // log-spaced (small positions repeat, so that sample k sits at log p = k/(n−1)·log top)
+      const ps = Array.from({ length: SAMPLES }, (_, k) => Math.round(top ** (k / (SAMPLES - 1))));
+      const rows = ps.map((p) => this._at(p));
+      // the first sampled position where some pair's float32 error reaches the
+      // step that pair takes to the next position: from there the code's slow
+      // pairs — the ones that carry long-range position — blur neighbours together
+      const cross = rows.find((r) => r.blur >= 1);
+      this._data = { ps, rows, crossover: cross ? cross.p : null };
+      this._key = key;
+    }
+    return { ...this._data, cursor: this._at(Math.min(this.pos, 2 ** this.maxExp - 1)) };
+  }
+
+  render() {
+    const t = this.t;
+    const r = this._compute();
+    const c = r.cursor;
+    this.result = { ...c, crossover: r.crossover, samples: r.rows };
+    const width = this.canvas.clientWidth || 300;
+    const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
+    const { ctx } = this.fitCanvas(this.canvas, height);
+    ctx.clearRect(0, 0, width, height);
+    const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [this.t[key], this.color(colour), dash]), 4, 12);
+    const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
+    const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((row) => ({ precErr32: row.err32, precBlur: row.blur, precErr64: row.err64, precDist64: row.dist64, precDist32: row.dist32 })[key]), colour: this.color(colour), dash }));
+    const all = series.flatMap((s) => s.ys).filter((v) => v > 0);
+    title(this, ctx, t.precTitle(this.dModel), 4, top + 20);
+    // x: sample index over log-spaced positions; ticks show the positions as powers of two
+    const Y = drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: Math.min(...all) / 2, yMax: Math.max(...all) * 2, log: true });
+    void Y;
+    const X = (p) => rect.x + (Math.log(p) / Math.log(r.ps.at(-1))) * rect.w;
+    ctx.fillStyle = this.color('--pn-bg');
+    ctx.fillRect(rect.x - 2, rect.y + rect.h + 2, rect.w + 4, 16);
+    ctx.fillStyle = this.color('--pn-muted');
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (let e = 0; e <= this.maxExp; e += this.maxExp > 16 ? 4 : 2) ctx.fillText(`2^${e}`, X(2 ** e), rect.y + rect.h + 4);
+    for (const [p, colour] of [[c.p, '--pn-accent'], ...(r.crossover ? [[r.crossover, '--pn-muted']] : [])]) {
+      ctx.strokeStyle = this.color(colour);
+      ctx.setLineDash(colour === '--pn-muted' ? [4, 4] : []);
+      ctx.beginPath();
+      ctx.moveTo(X(Math.max(1, p)) + 0.5, rect.y);
+      ctx.lineTo(X(Math.max(1, p)) + 0.5, rect.y + rect.h);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    const items = [
+      t.precReadout(c.p, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
+      r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),
+    ];
+    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    this.canvas.setAttribute('aria-label', this.describe());
+  }
+
+  describe() { return this.t.precAlt(this); }
+
+  toCsv() {
+    const r = this._compute();
+    return `pos,max_error_float32_code,max_error_posnorm,neighbour_distance_float64,neighbour_distance_float32_code,worst_pair_error_over_step\n${r.rows.map((x) => [x.p, x.err32, x.err64, x.dist64, x.dist32, x.blur].join(',')).join('\n')}\n`;
+  }
+}
+
+PosnormPrecision.define('posnorm-precision');
