@@ -35,6 +35,11 @@ export async function buildSite() {
     const dest = join(out, relative(root, src));
     await mkdir(dirname(dest), { recursive: true });
     const loader = src.endsWith('.js') && !src.includes('/build/') ? 'js' : src.endsWith('.css') ? 'css' : null;
+    if (src.endsWith('.html')) {
+      // indentation and comments only: the pages hold no <pre> or inline script
+      await writeFile(dest, (await readFile(src, 'utf8')).replace(/<!--[\s\S]*?-->/g, '').replace(/\n\s+/g, '\n'));
+      continue;
+    }
     if (!loader) {
       await copyFile(src, dest);
       continue;
