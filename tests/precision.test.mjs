@@ -3,7 +3,7 @@
 // Math.fround (not posnorm's kernel).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { open, useBrowser } from './browser/harness.mjs';
+import { open, startFigure, useBrowser } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-precision';
@@ -50,6 +50,40 @@ test('precision: errors, neighbour distances and the blur position equal float64
     const first = samples.find((q) => blurAt(q) >= 1) ?? null;
     assert.equal(r.result.crossover, first, `blur position (d ${d}, base ${base})`);
     assert.match(r.text, new RegExp(`pos ${p}: max error of the float32 code`));
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every PE figure reads out the max error of what it draws against float64, for posnorm and the float32 code', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en&heatmap.d-model=48&heatmap.seq-len=24&heatmap.base=500&heatmap.layout=concat`, { width: 1000 });
+  for (const tag of ['posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare']) {
+    await startFigure(page, tag);
+    await page.waitForFunction((t) => document.querySelector(t)?.peErrors, tag, { timeout: 15000 });
+    const r = await page.evaluate((t) => {
+      const el = document.querySelector(t);
+      return { sizes: el.peErrors.sizes, posnorm: el.peErrors.posnorm, float32: el.peErrors.float32, csv: t === 'posnorm-heatmap' ? el.toCsv() : null, line: el.shadowRoot.querySelector('.pe-error').textContent };
+    }, tag);
+    const { seqLen, dModel: d, base = 10000, layout = 'interleaved', dims } = r.sizes;
+    const half = Math.ceil(d / 2);
+    const cols = dims ?? Array.from({ length: d }, (_, c) => c);
+    const scale = f(-Math.log(base) / d);
+    let e32 = 0, e64 = 0;
+    const rows = r.csv ? r.csv.trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number)) : null;
+    for (let p = 0; p < seqLen; p++) {
+      for (const c of cols) {
+        const [i, isCos] = layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1];
+        const ref = (isCos ? Math.cos : Math.sin)(p * Math.exp((-2 * i / d) * Math.log(base)));
+        const a = f(f(p) * f(Math.exp(f(f(2 * i) * scale))));
+        e32 = Math.max(e32, Math.abs(f(isCos ? Math.cos(a) : Math.sin(a)) - ref));
+        if (rows) e64 = Math.max(e64, Math.abs(rows[p][c] - ref));
+      }
+    }
+    assert.ok(Math.abs(r.float32 - e32) <= 1e-6 * e32 + 1.2e-7, `${tag}: float32 code error ${r.float32} vs ${e32}`);
+    assert.ok(r.posnorm < 2e-7, `${tag}: posnorm's error ${r.posnorm}`);
+    if (rows) assert.ok(Math.abs(r.posnorm - e64) <= 1e-12, `${tag}: posnorm's error from the drawn matrix ${r.posnorm} vs ${e64}`);
+    if (tag === 'posnorm-heatmap') assert.deepEqual([seqLen, d, base, layout], [24, 48, 500, 'concat']);
+    assert.match(r.line, /max error of what is drawn against float64: posnorm .+; the article's float32 code at the same sizes /);
   }
   assert.deepEqual(problems, []);
   await context.close();

@@ -2,6 +2,7 @@
 // ALiBi with the same seq_len, d_model and base, and the article's table.
 import { PnFigure, fmt } from './base.js';
 import { drawLines, drawMatrix, legend, title } from './draw.js';
+import { createErrorLine, showPeErrors } from './pe-error.js';
 
 export { configure } from './runtime.js';
 
@@ -27,7 +28,8 @@ export class PosnormCompare extends PnFigure {
     this._readoutEl = this.createReadout();
     this._table = document.createElement('table');
     this._table.setAttribute('part', 'table');
-    figure.append(plot, this._readoutEl, this._table);
+    this._errorEl = createErrorLine(this);
+    figure.append(plot, this._readoutEl, this._errorEl, this._table);
   }
 
   /** q·k after RoPE, q at start + Δ and k at start, for Δ in [0, seqLen). */
@@ -98,6 +100,7 @@ export class PosnormCompare extends PnFigure {
       tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
       return tr;
     }));
+    showPeErrors(this, this._errorEl, { seqLen, dModel, base });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

@@ -7,6 +7,7 @@
 // only redraw.
 import { PnFigure, fmt, ticks } from './base.js';
 import { emit } from './element.js';
+import { createErrorLine, showPeErrors } from './pe-error.js';
 
 export { configure } from './runtime.js';
 
@@ -37,7 +38,8 @@ export class PosnormHeatmap extends PnFigure {
     hint.className = 'hint';
     hint.setAttribute('part', 'hint');
     hint.dataset.key = 'cursorHint';
-    figure.append(plot, readout, shape, hint);
+    this._errorEl = createErrorLine(this);
+    figure.append(plot, readout, shape, this._errorEl, hint);
 
     const fromPointer = (e) => {
       const g = this._geom;
@@ -219,6 +221,7 @@ export class PosnormHeatmap extends PnFigure {
     this.readout = this._readout();
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
     this._shapeEl.textContent = t.heatmapShape(this);
+    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 }

@@ -3,6 +3,7 @@
 // number computed by the kernels.
 import { PnFigure, fmt } from './base.js';
 import { drawBars, drawLines, drawMatrix, title } from './draw.js';
+import { createErrorLine, showPeErrors } from './pe-error.js';
 
 export { configure } from './runtime.js';
 
@@ -27,7 +28,8 @@ export class PosnormProperties extends PnFigure {
     super.buildBody(figure);
     this._blocks = document.createElement('table');
     this._blocks.setAttribute('part', 'table');
-    figure.append(this._blocks);
+    this._errorEl = createErrorLine(this);
+    figure.append(this._errorEl, this._blocks);
   }
 
   _compute() {
@@ -114,6 +116,7 @@ export class PosnormProperties extends PnFigure {
       tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
       return tr;
     }));
+    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

@@ -2,6 +2,7 @@
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
 import { PnFigure, fmt, ticks } from './base.js';
+import { createErrorLine, showPeErrors } from './pe-error.js';
 
 export { configure } from './runtime.js';
 
@@ -21,7 +22,8 @@ export class PosnormWaveform extends PnFigure {
     this.canvas = canvas;
     const readout = this.createReadout('div');
     this._readoutEl = readout;
-    figure.append(plot, readout);
+    this._errorEl = createErrorLine(this);
+    figure.append(plot, readout, this._errorEl);
     this._n = 0;
     const fromPointer = (e) => {
       const g = this._geom;
@@ -148,6 +150,7 @@ export class PosnormWaveform extends PnFigure {
       `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
       `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
       `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
+    showPeErrors(this, this._errorEl, { seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 }

@@ -77,6 +77,8 @@ export default {
     cmpRope: (o) => `RoPE: q·k score against distance (starts 0 and ${o})`,
     cmpAlibi: (h, m) => `ALiBi bias, head ${h} (m = ${m})`,
     cmpReadout: (s, e, sl) => `seq_len ${s.seqLen}, d_model ${s.dModel}, base ${s.base}, max_len ${s.maxLen}. RoPE: moving the start from 0 to ${s.offset} changes the score by at most ${e} — only the distance counts. ALiBi slopes (${s.heads} heads, head ${s.head} shown): ${sl}`,
+    peErrorLine: (ours, code) => `max error of what is drawn against float64: posnorm ${ours}; the article's float32 code at the same sizes ${code}`,
+    peErrorPending: 'computing the error against float64…',
     precMaxExp: 'largest position (power of two)',
     precPos: 'position (cursor)',
     precErr32: 'float32 code error',

@@ -77,6 +77,8 @@ export default {
     cmpRope: (o) => `RoPE: q·k 점수 대 거리 (시작 0 과 ${o})`,
     cmpAlibi: (h, m) => `ALiBi 바이어스, 헤드 ${h} (m = ${m})`,
     cmpReadout: (s, e, sl) => `seq_len ${s.seqLen}, d_model ${s.dModel}, base ${s.base}, max_len ${s.maxLen}. RoPE: 시작 위치를 0에서 ${s.offset}(으)로 바꿔도 점수 차 최대 ${e} — 상대 거리만 봅니다. ALiBi 기울기 (헤드 ${s.heads}개, 보이는 헤드 ${s.head}): ${sl}`,
+    peErrorLine: (ours, code) => `그린 값의 float64 대비 최대 오차: posnorm ${ours}, 같은 크기에서 글의 float32 코드 ${code}`,
+    peErrorPending: 'float64 대비 오차를 계산하는 중…',
     precMaxExp: '최대 위치 (2의 거듭제곱)',
     precPos: '위치 (커서)',
     precErr32: 'float32 코드 오차',
