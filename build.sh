@@ -16,10 +16,10 @@ cd "$(dirname "$0")"
 # Kernels on the figures' per-frame paths are built for speed (-O2); the
 # rest — called once per change or for small sizes — for size (-Os), which
 # keeps each wasm under 40 KB (it changes no result: no fast-math, no FMA).
-HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/batchnorm.c src/rope.c
-src/reduce.c src/colormap.c src/depth.c"
-COLD_SOURCES="src/alibi.c src/random.c src/histogram.c src/attention.c
-src/pe_props.c src/rope_scaling.c src/pe_float32.c"
+HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/reduce.c src/colormap.c
+src/depth.c"
+COLD_SOURCES="src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
+src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
 CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
 EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
