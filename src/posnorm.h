@@ -524,6 +524,27 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
                           const float *weights, int32_t layers, int32_t rows,
                           int32_t width, int32_t block, float weight_scale);
 
+/* pn_residual_stack_grad_f32 — the stack of pn_residual_stack_f32, in
+ * float64, with a loss and its gradient with respect to every weight
+ * (backpropagation), for showing how gradients behave through depth.
+ *   loss = Σ readout[r][c]·y[r][c], y = the last block's output, after a
+ *          final norm of the block's kind for the Pre-Norm variants (as real
+ *          Pre-Norm models end with one)
+ *   grad[l][k][c] = ∂loss/∂weights[l][k][c] (the raw weights, before
+ *          weight_scale), same layout as weights (first layers·width² values)
+ *   grad_norm[l] = the Frobenius norm of grad[l]
+ *   std_out[l]   = the population std after block l (as pn_residual_stack_f32,
+ *                  here from the float64 forward pass)
+ * readout: [rows × width]. Everything is float64 inside; outputs rounded once.
+ * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes.
+ * Preconditions as pn_residual_stack_f32, and rows·width·(layers + 1) <=
+ * PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
+                               float *grad_norm, const float *x0,
+                               const float *weights, const float *readout,
+                               int32_t layers, int32_t rows, int32_t width,
+                               int32_t block, float weight_scale);
+
 /* pn_layernorm_steps_f32 — LayerNorm of one vector, keeping every step:
  *   centered = x - mu, normalized = centered/sqrt(var + eps),
  *   y = gamma·normalized + beta;  stats = {mu, var} (biased variance).

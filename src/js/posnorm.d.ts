@@ -262,7 +262,13 @@ export declare class Posnorm {
   /** R(k)·PE(p): the per-pair rotation that maps a PE row at p to p + k (even dModel). */
   peShift(peRow: F32Input, options: { k: number; base?: number }): Float32Array;
   /** Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W); uses the first layers·width² weights. */
-  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number }): Float32Array;
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gradients?: false }): Float32Array;
+  /**
+   * With gradients: the stack in float64 with loss = Σ readout·y (y after a final norm for the
+   * Pre-Norm variants; readout default: N(0, 1/(rows·width)) with seed 20200), grad = ∂loss/∂weights
+   * (same layout, layers·width² values) and gradNorm = its Frobenius norm per layer.
+   */
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gradients: true; readout?: F32Input }): { std: Float32Array; loss: number; grad: Float32Array; gradNorm: Float32Array };
   /** LayerNorm of one vector with every step kept. */
   layerNormSteps(x: F32Input, options?: { gamma?: F32Input; beta?: F32Input; eps?: number }): { centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };
 }

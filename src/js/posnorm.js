@@ -20,6 +20,8 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
+/** Seed of the fixed read-out of residualStack's loss: N(0, 1/(rows·width)). */
+const READOUT_SEED = 20200;
 const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'out'];
 const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 
@@ -580,7 +582,7 @@ export class Posnorm {
   residualStack(x0, weights, opts) {
     const fn = 'residualStack';
     v.f32(fn, 'x0', x0);
-    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale']);
+    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale', 'gradients', 'readout']);
     const width = v.int(fn, 'width', o.width, 1, 4096);
     const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
@@ -589,6 +591,25 @@ export class Posnorm {
     if (weights.length < need) throw new RangeError(`posnorm.${fn}: weights.length must be at least layers × width × width = ${need}, got ${weights.length}`);
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
     const scale = v.num(fn, 'scale', o.scale ?? 1, -v.F32_MAX, v.F32_MAX);
+    if (v.bool(fn, 'gradients', o.gradients ?? false)) {
+      v.total(fn, 'rows × width × (layers + 1)', rows * width * (layers + 1));
+      // the read-out of the loss: given, or a fixed seeded one (documented)
+      const readout = o.readout === undefined
+        ? this.randomNormal(rows * width, { seed: READOUT_SEED, std: 1 / Math.sqrt(rows * width) })
+        : v.f32(fn, 'readout', o.readout, rows * width);
+      return framed(this.#heap, fn, (f) => {
+        const px = f.input(x0, 'x0');
+        const pw = f.input(weights, 'weights');
+        const pr = f.input(readout, 'readout');
+        const std = f.output(layers, 'f32', undefined, 'the deviations');
+        const loss = f.output(1, 'f64', undefined, 'the loss');
+        const grad = f.output(layers * width * width, 'f32', undefined, 'the gradient');
+        const gn = f.output(layers, 'f32', undefined, 'the gradient norms');
+        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pr, layers, rows, width, BLOCKS.indexOf(block), scale));
+        return { std: std.result(), loss: loss.result()[0], grad: grad.result(), gradNorm: gn.result() };
+      });
+    }
+    if (o.readout !== undefined) throw new TypeError(`posnorm.${fn}: readout is used only with gradients: true`);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x0, 'x0');
       const pw = f.input(weights, 'weights');

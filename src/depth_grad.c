@@ -1,0 +1,165 @@
+/* depth_grad.c — the residual stack of depth.c with a loss and its gradient
+ * with respect to every weight (backpropagation, float64), for showing how
+ * gradients grow or stay level through depth (Xiong et al., 2020). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_internal.h"
+
+#define GELU_K 0.79788456080286536 /* sqrt(2/pi) */
+#define GELU_C 0.044715
+
+static double gelu64(double z) {
+  const double t = 1.0 - 2.0 / (exp(2.0 * GELU_K * (z + GELU_C * z * z * z)) + 1.0);
+  return 0.5 * z * (1.0 + t);
+}
+
+static double gelu64_grad(double z) {
+  const double t = 1.0 - 2.0 / (exp(2.0 * GELU_K * (z + GELU_C * z * z * z)) + 1.0);
+  return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * GELU_K * (1.0 + 3.0 * GELU_C * z * z);
+}
+
+/* y = norm(x) per row (LayerNorm or RMSNorm, no gamma/beta, eps 1e-5);
+ * inv[r] keeps 1/sqrt(var + eps) (or 1/rms) for the backward pass. */
+static void norm_rows(double *y, double *inv, const double *x, int32_t rows,
+                      int32_t n, int rms) {
+  for (int32_t r = 0; r < rows; r++) {
+    const double *xr = x + (size_t)r * n;
+    double m = 0.0, v = 0.0;
+    if (!rms) {
+      for (int32_t j = 0; j < n; j++) m += xr[j];
+      m /= n;
+    }
+    for (int32_t j = 0; j < n; j++) v += (xr[j] - m) * (xr[j] - m);
+    inv[r] = 1.0 / sqrt(v / n + 1e-5);
+    for (int32_t j = 0; j < n; j++) y[(size_t)r * n + j] = (xr[j] - m) * inv[r];
+  }
+}
+
+/* dx += d norm(x)ᵀ·dy, given y = norm(x) and inv from norm_rows. */
+static void norm_rows_back(double *dx, const double *dy, const double *y,
+                           const double *inv, int32_t rows, int32_t n, int rms) {
+  for (int32_t r = 0; r < rows; r++) {
+    const double *dyr = dy + (size_t)r * n, *yr = y + (size_t)r * n;
+    double mdy = 0.0, mdyy = 0.0;
+    for (int32_t j = 0; j < n; j++) {
+      mdy += dyr[j];
+      mdyy += dyr[j] * yr[j];
+    }
+    mdy /= n;
+    mdyy /= n;
+    for (int32_t j = 0; j < n; j++)
+      dx[(size_t)r * n + j] += inv[r] * (dyr[j] - (rms ? 0.0 : mdy) - yr[j] * mdyy);
+  }
+}
+
+int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
+                               float *grad_norm, const float *x0,
+                               const float *weights, const float *readout,
+                               int32_t layers, int32_t rows, int32_t width,
+                               int32_t block, float weight_scale) {
+  if (!std_out || !loss || !grad || !grad_norm || !x0 || !weights || !readout) return PN_ERR_NULL;
+  const int64_t n = pn_count2(rows, width);
+  const int64_t wsize = pn_count2(width, width);
+  if (layers < 1 || layers > 1024 || rows > 4096 || width > 4096 || n < 0 ||
+      wsize < 0 || wsize * layers > PN_MAX_ELEMENTS || n * (int64_t)(layers + 1) > PN_MAX_ELEMENTS)
+    return PN_ERR_SIZE;
+  if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale))
+    return PN_ERR_ARG;
+  const size_t N = (size_t)n, L = (size_t)layers;
+  const int pre = block == PN_BLOCK_PRE_LN || block == PN_BLOCK_PRE_RMS;
+  const int rms = block == PN_BLOCK_PRE_RMS;
+  /* kept for the backward pass: x_l (L+1), the branch input h_l and z_l, the
+   * per-row inverse spreads of the norms, and the final norm's output */
+  double *xs = malloc(sizeof(double) * (N * (3 * L + 4) + (size_t)rows * (L + 1)));
+  if (!xs) return PN_ERR_NOMEM;
+  double *hs = xs + N * (L + 1), *zs = hs + N * L, *out = zs + N * L;
+  double *dx = out + N, *dh = dx + N, *invs = dh + N;
+  const double s = (double)weight_scale;
+  for (size_t k = 0; k < N; k++) xs[k] = (double)x0[k];
+  for (size_t l = 0; l < L; l++) {
+    const double *x = xs + l * N;
+    double *h = hs + l * N, *z = zs + l * N, *next = xs + (l + 1) * N;
+    const float *w = weights + l * (size_t)wsize;
+    if (pre) norm_rows(h, invs + l * rows, x, rows, width, rms);
+    else memcpy(h, x, sizeof(double) * N);
+    for (int32_t r = 0; r < rows; r++)
+      for (int32_t c = 0; c < width; c++) {
+        double acc = 0.0;
+        for (int32_t k = 0; k < width; k++) acc += h[(size_t)r * width + k] * (double)w[(size_t)k * width + c];
+        z[(size_t)r * width + c] = s * acc;
+      }
+    for (size_t k = 0; k < N; k++) next[k] = x[k] + gelu64(z[k]);
+    if (block == PN_BLOCK_POST_LN) {
+      /* keep u = x + f(x) in h's place is not possible (h is the branch
+       * input); LayerNorm it in place and recompute u in the backward pass */
+      norm_rows(next, invs + l * rows, next, rows, width, 0);
+    }
+    double m = 0.0, v = 0.0;
+    for (size_t k = 0; k < N; k++) m += next[k];
+    m /= (double)N;
+    for (size_t k = 0; k < N; k++) v += (next[k] - m) * (next[k] - m);
+    std_out[l] = (float)sqrt(v / (double)N);
+  }
+  /* the read-out: after a final norm for the Pre-Norm variants */
+  const double *last = xs + L * N;
+  double *final_inv = invs + L * rows;
+  if (pre) norm_rows(out, final_inv, last, rows, width, rms);
+  else memcpy(out, last, sizeof(double) * N);
+  double lsum = 0.0;
+  for (size_t k = 0; k < N; k++) lsum += (double)readout[k] * out[k];
+  *loss = lsum;
+  /* backward: dx = dloss/dx_L */
+  memset(dx, 0, sizeof(double) * N);
+  if (pre) {
+    double *dy = dh;
+    for (size_t k = 0; k < N; k++) dy[k] = (double)readout[k];
+    norm_rows_back(dx, dy, out, final_inv, rows, width, rms);
+  } else {
+    for (size_t k = 0; k < N; k++) dx[k] = (double)readout[k];
+  }
+  for (size_t li = L; li-- > 0;) {
+    const double *x = xs + li * N, *h = hs + li * N, *z = zs + li * N;
+    const float *w = weights + li * (size_t)wsize;
+    float *g = grad + li * (size_t)wsize;
+    double *du = dx;
+    if (block == PN_BLOCK_POST_LN) {
+      /* x_{l+1} = LN(u), u = x + f(h): du = LNᵀ·dx, with LN's output x_{l+1} */
+      double *tmp = dh;
+      memset(tmp, 0, sizeof(double) * N);
+      norm_rows_back(tmp, dx, xs + (li + 1) * N, invs + li * rows, rows, width, 0);
+      memcpy(dx, tmp, sizeof(double) * N);
+      du = dx;
+    }
+    /* dz = du·gelu'(z); dW = s·hᵀ·dz; dh = s·dz·Wᵀ */
+    double *dz = dh;
+    for (size_t k = 0; k < N; k++) dz[k] = du[k] * gelu64_grad(z[k]);
+    double gn = 0.0;
+    for (int32_t k = 0; k < width; k++)
+      for (int32_t c = 0; c < width; c++) {
+        double acc = 0.0;
+        for (int32_t r = 0; r < rows; r++) acc += h[(size_t)r * width + k] * dz[(size_t)r * width + c];
+        acc *= s;
+        g[(size_t)k * width + c] = (float)acc;
+        gn += acc * acc;
+      }
+    grad_norm[li] = (float)sqrt(gn);
+    /* the branch's input gradient, into the residual path */
+    double *dbranch = malloc(sizeof(double) * N);
+    if (!dbranch) { free(xs); return PN_ERR_NOMEM; }
+    for (int32_t r = 0; r < rows; r++)
+      for (int32_t k = 0; k < width; k++) {
+        double acc = 0.0;
+        for (int32_t c = 0; c < width; c++) acc += dz[(size_t)r * width + c] * (double)w[(size_t)k * width + c];
+        dbranch[(size_t)r * width + k] = s * acc;
+      }
+    /* dx_l = du (the residual) + the branch's input gradient through the norm */
+    if (pre) norm_rows_back(dx, dbranch, h, invs + li * rows, rows, width, rms);
+    else for (size_t k = 0; k < N; k++) dx[k] += dbranch[k];
+    free(dbranch);
+    (void)x;
+  }
+  free(xs);
+  return PN_OK;
+}
