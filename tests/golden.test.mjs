@@ -72,6 +72,11 @@ function outputs(pn) {
     peShift: bytes(pn.peShift(pn.positionalEncoding({ seqLen: 1, dModel: 32, offset: 5 }), { k: 17 })),
     ...Object.fromEntries(['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => [`residualStack ${block}`, bytes(pn.residualStack(x.subarray(0, 4 * 8), w, { width: 8, layers: 3, block, scale: 1.3 }))])),
     layerNormSteps: cat(steps.centered, steps.normalized, steps.y, steps.mean, steps.variance),
+    'pe float32 code': bytes(pn.positionalEncoding({ seqLen: 9, dModel: 64, offset: 65530, precision: 'float32' })),
+    ...Object.fromEntries(['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => {
+      const r = pn.residualStack(x.subarray(0, 4 * 8), w, { width: 8, layers: 3, block, scale: 1.25, gradients: true });
+      return [`residualStack gradients ${block}`, cat(r.std, r.loss, r.grad, r.gradNorm)];
+    })),
   };
 }
 

@@ -149,10 +149,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     break;
   }
-  case 4:
-    rc = pn_pe_sinusoidal_f32(y, rows, cols, 1.0 + fabs((double)take_finite(&b)), take_int(&b, 0, 1 << 20), take_int(&b, 0, 1));
+  case 4: {
+    const int code = (int)(take_u32(&b) & 1); /* posnorm's PE or the float32 code */
+    const double base = 1.0 + fabs((double)take_finite(&b));
+    const int32_t off = take_int(&b, 0, 1 << 30), lay = take_int(&b, 0, 1);
+    rc = code ? pn_pe_float32_code_f32(y, rows, cols, base, off, lay) : pn_pe_sinusoidal_f32(y, rows, cols, base, off, lay);
     if (rc == PN_OK) for (size_t k = 0; k < n; k++) TRAP(isfinite(y[k]) && fabsf(y[k]) <= 1.0f);
     break;
+  }
   case 5: {
     const double start = (double)take_int(&b, -1000000, 1000000) / 7.0, step = (double)take_int(&b, -1000, 1000) / 13.0;
     const int32_t d = take_int(&b, 1, 64);
@@ -294,6 +298,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < 4 * 9; k++) x0[k] = x[(size_t)k % n];
     rc = pn_residual_stack_f32(stds, x0, w, layers, sr, width, take_int(&b, 0, 3), take_finite(&b));
     TRAP(rc <= 0);
+    /* and with gradients: finite in, finite (or Inf from overflow) out, never a bad status */
+    float gstd[8], gradw[7 * 81], gnorm[8], ro[4 * 9];
+    double loss = 0;
+    for (int k = 0; k < 4 * 9; k++) ro[k] = be[k % 80];
+    const int rc2 = pn_residual_stack_grad_f32(gstd, &loss, gradw, gnorm, x0, w, ro, layers, sr, width, take_int(&b, 0, 3), (float)(take_u32(&b) % 300) / 100.0f);
+    TRAP(rc2 <= 0 && rc2 >= PN_ERR_NOMEM);
+    if (rc2 == PN_OK && all_finite(x0, (size_t)(sr > 0 ? sr : 1) * (size_t)(width > 0 ? width : 1))) {
+      double top = 0;
+      for (int k = 0; k < sr * width; k++) top = fmax(top, fabs(x0[k]));
+      if (top < 1e6 && layers <= 6) for (int32_t l = 0; l < layers; l++) TRAP(!isnan(gnorm[l]) && gnorm[l] >= 0.0f);
+    }
     break;
   }
   case 18: {
