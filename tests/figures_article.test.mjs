@@ -175,6 +175,19 @@ test('depth: per-layer std equals a float64 run of the same stack; Post-Norm sta
   });
   assert.ok(r.stds[1].every((s) => Math.abs(s - 1) < 1e-3), 'Post-Norm std is 1');
   assert.equal(R, 16);
+  // the gradient panel: per-layer gradient norms of the stack on its first 4
+  // rows, from the finite-difference-checked kernel (tests/depth_grad) run here
+  // on the figure's inputs; the weights are pre-scaled, which scales every
+  // layer's norm alike, so the last ÷ first ratios the readout shows are equal
+  await page.waitForFunction((t) => document.querySelector(t).result.gradRatio, tag, { timeout: 10000 });
+  const shown = await get(page, tag, '({ ratio: el.result.gradRatio, text: el.shadowRoot.querySelector(".readout").textContent })');
+  const { init } = await import('../src/js/posnorm.js');
+  const pn = await init();
+  const x4 = Float32Array.from(r.x0.slice(0, 4 * W)), w = Float32Array.from(r.w);
+  const ratio = (block) => { const g = pn.residualStack(x4, w, { width: W, layers: 10, block, gradients: true }).gradNorm; return g[9] / g[0]; };
+  assert.ok(Math.abs(shown.ratio.post - ratio('post-ln')) <= 1e-5 * ratio('post-ln'), `Post-LN ratio ${shown.ratio.post} vs ${ratio('post-ln')}`);
+  assert.ok(Math.abs(shown.ratio.pre - ratio('pre-ln')) <= 1e-5 * ratio('pre-ln'), `Pre-LN ratio ${shown.ratio.pre} vs ${ratio('pre-ln')}`);
+  assert.match(shown.text, /Xiong/);
   assert.deepEqual(problems, []);
   await context.close();
 });

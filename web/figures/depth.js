@@ -2,11 +2,13 @@
 // seeded random residual layers, without normalisation and with Post-Norm,
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
 import { PnFigure, fmt } from './base.js';
-import { drawLines, legend } from './draw.js';
+import { drawLines, legend, title } from './draw.js';
 
 export { configure } from './runtime.js';
 
 const ROWS = 16;
+/** Rows the gradients are taken over (fewer than ROWS, to stay cheap at 96 layers). */
+const GRAD_ROWS = 4;
 const MAX_LAYERS = 96;
 const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
 
@@ -47,22 +49,63 @@ export class PosnormDepth extends PnFigure {
     return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights, rows: ROWS };
   }
 
+  /**
+   * Weight-gradient norms per layer for every block (residualStack with
+   * gradients, on the first GRAD_ROWS rows), computed after the frame in
+   * idle time and cached by the stack's inputs; null until they are ready.
+   */
+  _gradients() {
+    const { layers, width, scale, seed } = this;
+    const key = `${layers}|${width}|${scale}|${seed}`;
+    if (this._gradKey === key) return this._grads;
+    this._gradKey = key;
+    this._grads = null;
+    const run = () => {
+      if (this._gradKey !== key || !this.pn || !this.isConnected) return;
+      const x0 = this.buffer('x0', ROWS * width).subarray(0, GRAD_ROWS * width);
+      const w = this.buffer('w', MAX_LAYERS * width * width);
+      this._grads = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale, gradients: true }).gradNorm);
+      this.invalidate();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 300 });
+    else setTimeout(run, 0);
+    return null;
+  }
+
   render() {
     const t = this.t;
     const stds = this._compute();
+    const grads = this._gradients();
     const width = this.canvas.clientWidth || 300;
-    const height = Math.round(Math.min(360, Math.max(240, width * 0.5)));
+    const wide = width >= 620;
+    const ph = Math.round(Math.min(300, Math.max(200, (wide ? width / 2 : width) * 0.5)));
+    const height = wide ? ph + 70 : 2 * ph + 110;
     const { ctx } = this.fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const finite = stds.flatMap((s) => [...s]).filter((v) => Number.isFinite(v) && v > 0);
-    const lo = Math.min(...finite, 1), hi = Math.max(...finite, 1);
-    const rect = { x: 44, y: 28, w: width - 56, h: height - 56 };
-    const series = BLOCKS.map(([, , c], k) => ({ ys: [...stds[k]], colour: this.color(c), dash: k === 3 ? [5, 4] : [] }));
-    drawLines(this, ctx, rect, series, { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
-    legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), rect.x, 12);
+    const top = legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), 44, 12);
+    const pw = wide ? (width - 120) / 2 : width - 56;
+    const a = { x: 44, y: top + 36, w: pw, h: ph };
+    const b = wide ? { x: 44 + pw + 64, y: top + 36, w: pw, h: ph } : { x: 44, y: top + ph + 100, w: pw, h: ph };
+    const panel = (rect, data, label) => {
+      const finite = data.flatMap((s) => [...s]).filter((v) => Number.isFinite(v) && v > 0);
+      const lo = Math.min(...finite, 1), hi = Math.max(...finite, 1);
+      title(this, ctx, label, rect.x - 40, rect.y - 10);
+      drawLines(this, ctx, rect, BLOCKS.map(([, , c], k) => ({ ys: [...data[k]], colour: this.color(c), dash: k === 3 ? [5, 4] : [] })), { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
+    };
+    panel(a, stds, t.depthStdTitle);
+    if (grads) panel(b, grads, t.depthGradTitle);
+    else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
     const last = BLOCKS.map(([, key], k) => `${t[key]} ${fmt(stds[k][this.layers - 1], 4)}`).join(' · ');
-    this.result = { stds: stds.map((s) => Float32Array.from(s)) };
-    this._readoutEl.textContent = t.depthReadout(last);
+    this.result = { stds: stds.map((s) => Float32Array.from(s)), gradNorms: grads ? grads.map((g) => Float32Array.from(g)) : null };
+    const items = [t.depthReadout(last)];
+    if (grads) {
+      const ratio = (k) => grads[k][this.layers - 1] / grads[k][0];
+      const post = ratio(1), pre = ratio(2);
+      this.result.gradRatio = { post, pre };
+      items.push(t.depthGradReadout(fmt(post, 3), fmt(pre, 3), post > 1.5 * pre && post > 1));
+    }
+    items.push(t.depthXiong);
+    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('div'), { textContent: v })));
     this.canvas.setAttribute('aria-label', this.describe());
   }
 
