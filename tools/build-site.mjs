@@ -68,6 +68,10 @@ async function bundlePage() {
     charset: 'utf8',
     target: 'es2022',
     outdir: join(out, 'web'),
+    // the figures' internal fields (named _like_this) get short names in the
+    // page's bundle; _initialize is the wasm module's export, kept
+    mangleProps: /^_[a-z]/i,
+    reserveProps: /^_initialize$/,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     allowOverwrite: true,

@@ -12,7 +12,7 @@ import { drawLines, legend, title } from './draw.js';
 
 export { configure } from './runtime.js';
 
-const SAMPLES = 96;
+const SAMPLES = 72;
 const LINES = [['precErr32', '--pn-accent', []], ['precBlur', '--pn-bar-after', [1, 2]], ['precErr64', '--pn-sin', []], ['precDist64', '--pn-fg', [6, 3]], ['precDist32', '--pn-cos', [2, 3]]];
 
 export class PosnormPrecision extends PnFigure {
@@ -26,22 +26,34 @@ export class PosnormPrecision extends PnFigure {
   static readoutList = true;
 
   /** Errors and neighbour distances at position p (float64 reference computed here). */
+  /** The frequencies w_i of every column, kept per (d_model, base). */
+  _freqs() {
+    const key = `${this.dModel}|${this.base}`;
+    if (key !== this._freqKey) {
+      this._w = Float64Array.from({ length: this.dModel }, (_, c) => Math.exp((-2 * (c >> 1) / this.dModel) * Math.log(this.base)));
+      this._freqKey = key;
+    }
+    return this._w;
+  }
+
   _at(p) {
     const { dModel: d, base } = this;
+    const wc = this._freqs();
+    void base;
     const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, precision: 'float32' });
     const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p });
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, dist64 = 0, blur = 0;
     // each pair's float32 error against the step that pair takes between
     // neighbouring positions (its chord 2·sin(w_i/2)): at 1 it cannot tell p from p + 1
-    for (let i = 0; 2 * i + 1 < d; i++) {
-      const w = Math.exp((-2 * i / d) * Math.log(base));
-      const e = Math.hypot(a32[2 * i] - Math.sin(p * w), a32[2 * i + 1] - Math.cos(p * w));
-      blur = Math.max(blur, e / (2 * Math.sin(w / 2)));
-    }
     for (let c = 0; c < d; c++) {
-      const w = Math.exp((-2 * (c >> 1) / d) * Math.log(base));
+      const w = wc[c];
       const f = c % 2 ? Math.cos : Math.sin;
       const ref0 = f(p * w), ref1 = f((p + 1) * w);
+      if (c % 2) {
+        // the pair (c − 1, c): its error against the chord it moves by per position
+        const e = Math.hypot(a32[c - 1] - Math.sin(p * w), a32[c] - ref0);
+        blur = Math.max(blur, e / (2 * Math.sin(w / 2)));
+      }
       const e = Math.abs(a32[c] - ref0);
       err32 = Math.max(err32, e);
       err64 = Math.max(err64, Math.abs(a64[c] - ref0));
