@@ -72,10 +72,10 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
   const int rms = block == PN_BLOCK_PRE_RMS;
   /* kept for the backward pass: x_l (L+1), the branch input h_l and z_l, the
    * per-row inverse spreads of the norms, and the final norm's output */
-  double *xs = malloc(sizeof(double) * (N * (3 * L + 4) + (size_t)rows * (L + 1)));
+  double *xs = malloc(sizeof(double) * (N * (3 * L + 5) + (size_t)rows * (L + 1)));
   if (!xs) return PN_ERR_NOMEM;
   double *hs = xs + N * (L + 1), *zs = hs + N * L, *out = zs + N * L;
-  double *dx = out + N, *dh = dx + N, *invs = dh + N;
+  double *dx = out + N, *dh = dx + N, *dbranch = dh + N, *invs = dbranch + N;
   const double s = (double)weight_scale;
   for (size_t k = 0; k < N; k++) xs[k] = (double)x0[k];
   for (size_t l = 0; l < L; l++) {
@@ -91,11 +91,8 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
         z[(size_t)r * width + c] = s * acc;
       }
     for (size_t k = 0; k < N; k++) next[k] = x[k] + gelu64(z[k]);
-    if (block == PN_BLOCK_POST_LN) {
-      /* keep u = x + f(x) in h's place is not possible (h is the branch
-       * input); LayerNorm it in place and recompute u in the backward pass */
-      norm_rows(next, invs + l * rows, next, rows, width, 0);
-    }
+    /* Post-LN: x_{l+1} = LN(u); the backward pass needs only LN's output and inv */
+    if (block == PN_BLOCK_POST_LN) norm_rows(next, invs + l * rows, next, rows, width, 0);
     double m = 0.0, v = 0.0;
     for (size_t k = 0; k < N; k++) m += next[k];
     m /= (double)N;
@@ -120,7 +117,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     for (size_t k = 0; k < N; k++) dx[k] = (double)readout[k];
   }
   for (size_t li = L; li-- > 0;) {
-    const double *x = xs + li * N, *h = hs + li * N, *z = zs + li * N;
+    const double *h = hs + li * N, *z = zs + li * N;
     const float *w = weights + li * (size_t)wsize;
     float *g = grad + li * (size_t)wsize;
     double *du = dx;
@@ -146,8 +143,6 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
       }
     grad_norm[li] = (float)sqrt(gn);
     /* the branch's input gradient, into the residual path */
-    double *dbranch = malloc(sizeof(double) * N);
-    if (!dbranch) { free(xs); return PN_ERR_NOMEM; }
     for (int32_t r = 0; r < rows; r++)
       for (int32_t k = 0; k < width; k++) {
         double acc = 0.0;
@@ -157,8 +152,6 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     /* dx_l = du (the residual) + the branch's input gradient through the norm */
     if (pre) norm_rows_back(dx, dbranch, h, invs + li * rows, rows, width, rms);
     else for (size_t k = 0; k < N; k++) dx[k] += dbranch[k];
-    free(dbranch);
-    (void)x;
   }
   free(xs);
   return PN_OK;

@@ -13,9 +13,14 @@ export function strings(lang) {
   return tables[lang] ?? tables.ko;
 }
 
+/** Whether `lang` needs no loading: loaded already, or not a language of its own. */
+export function hasStrings(lang) {
+  return Boolean(tables[lang]) || lang !== 'en';
+}
+
 /** Resolves once the strings of `lang` are loaded (at once for 'ko'). */
 export function loadStrings(lang) {
-  if (tables[lang] || lang !== 'en') return Promise.resolve();
+  if (hasStrings(lang)) return Promise.resolve();
   loading.en ??= import('./i18n/en.js').then((m) => { tables.en = m.default; });
   return loading.en;
 }

@@ -3,6 +3,7 @@
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
 import { PnFigure, fmt } from './base.js';
 import { drawLines, legend, title } from './draw.js';
+import { whenIdle } from './observers.js';
 
 export { configure } from './runtime.js';
 
@@ -67,8 +68,7 @@ export class PosnormDepth extends PnFigure {
       this._grads = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale, gradients: true }).gradNorm);
       this.invalidate();
     };
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 300 });
-    else setTimeout(run, 0);
+    whenIdle(run);
     return null;
   }
 

@@ -1,6 +1,6 @@
 // language.js — which language a figure speaks: its own `lang`, the
 // nearest ancestor's, the document's, else Korean (the article's).
-import { loadStrings, strings } from '../i18n.js';
+import { hasStrings, loadStrings, strings } from '../i18n.js';
 
 /** 'en' or 'ko' for element `el`. */
 export function languageOf(el) {
@@ -15,11 +15,11 @@ export function stringsFor(el) {
 }
 
 /**
- * Loads `el`'s language if it is not here yet and then calls `el.relabel
- * callback`; resolves when the figure's strings are in place.
+ * Loads `el`'s language if it is not here yet, then calls `onLoaded` (to
+ * relabel); resolves when the figure's strings are in place.
  */
 export function ensureLanguage(el, onLoaded) {
   const lang = languageOf(el);
-  if (strings(lang) !== strings('ko') || lang === 'ko') return Promise.resolve();
+  if (hasStrings(lang)) return Promise.resolve();
   return loadStrings(lang).then(onLoaded, () => {});
 }

@@ -6,6 +6,12 @@ const callbacks = new WeakMap();
 let nearViewport = null;
 let resized = null;
 
+/** The callbacks kept for `el` (made on first use). */
+function entryOf(el) {
+  let entry = callbacks.get(el);
+  if (!entry) callbacks.set(el, (entry = {}));
+  return entry;
+}
 
 /**
  * Calls `onNear()` once, when `el` comes within 300 px of the viewport
@@ -24,9 +30,7 @@ export function whenNearViewport(el, onNear) {
       cb?.();
     }
   }, { rootMargin: '300px 0px' });
-  const entry = callbacks.get(el) ?? {};
-  entry.near = onNear;
-  callbacks.set(el, entry);
+  entryOf(el).near = onNear;
   nearViewport.observe(el);
   return () => nearViewport.unobserve(el);
 }
@@ -37,10 +41,17 @@ export function onResize(el, onResizeCb) {
   resized ??= new ResizeObserver((entries) => {
     for (const e of entries) callbacks.get(e.target)?.resize?.();
   });
-  const entry = callbacks.get(el) ?? {};
-  entry.resize = onResizeCb;
-  callbacks.set(el, entry);
+  entryOf(el).resize = onResizeCb;
   resized.observe(el);
   return () => resized.unobserve(el);
 }
 
+
+/**
+ * Runs `fn` when the page is idle after the current frame (at the latest
+ * 300 ms later), for work a figure shows but a repaint must not wait for.
+ */
+export function whenIdle(fn) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 300 });
+  else setTimeout(fn, 0);
+}

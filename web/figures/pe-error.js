@@ -4,8 +4,7 @@
 // after the frame (a 2048 × 1024 matrix takes a few tens of ms), cached by
 // the sizes, so a repaint never waits for it.
 import { fmt } from './format.js';
-
-const later = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 300 }) : setTimeout(fn, 0));
+import { whenIdle } from './observers.js';
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
@@ -52,7 +51,7 @@ export function showPeErrors(fig, el, sizes) {
   fig._peErrorKey = key;
   fig.peErrors = null;
   el.textContent = fig.t.peErrorPending;
-  later(() => {
+  whenIdle(() => {
     if (fig._peErrorKey !== key || !fig.pn || !fig.isConnected) return;
     fig.peErrors = { ...peErrors(fig.pn, sizes), sizes };
     write();
