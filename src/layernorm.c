@@ -1,13 +1,23 @@
-/* layernorm.c — LayerNorm over each row, exact to float32 (see posnorm.h). */
+/* layernorm.c — LayerNorm over each row (method and accuracy: posnorm.h). */
 #include <math.h>
 
 #include "pn_internal.h"
 #include "pn_simd.h"
+#include "pn_sums.h"
 
-/* y = ((x - hi) - c)·inv·gamma + beta for one row; every step in float32.
- * HAS_GAMMA/HAS_BETA are compile-time constants in each instantiation, so
- * the hot loop carries no branches. */
-#define LAYERNORM_ROW_OUT(NAME, HAS_GAMMA, HAS_BETA)                           \
+/* y = ((x - hi) - c)·inv·gamma + beta over n values; every step in
+ * float32. HAS_GAMMA/HAS_BETA are compile-time constants in each
+ * instantiation, so the loop carries no branches. */
+#define LAYERNORM_VEC(J, CENTER, HAS_GAMMA, HAS_BETA)                                  \
+  do {                                                                         \
+    pn_f32x4 t = pn_f32x4_load(x + (J));                                       \
+    if (CENTER) t = pn_f32x4_sub(pn_f32x4_sub(t, vhi), vc);                    \
+    t = pn_f32x4_mul(t, vinv);                                                 \
+    if (HAS_GAMMA) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + (J)));            \
+    if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + (J)));              \
+    pn_f32x4_store(y + (J), t);                                                \
+  } while (0)
+#define LAYERNORM_SPAN(NAME, CENTER, HAS_GAMMA, HAS_BETA)                              \
   static void NAME(float *y, const float *x, const float *gamma,               \
                    const float *beta, int32_t n, float hi, float c,            \
                    float inv) {                                                \
@@ -16,24 +26,45 @@
     const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);           \
     const pn_f32x4 vinv = pn_f32x4_splat(inv);                                 \
     int32_t j = 0;                                                             \
-    for (; j + 4 <= n; j += 4) {                                               \
-      pn_f32x4 t = pn_f32x4_mul(                                               \
-          pn_f32x4_sub(pn_f32x4_sub(pn_f32x4_load(x + j), vhi), vc), vinv);    \
-      if (HAS_GAMMA) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));            \
-      if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + j));              \
-      pn_f32x4_store(y + j, t);                                                \
-    }                                                                          \
+    for (; j + 4 <= n; j += 4) LAYERNORM_VEC(j, CENTER, HAS_GAMMA, HAS_BETA);          \
     for (; j < n; j++) {                                                       \
-      float t = ((x[j] - hi) - c) * inv;                                       \
+      float t = CENTER ? ((x[j] - hi) - c) * inv : x[j] * inv;                 \
       if (HAS_GAMMA) t = t * gamma[j];                                         \
       if (HAS_BETA) t = t + beta[j];                                           \
       y[j] = t;                                                                \
     }                                                                          \
   }
-LAYERNORM_ROW_OUT(row_out_plain, 0, 0)
-LAYERNORM_ROW_OUT(row_out_gamma, 1, 0)
-LAYERNORM_ROW_OUT(row_out_beta, 0, 1)
-LAYERNORM_ROW_OUT(row_out_affine, 1, 1)
+LAYERNORM_SPAN(span_plain, 1, 0, 0)
+LAYERNORM_SPAN(span_gamma, 1, 1, 0)
+LAYERNORM_SPAN(span_beta, 1, 0, 1)
+LAYERNORM_SPAN(span_affine, 1, 1, 1)
+LAYERNORM_SPAN(span_scale, 0, 0, 0)
+LAYERNORM_SPAN(span_scale_gamma, 0, 1, 0)
+
+pn_norm_span_fn pn_norm_span(int center, int has_gamma, int has_beta) {
+  if (!center) return has_gamma ? span_scale_gamma : span_scale;
+  return has_gamma ? (has_beta ? span_affine : span_gamma)
+                   : (has_beta ? span_beta : span_plain);
+}
+
+void pn_norm_row_and_sums(pn_norm_span_fn span, float *y, const float *x,
+                          const float *gamma, const float *beta, int32_t n,
+                          float hi, float c, float inv, const float *next,
+                          float shift, double *sd, double *sq) {
+  pn_sums acc = pn_sums_zero();
+  int32_t j = 0;
+  for (; j + 256 <= n; j += 256) { /* 1 KiB of the next row, 1 KiB of this */
+    pn_sums_add(&acc, next + j, 256, shift);
+    span(y + j, x + j, gamma ? gamma + j : NULL, beta ? beta + j : NULL, 256,
+         hi, c, inv);
+  }
+  const int32_t n4 = n & ~3;
+  pn_sums_add(&acc, next + j, n4 - j, shift);
+  pn_sums_finish(&acc, next, n4, n, shift, sd, sq);
+  if (j < n)
+    span(y + j, x + j, gamma ? gamma + j : NULL, beta ? beta + j : NULL,
+         n - j, hi, c, inv);
+}
 
 /* The whole row in float64, for rows whose float32 sums overflowed or
  * underflowed (|x| or deviations beyond about 1.8e19, or below about 1e-15):
@@ -72,34 +103,38 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
   if (!x || !y) return PN_ERR_NULL;
   if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
-  const double n = (double)cols;
+  /* Row r's sums about its provisional shift were taken while row r-1 was
+   * written (row 0's here); pn_moments_finish adds a second pass only for
+   * rows whose first values sit far from their mean. */
+  float shift = pn_provisional_shift(x, cols);
+  double sd, sq;
+  pn_shifted_sums_f32(x, cols, shift, &sd, &sq);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
-    /* pass 1: the mean in float64; its float32 rounding is the shift */
-    const double mu1 = pn_sum_f32(xr, cols) / n;
-    const float hi = (float)mu1;
-    /* pass 2: sums about the shift correct the mean and give the variance */
-    double sd, sq;
-    pn_shifted_sums_f32(xr, cols, hi, &sd, &sq);
-    if (!pn_sums_trustworthy(mu1, sd, sq, cols)) {
-      layernorm_row_f64(y + (size_t)r * (size_t)cols, mean ? mean + r : NULL,
+    float *yr = y + (size_t)r * (size_t)cols;
+    const float *next = r + 1 < rows ? xr + cols : NULL;
+    const float next_shift = next ? pn_provisional_shift(next, cols) : 0.0f;
+    double mu, var;
+    if (!pn_moments_finish(xr, cols, shift, sd, sq, &mu, &var)) {
+      layernorm_row_f64(yr, mean ? mean + r : NULL,
                         inv_std_dev ? inv_std_dev + r : NULL, xr, gamma, beta,
                         cols, eps);
+      if (next) pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
+      shift = next_shift;
       continue;
     }
-    const double c = sd / n;
-    double var = sq / n - c * c;
-    if (var < 0.0) var = 0.0;
+    const float hi = (float)mu;
+    const double c = mu - (double)hi;
     const double inv = 1.0 / sqrt(var + (double)eps);
-    if (mean) mean[r] = (float)((double)hi + c);
+    if (mean) mean[r] = hi;
     if (inv_std_dev) inv_std_dev[r] = (float)inv;
-    /* pass 3 */
-    float *yr = y + (size_t)r * (size_t)cols;
+    /* y = ((x - hi) - c)·inv, hi + c being the mean */
     const float fc = (float)c, finv = (float)inv;
-    if (gamma && beta) row_out_affine(yr, xr, gamma, beta, cols, hi, fc, finv);
-    else if (gamma) row_out_gamma(yr, xr, gamma, beta, cols, hi, fc, finv);
-    else if (beta) row_out_beta(yr, xr, gamma, beta, cols, hi, fc, finv);
-    else row_out_plain(yr, xr, gamma, beta, cols, hi, fc, finv);
+    /* the last row sums itself again (unused) rather than carry a variant */
+    pn_norm_row_and_sums(pn_norm_span(1, gamma != NULL, beta != NULL), yr, xr,
+                         gamma, beta, cols, hi, fc, finv, next ? next : xr,
+                         next_shift, &sd, &sq);
+    shift = next_shift;
   }
   return PN_OK;
 }

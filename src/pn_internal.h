@@ -51,20 +51,15 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
 
 /* Row reductions (reduce.c), shared by the normalisation kernels. */
 
-/* Sum of x[0..n) in float64. float32 values are added four at a time in
- * pairs ((x0+x1)+(x2+x3) per lane), which is exact for a constant row, and
- * every such partial sum is accumulated in float64. */
-double pn_sum_f32(const float *x, int32_t n);
-
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in
  * float32, accumulated in float32 over blocks of 64 values (four
  * accumulators of 4 terms per lane, added pairwise) and the blocks in
- * float64. */
+ * float64 (the steps are in pn_sums.h). */
 void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
                          double *sumsq);
 
-/* Whether the float32 block sums of a row (pn_sum_f32 → mean, then
- * pn_shifted_sums_f32 → sd, sq) can be trusted: all finite (no float32 block
+/* Whether the float32 block sums of a row (pn_shifted_sums_f32 about a
+ * finite shift → sd, sq; `mean` is that shift) can be trusted: all finite (no float32 block
  * overflowed, which also catches NaN and ±Inf in the row), and the mean
  * square not so small that float32 squares lost precision to underflow
  * (each square below 2^-126 is a denormal with an absolute error up to
@@ -75,5 +70,36 @@ static inline int pn_sums_trustworthy(double mean, double sd, double sq,
   return isfinite(mean) && isfinite(sd) && isfinite(sq) &&
          sq >= (double)n * 0x1p-100;
 }
+
+/* Mean and (biased) variance of x[0..n) for LayerNorm, in one pass over the
+ * row for ordinary rows: the sums are taken about a provisional shift
+ * (pn_provisional_shift: the mean of the first 8 values, rounded to float32,
+ * exact for a constant row) and corrected by their mean; when that shift
+ * turns out to be more than half a standard deviation from the mean, a
+ * second pass about the float32 mean itself replaces them. Returns 0
+ * (outputs unset) when the float32 sums cannot be trusted (see
+ * pn_sums_trustworthy); the caller then redoes the row in float64.
+ * pn_moments_finish takes the first pass's sums about `shift` (the caller
+ * took them, pn_sums.h) and runs the second pass when it is needed. */
+float pn_provisional_shift(const float *x, int32_t n);
+int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
+                      double sq, double *mean, double *var);
+
+/* The output pass of LayerNorm and RMSNorm (layernorm.c).
+ * A span writes y = ((x - hi) - c)·inv·gamma + beta over n values (center:
+ * LayerNorm) or y = x·inv·gamma (RMSNorm; hi, c, beta unused), every step in
+ * float32, gamma and beta NULL for 1 and 0. pn_norm_span picks the variant.
+ * pn_norm_row_and_sums writes one row with `span` in chunks of 256 values
+ * while it sums the row `next` about `shift` (pn_sums.h, the same bits as
+ * pn_shifted_sums_f32): the read of row r+1 and the write of row r stream
+ * together, which brings a large tensor close to the time of a copy. */
+typedef void (*pn_norm_span_fn)(float *y, const float *x, const float *gamma,
+                                const float *beta, int32_t n, float hi,
+                                float c, float inv);
+pn_norm_span_fn pn_norm_span(int center, int has_gamma, int has_beta);
+void pn_norm_row_and_sums(pn_norm_span_fn span, float *y, const float *x,
+                          const float *gamma, const float *beta, int32_t n,
+                          float hi, float c, float inv, const float *next,
+                          float shift, double *sd, double *sq);
 
 #endif

@@ -175,13 +175,17 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  *
  * x, y: [rows × cols]; gamma, beta: [cols] or NULL (gamma = 1, beta = 0);
  * mean, inv_std_dev: [rows] or NULL (not written). In place allowed (y == x).
- * Method: pass 1 sums the row in float32 pairs of 16 and float64 beyond, so
- * the mean is exact for constant rows; its float32 rounding `hi` and the
- * remainder are both kept, pass 2 sums (x-hi) and (x-hi)^2 in float32 blocks
- * flushed to float64, which corrects the mean and gives the variance without
- * cancellation; pass 3 writes y. A row whose float32 block sums overflow or
- * underflow (|x| or deviations beyond about 1.8e19, mean squares below
- * 2^-100, constant rows) is redone entirely in float64, which holds the
+ * Method: one pass takes Σ(x-s) and Σ(x-s)^2 in float32 blocks of 64 flushed
+ * to float64, about a provisional shift s (the mean of the row's first 8
+ * values rounded to float32); their mean corrects s to the row mean without
+ * cancellation. When s proves to be more than half a standard deviation from
+ * the mean (rows that open with outliers or ramps) a second pass repeats the
+ * sums about the float32 mean itself. The output pass writes
+ * ((x - hi) - lo)·inv·gamma + beta in float32, hi + lo being the mean, and
+ * sums the next row while it writes this one, so a large tensor streams
+ * through memory about as fast as a copy. A row whose float32 block sums
+ * overflow or underflow (|x| or deviations beyond about 1.8e19, mean squares
+ * below 2^-100, constant rows) is redone entirely in float64, which holds the
  * square of every float32, and rounded once; ordinary rows pay two compares
  * for this check. A constant row gives exactly beta (for eps > 0).
  * Accuracy: max abs error <= 5e-6 against float64 on every finite input —
@@ -203,8 +207,9 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  *   y[r][c] = gamma[c]·x[r][c]·inv_r
  *
  * gamma: [cols] or NULL (1); inv_rms: [rows] or NULL. In place allowed.
- * Method: sum of squares in float32 blocks flushed to float64; a row whose
- * blocks overflow or underflow is redone in float64 (as LayerNorm).
+ * Method: sum of squares in float32 blocks flushed to float64, taken for row
+ * r+1 while row r is written (as LayerNorm); a row whose blocks overflow or
+ * underflow is redone in float64 (as LayerNorm).
  * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
  * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal
  * float32 (an all-zero row with eps = 0 gives inv_rms = Inf and y = NaN).

@@ -2,34 +2,16 @@
  * copy kernel that stands for memory bandwidth in the benchmarks. */
 #include "pn_internal.h"
 #include "pn_simd.h"
-
-double pn_sum_f32(const float *x, int32_t n) {
-  pn_f64x2 acc = pn_f64x2_splat(0.0);
-  int32_t j = 0;
-  for (; j + 16 <= n; j += 16) {
-    pn_f32x4 a = pn_f32x4_add(pn_f32x4_load(x + j), pn_f32x4_load(x + j + 4));
-    pn_f32x4 b = pn_f32x4_add(pn_f32x4_load(x + j + 8), pn_f32x4_load(x + j + 12));
-    pn_f32x4 s = pn_f32x4_add(a, b);
-    acc = pn_f64x2_add(acc, pn_f64x2_add(pn_f64x2_from_lo(s), pn_f64x2_from_hi(s)));
-  }
-  for (; j + 4 <= n; j += 4) {
-    pn_f32x4 s = pn_f32x4_load(x + j);
-    acc = pn_f64x2_add(acc, pn_f64x2_add(pn_f64x2_from_lo(s), pn_f64x2_from_hi(s)));
-  }
-  double tail = 0.0;
-  for (; j < n; j++) tail += (double)x[j];
-  return (pn_f64x2_lo(acc) + pn_f64x2_hi(acc)) + tail;
-}
+#include "pn_sums.h"
 
 /* Folds a float32 accumulator into a float64 one. */
 static inline pn_f64x2 fold(pn_f64x2 acc, pn_f32x4 a) {
   return pn_f64x2_add(acc, pn_f64x2_add(pn_f64x2_from_lo(a), pn_f64x2_from_hi(a)));
 }
 
-void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
-                         double *sumsq) {
+void pn_sums_add(pn_sums *acc, const float *x, int32_t n, float shift) {
   const pn_f32x4 k = pn_f32x4_splat(shift);
-  pn_f64x2 s64 = pn_f64x2_splat(0.0), q64 = pn_f64x2_splat(0.0);
+  pn_f64x2 s64 = acc->s, q64 = acc->q;
   int32_t j = 0;
   /* blocks of 64: four float32 accumulators per sum, 4 terms each */
   for (; j + 64 <= n; j += 64) {
@@ -53,14 +35,55 @@ void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
     s64 = fold(s64, d);
     q64 = fold(q64, pn_f32x4_mul(d, d));
   }
+  acc->s = s64;
+  acc->q = q64;
+}
+
+void pn_sums_finish(const pn_sums *acc, const float *x, int32_t j, int32_t n,
+                    float shift, double *sum, double *sumsq) {
   double ts = 0.0, tq = 0.0;
   for (; j < n; j++) {
     const float d = x[j] - shift;
     ts += (double)d;
     tq += (double)(d * d);
   }
-  *sum = (pn_f64x2_lo(s64) + pn_f64x2_hi(s64)) + ts;
-  *sumsq = (pn_f64x2_lo(q64) + pn_f64x2_hi(q64)) + tq;
+  *sum = (pn_f64x2_lo(acc->s) + pn_f64x2_hi(acc->s)) + ts;
+  *sumsq = (pn_f64x2_lo(acc->q) + pn_f64x2_hi(acc->q)) + tq;
+}
+
+void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
+                         double *sumsq) {
+  pn_sums acc = pn_sums_zero();
+  const int32_t n4 = n & ~3;
+  pn_sums_add(&acc, x, n4, shift);
+  pn_sums_finish(&acc, x, n4, n, shift, sum, sumsq);
+}
+
+float pn_provisional_shift(const float *x, int32_t n) {
+  const int32_t k = n < 8 ? n : 8;
+  double head = 0.0;
+  for (int32_t j = 0; j < k; j++) head += (double)x[j];
+  return (float)(head / (double)k);
+}
+
+int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
+                      double sq, double *mean, double *var) {
+  const double dn = (double)n;
+  for (int pass = 0;; pass++) {
+    if (!pn_sums_trustworthy((double)shift, sd, sq, n)) return 0;
+    const double c = sd / dn;
+    const double v = sq / dn - c * c;
+    /* the shift was within half a standard deviation of the mean (or this is
+     * the second pass, about the float32 mean itself): the float32 sums lost
+     * at most a factor 1.25 of their precision to the shift */
+    if (pass == 1 || c * c <= 0.25 * v) {
+      *mean = (double)shift + c;
+      *var = v < 0.0 ? 0.0 : v;
+      return 1;
+    }
+    shift = (float)((double)shift + c);
+    pn_shifted_sums_f32(x, n, shift, &sd, &sq);
+  }
 }
 
 int pn_copy_f32(float *dst, const float *src, int32_t n) {

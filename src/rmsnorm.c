@@ -2,7 +2,6 @@
 #include <math.h>
 
 #include "pn_internal.h"
-#include "pn_simd.h"
 
 /* The whole row in float64, for rows whose float32 sums overflowed or
  * underflowed (see pn_sums_trustworthy). */
@@ -24,30 +23,23 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
   if (!x || !y) return PN_ERR_NULL;
   if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
+  /* row r's sum of squares was taken while row r-1 was written */
+  const pn_norm_span_fn span = pn_norm_span(0, gamma != NULL, 0);
+  double sum, sumsq;
+  pn_shifted_sums_f32(x, cols, 0.0f, &sum, &sumsq);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
     float *yr = y + (size_t)r * (size_t)cols;
-    double sum, sumsq;
-    pn_shifted_sums_f32(xr, cols, 0.0f, &sum, &sumsq);
+    const float *next = r + 1 < rows ? xr + cols : xr; /* the last: unused */
     if (!pn_sums_trustworthy(0.0, sum, sumsq, cols)) {
       rmsnorm_row_f64(yr, inv_rms ? inv_rms + r : NULL, xr, gamma, cols, eps);
+      pn_shifted_sums_f32(next, cols, 0.0f, &sum, &sumsq);
       continue;
     }
     const double inv = 1.0 / sqrt(sumsq / (double)cols + (double)eps);
     if (inv_rms) inv_rms[r] = (float)inv;
-    const float invf = (float)inv;
-    const pn_f32x4 vinv = pn_f32x4_splat(invf);
-    int32_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
-      pn_f32x4 t = pn_f32x4_mul(pn_f32x4_load(xr + j), vinv);
-      if (gamma) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));
-      pn_f32x4_store(yr + j, t);
-    }
-    for (; j < cols; j++) {
-      float t = xr[j] * invf;
-      if (gamma) t = t * gamma[j];
-      yr[j] = t;
-    }
+    pn_norm_row_and_sums(span, yr, xr, gamma, NULL, cols, 0.0f, 0.0f,
+                         (float)inv, next, 0.0f, &sum, &sumsq);
   }
   return PN_OK;
 }

@@ -119,6 +119,46 @@ static void test_layernorm(void) {
   CHECK(pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, 1, 5, -1.0f) == PN_ERR_ARG, "ln eps");
 }
 
+/* Rows of every kind in one call, so the pipelined output pass (row r+1 is
+ * summed while row r is written) meets each transition: ordinary rows; rows
+ * that open with outliers or climb as a ramp (the provisional shift is far
+ * from the mean, so a second pass runs); a constant row and a 1e30 row (both
+ * redone in float64); a row of 1e4 + small noise (|mean| >> std). */
+static void test_layernorm_row_kinds(void) {
+  const int colss[] = {5, 64, 300, 1031, 8192};
+  for (size_t ci = 0; ci < 5; ci++) {
+    const int R = 8, C = colss[ci];
+    float *x = falloc((size_t)R * C), *y = falloc((size_t)R * C);
+    for (int j = 0; j < C; j++) {
+      x[0 * C + j] = (float)gauss();
+      x[1 * C + j] = (float)(j < 8 ? 1e3 + gauss() : gauss());       /* outliers first */
+      x[2 * C + j] = (float)(1000.0 * j + gauss());                  /* ramp */
+      x[3 * C + j] = 0.375f;                                         /* constant */
+      x[4 * C + j] = (float)(1e30 * (1 + gauss()));                  /* float64 path */
+      x[5 * C + j] = (float)(1e4 + 1e-2 * gauss());                  /* |mean| >> std */
+      x[6 * C + j] = (float)(j < 8 ? -50.0 : 0.1 * gauss());         /* outliers, small std */
+      x[7 * C + j] = (float)(j < 8 ? 3e4 : 1e-3 * gauss());          /* the same, farther */
+    }
+    for (int inplace = 0; inplace < 2; inplace++) {
+      float *out = inplace ? falloc((size_t)R * C) : y;
+      if (inplace) memcpy(out, x, sizeof(float) * (size_t)R * C);
+      CHECK(pn_layernorm_f32(out, NULL, NULL, inplace ? out : x, NULL, NULL, R, C, 1e-5f) == PN_OK, "kinds status");
+      for (int r = 0; r < R; r++) {
+        double m = 0, v = 0, err = 0;
+        for (int j = 0; j < C; j++) m += x[r * C + j];
+        m /= C;
+        for (int j = 0; j < C; j++) v += (x[r * C + j] - m) * (x[r * C + j] - m);
+        v /= C;
+        const double is = 1 / sqrt(v + 1e-5);
+        for (int j = 0; j < C; j++) err = fmax(err, fabs(out[r * C + j] - (x[r * C + j] - m) * is));
+        CHECK(err <= 5e-6, "ln row kind %d cols %d in place %d err %g", r, C, inplace, err);
+      }
+      if (inplace) free(out);
+    }
+    free(x); free(y);
+  }
+}
+
 /* The block/tail sweep of tests/kernel_table.mjs for the blocked norm
  * kernels, here so that it also runs natively and on the SIMD128 build:
  * every cols from 1 to 3·64 + 3, the four gamma/beta variants, ordinary,
@@ -325,6 +365,7 @@ int main(void) {
   test_article_kernels();
   test_pe();
   test_layernorm();
+  test_layernorm_row_kinds();
   test_norm_sweep();
   test_rms_bn();
   test_rope_alibi();
