@@ -1,6 +1,6 @@
 // bench/kernels.mjs — kernel speed, measured side by side in one run:
-// SIMD wasm vs scalar wasm vs a plain-JS loop vs an in-wasm copy of the same
-// bytes (the memory-bandwidth floor). Prints a Markdown table and checks the
+// SIMD wasm vs scalar wasm (through the API, zero-copy buffers) vs a plain-JS
+// loop vs two copies of the same bytes inside wasm memory (the floors). Prints a Markdown table and checks the
 // targets of the README. Run with `make bench`.
 import { init } from '../src/js/posnorm.js';
 
@@ -28,6 +28,7 @@ function time(fn, minMs = 60, rounds = 7) {
   return Math.min(...samples);
 }
 
+/** Two-pass float64 LayerNorm, the loop a JS developer would write; gamma and beta optional. */
 function layerNormJs(x, y, rows, cols, gamma, beta, eps) {
   for (let r = 0; r < rows; r++) {
     const o = r * cols;
@@ -37,7 +38,18 @@ function layerNormJs(x, y, rows, cols, gamma, beta, eps) {
     let v = 0;
     for (let j = 0; j < cols; j++) { const d = x[o + j] - m; v += d * d; }
     const inv = 1 / Math.sqrt(v / cols + eps);
-    for (let j = 0; j < cols; j++) y[o + j] = (x[o + j] - m) * inv * gamma[j] + beta[j];
+    if (gamma) for (let j = 0; j < cols; j++) y[o + j] = (x[o + j] - m) * inv * gamma[j] + beta[j];
+    else for (let j = 0; j < cols; j++) y[o + j] = (x[o + j] - m) * inv;
+  }
+}
+
+function rmsNormJs(x, y, rows, cols, eps) {
+  for (let r = 0; r < rows; r++) {
+    const o = r * cols;
+    let q = 0;
+    for (let j = 0; j < cols; j++) q += x[o + j] * x[o + j];
+    const inv = 1 / Math.sqrt(q / cols + eps);
+    for (let j = 0; j < cols; j++) y[o + j] = x[o + j] * inv;
   }
 }
 
@@ -55,37 +67,61 @@ function peJs(out, seqLen, dModel, base) {
   }
 }
 
+/**
+ * One row of the table: `kernel` through the public API on zero-copy buffers
+ * (PnBuffer in, PnBuffer out: no copy but the kernel's own reads and writes)
+ * in both builds, the plain-JS loop, and two copies of the same bytes inside
+ * wasm memory: TypedArray.prototype.set (the engine's memmove) and
+ * pn_copy_f32 (a v128 load/store loop, the fastest copy wasm code can write).
+ */
+function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false }) {
+  const n = R * C;
+  const eps = kernel === 'layerNorm' ? 1e-5 : 1e-6;
+  const row = { kernel: `${label}${affine ? ' (γ, β)' : ''}${inPlace ? ' in place' : ''}`, size: `${R}×${C}` };
+  const src = builds.simd.randomNormal(n, { seed: 7, mean: 3, std: 2 });
+  const g = new Float32Array(C).fill(1.1), b = new Float32Array(C).fill(0.1);
+  for (const [name, pn] of Object.entries(builds)) {
+    const x = pn.alloc(n), y = inPlace ? x : pn.alloc(n);
+    const opts = { cols: C, eps, out: y };
+    if (affine) { opts.gamma = pn.alloc(C); opts.gamma.array.set(g); if (kernel === 'layerNorm') { opts.beta = pn.alloc(C); opts.beta.array.set(b); } }
+    x.array.set(src);
+    // in place, every call normalises the previous output: LayerNorm of a
+    // normalised row is the same work, so the time is that of one call
+    row[name] = time(() => pn[kernel](x, opts));
+    if (name === 'simd') {
+      const d = inPlace ? pn.alloc(n) : y;
+      row.set = time(() => d.array.set(x.array));
+      row.loop = time(() => pn.raw.pn_copy_f32(d.ptr, x.ptr, n));
+      if (inPlace) d.free();
+    }
+    for (const buf of new Set([x, y, opts.gamma, opts.beta])) buf?.free();
+  }
+  const yj = new Float32Array(n);
+  const js = kernel === 'layerNorm'
+    ? () => layerNormJs(src, yj, R, C, affine ? g : null, affine ? b : null, eps)
+    : () => rmsNormJs(src, yj, R, C, eps);
+  row.js = time(js, 60, n > 1e6 ? 3 : 7);
+  return row;
+}
+
 export async function benchKernels() {
-  const simd = await init({ simd: true });
-  const scalar = await init({ simd: false });
+  const builds = { simd: await init({ simd: true }), scalar: await init({ simd: false }) };
   const rows = [];
   const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
-
-  for (const [R, C] of [[64, 768], [512, 768], [4096, 4096]]) {
-    const n = R * C;
-    const row = { kernel: 'LayerNorm', size: `${R}×${C}` };
-    const src = simd.randomNormal(n, { seed: 7, mean: 3, std: 2 });
-    const g = new Float32Array(C).fill(1.1), b = new Float32Array(C).fill(0.1);
-    for (const [name, pn] of [['simd', simd], ['scalar', scalar]]) {
-      const x = pn.alloc(n), y = pn.alloc(n), gb = pn.alloc(C), bb = pn.alloc(C);
-      const mu = pn.alloc(R), inv = pn.alloc(R);
-      x.array.set(src); gb.array.set(g); bb.array.set(b);
-      const f = pn.raw.pn_layernorm_f32;
-      row[name] = time(() => f(y.ptr, mu.ptr, inv.ptr, x.ptr, gb.ptr, bb.ptr, R, C, 1e-5));
-      if (name === 'simd') row.copy = time(() => pn.raw.pn_copy_f32(y.ptr, x.ptr, n));
-      for (const buf of [x, y, gb, bb, mu, inv]) buf.free();
-    }
-    const yj = new Float32Array(n);
-    row.js = time(() => layerNormJs(src, yj, R, C, g, b, 1e-5), 60, R * C > 1e6 ? 3 : 7);
-    rows.push(row);
-  }
+  for (const [R, C] of [[64, 768], [512, 768], [4096, 4096]]) rows.push(normRow(builds, 'LayerNorm', R, C, { kernel: 'layerNorm' }));
+  rows.push(normRow(builds, 'LayerNorm', 512, 768, { kernel: 'layerNorm', affine: true }));
+  rows.push(normRow(builds, 'LayerNorm', 4096, 4096, { kernel: 'layerNorm', inPlace: true }));
+  for (const [R, C] of [[512, 768], [4096, 4096]]) rows.push(normRow(builds, 'RMSNorm', R, C, { kernel: 'rmsNorm' }));
   for (const [S, D] of [[64, 64], [2048, 512], [8192, 1024]]) {
     const n = S * D;
     const row = { kernel: 'PE', size: `${S}×${D}` };
-    for (const [name, pn] of [['simd', simd], ['scalar', scalar]]) {
+    for (const [name, pn] of Object.entries(builds)) {
       const y = pn.alloc(n), x = pn.alloc(n);
-      row[name] = time(() => pn.raw.pn_pe_sinusoidal_f32(y.ptr, S, D, 10000, 0, 0));
-      if (name === 'simd') row.copy = time(() => pn.raw.pn_copy_f32(y.ptr, x.ptr, n));
+      row[name] = time(() => pn.positionalEncoding({ seqLen: S, dModel: D, out: y }));
+      if (name === 'simd') {
+        row.set = time(() => y.array.set(x.array));
+        row.loop = time(() => pn.raw.pn_copy_f32(y.ptr, x.ptr, n));
+      }
       y.free(); x.free();
     }
     const yj = new Float32Array(n);
@@ -94,21 +130,24 @@ export async function benchKernels() {
   }
 
   const lines = [
-    '| kernel | size | SIMD wasm (ms) | scalar wasm (ms) | plain JS (ms) | wasm copy (ms) | JS ÷ SIMD | scalar ÷ SIMD | SIMD ÷ copy |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| kernel | size | SIMD wasm (ms) | scalar wasm (ms) | plain JS (ms) | copy: `set` (ms) | copy: wasm loop (ms) | JS ÷ SIMD | scalar ÷ SIMD | SIMD ÷ `set` | SIMD ÷ wasm loop |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
-    lines.push(`| ${r.kernel} | ${r.size} | ${fmt(r.simd)} | ${fmt(r.scalar)} | ${fmt(r.js)} | ${fmt(r.copy)} | ${(r.js / r.simd).toFixed(1)}× | ${(r.scalar / r.simd).toFixed(1)}× | ${(r.simd / r.copy).toFixed(2)}× |`);
+    lines.push(`| ${r.kernel} | ${r.size} | ${fmt(r.simd)} | ${fmt(r.scalar)} | ${fmt(r.js)} | ${fmt(r.set)} | ${fmt(r.loop)} | ${(r.js / r.simd).toFixed(1)}× | ${(r.scalar / r.simd).toFixed(1)}× | ${(r.simd / r.set).toFixed(2)}× | ${(r.simd / r.loop).toFixed(2)}× |`);
   }
   const get = (k, s) => rows.find((r) => r.kernel === k && r.size === s);
-  const ln512 = get('LayerNorm', '512×768'), ln4k = get('LayerNorm', '4096×4096'), pe = get('PE', '2048×512');
+  const ln512 = get('LayerNorm', '512×768'), ln512a = get('LayerNorm (γ, β)', '512×768');
+  const ln4k = get('LayerNorm', '4096×4096'), pe = get('PE', '2048×512');
   const targets = [
-    ['LayerNorm 512×768: SIMD ≥ 8× plain JS', ln512.js / ln512.simd, (r) => r >= 8],
-    ['LayerNorm 4096×4096: SIMD within 2.5× of copy', ln4k.simd / ln4k.copy, (r) => r <= 2.5],
+    ['LayerNorm 512×768, no γ/β: SIMD ≥ 10× the plain-JS loop', ln512.js / ln512.simd, (r) => r >= 10],
+    ['LayerNorm 4096×4096: SIMD within 1.3× of a wasm copy loop of the same bytes', ln4k.simd / ln4k.loop, (r) => r <= 1.3],
+    ['LayerNorm 4096×4096: SIMD within 1.3× of `set` (memmove) of the same bytes — out of reach of wasm stores, see README', ln4k.simd / ln4k.set, (r) => r <= 1.3],
+    ['LayerNorm 512×768 (γ, β): SIMD ≥ 3× scalar wasm', ln512a.scalar / ln512a.simd, (r) => r >= 3],
     ['PE 2048×512: SIMD ≥ 20× plain-JS Math.sin loop', pe.js / pe.simd, (r) => r >= 20],
-    ['LayerNorm: SIMD ≥ 3× scalar wasm (512×768)', ln512.scalar / ln512.simd, (r) => r >= 3],
   ];
   const checks = targets.map(([what, ratio, ok]) => `- ${ok(ratio) ? 'met' : 'MISSED'}: ${what} (measured ${ratio.toFixed(2)}×)`);
+  checks.push(`- for scale: the wasm copy loop itself takes ${(ln4k.loop / ln4k.set).toFixed(2)}× \`set\` at 4096×4096`);
   return { table: lines.join('\n'), checks, allMet: targets.every(([, r, ok]) => ok(r)) };
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
 import { benchKernels } from './kernels.mjs';
+import { benchPeers } from './peers.mjs';
 import { benchSizes } from './sizes.mjs';
 
 const kernels = await benchKernels();
@@ -11,6 +12,8 @@ console.log('## Kernels (ms per call, fastest of 7 rounds, one run, this machine
 console.log(kernels.table);
 console.log('\nTargets:');
 console.log(kernels.checks.join('\n'));
+console.log('\n## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)\n');
+console.log((await benchPeers()).table);
 console.log('\n## Figures: repaint work per slider input (headless Chromium, 50 inputs)\n');
 console.log((await benchFrames()).table);
 console.log('\n## Sizes\n');

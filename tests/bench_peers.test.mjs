@@ -1,0 +1,30 @@
+// The peer benchmark's own parts: the ONNX model bench/onnx-model.mjs writes
+// must load in onnxruntime-web and compute LayerNormalization (checked
+// against a float64 LayerNorm written here), or `make bench` would time
+// something else.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import * as ort from 'onnxruntime-web';
+import { layerNormModel } from '../bench/onnx-model.mjs';
+
+ort.env.wasm.numThreads = 1;
+
+test('the bench ONNX LayerNormalization model runs in onnxruntime-web and matches float64', async () => {
+  const R = 3, C = 10, eps = 1e-3;
+  const x = Float32Array.from({ length: R * C }, (_, i) => Math.sin(1.7 * i) * (1 + i % 4) + 0.3 * (i % 7));
+  const gamma = Float32Array.from({ length: C }, (_, j) => 0.5 + j / 8);
+  const beta = Float32Array.from({ length: C }, (_, j) => (j % 3) - 1);
+  const session = await ort.InferenceSession.create(layerNormModel(R, C, gamma, beta, eps), { executionProviders: ['wasm'] });
+  const y = (await session.run({ X: new ort.Tensor('float32', x, [R, C]) })).Y;
+  assert.deepEqual(y.dims, [R, C]);
+  for (let r = 0; r < R; r++) {
+    const row = Array.from(x.subarray(r * C, (r + 1) * C));
+    const m = row.reduce((a, v) => a + v, 0) / C;
+    const v = row.reduce((a, t) => a + (t - m) ** 2, 0) / C;
+    for (let j = 0; j < C; j++) {
+      const ref = ((row[j] - m) / Math.sqrt(v + eps)) * gamma[j] + beta[j];
+      assert.ok(Math.abs(y.data[r * C + j] - ref) < 1e-5, `row ${r} col ${j}: ${y.data[r * C + j]} vs ${ref}`);
+    }
+  }
+  await session.release();
+});
