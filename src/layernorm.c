@@ -8,7 +8,7 @@
 /* y = ((x - hi) - c)·inv·gamma + beta over n values; every step in
  * float32. HAS_GAMMA/HAS_BETA are compile-time constants in each
  * instantiation, so the loop carries no branches. */
-#define LAYERNORM_VEC(J, CENTER, HAS_GAMMA, HAS_BETA)                                  \
+#define LAYERNORM_VEC(J, CENTER, HAS_GAMMA, HAS_BETA)                         \
   do {                                                                         \
     pn_f32x4 t = pn_f32x4_load(x + (J));                                       \
     if (CENTER) t = pn_f32x4_sub(pn_f32x4_sub(t, vhi), vc);                    \
@@ -17,7 +17,7 @@
     if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + (J)));              \
     pn_f32x4_store(y + (J), t);                                                \
   } while (0)
-#define LAYERNORM_SPAN(NAME, CENTER, HAS_GAMMA, HAS_BETA)                              \
+#define LAYERNORM_SPAN(NAME, CENTER, HAS_GAMMA, HAS_BETA)                     \
   static void NAME(float *y, const float *x, const float *gamma,               \
                    const float *beta, int32_t n, float hi, float c,            \
                    float inv) {                                                \
@@ -26,7 +26,9 @@
     const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);           \
     const pn_f32x4 vinv = pn_f32x4_splat(inv);                                 \
     int32_t j = 0;                                                             \
-    for (; j + 4 <= n; j += 4) LAYERNORM_VEC(j, CENTER, HAS_GAMMA, HAS_BETA);          \
+    PN_LOOP_AS_WRITTEN                                                         \
+    for (; j + 4 <= n; j += 4) LAYERNORM_VEC(j, CENTER, HAS_GAMMA, HAS_BETA);  \
+    PN_LOOP_AS_WRITTEN                                                         \
     for (; j < n; j++) {                                                       \
       float t = CENTER ? ((x[j] - hi) - c) * inv : x[j] * inv;                 \
       if (HAS_GAMMA) t = t * gamma[j];                                         \
@@ -77,6 +79,7 @@ static void layernorm_row_f64(float *y, float *mean, float *inv_std_dev,
   for (int32_t j = 0; j < n; j++) m += (double)x[j];
   m /= (double)n;
   double sd = 0.0, sq = 0.0;
+  PN_LOOP_AS_WRITTEN
   for (int32_t j = 0; j < n; j++) {
     const double d = (double)x[j] - m;
     sd += d;
@@ -89,6 +92,7 @@ static void layernorm_row_f64(float *y, float *mean, float *inv_std_dev,
   m += c;
   if (mean) *mean = (float)m;
   if (inv_std_dev) *inv_std_dev = (float)inv;
+  PN_LOOP_AS_WRITTEN
   for (int32_t j = 0; j < n; j++) {
     double t = ((double)x[j] - m) * inv;
     if (gamma) t *= (double)gamma[j];
@@ -151,6 +155,7 @@ int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
   for (int32_t j = 0; j < n; j++) var += ((double)x[j] - mu) * ((double)x[j] - mu);
   var /= (double)n;
   const double inv = 1.0 / sqrt(var + (double)eps);
+  PN_LOOP_AS_WRITTEN
   for (int32_t j = 0; j < n; j++) {
     const double c = (double)x[j] - mu, xh = c * inv;
     if (centered) centered[j] = (float)c;

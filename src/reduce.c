@@ -30,6 +30,7 @@ void pn_sums_add(pn_sums *acc, const float *x, int32_t n, float shift) {
     s64 = fold(s64, pn_f32x4_add(pn_f32x4_add(s[0], s[1]), pn_f32x4_add(s[2], s[3])));
     q64 = fold(q64, pn_f32x4_add(pn_f32x4_add(q[0], q[1]), pn_f32x4_add(q[2], q[3])));
   }
+  PN_LOOP_AS_WRITTEN
   for (; j + 4 <= n; j += 4) {
     const pn_f32x4 d = pn_f32x4_sub(pn_f32x4_load(x + j), k);
     s64 = fold(s64, d);
@@ -42,6 +43,7 @@ void pn_sums_add(pn_sums *acc, const float *x, int32_t n, float shift) {
 void pn_sums_finish(const pn_sums *acc, const float *x, int32_t j, int32_t n,
                     float shift, double *sum, double *sumsq) {
   double ts = 0.0, tq = 0.0;
+  PN_LOOP_AS_WRITTEN
   for (; j < n; j++) {
     const float d = x[j] - shift;
     ts += (double)d;
@@ -98,6 +100,7 @@ int pn_copy_f32(float *dst, const float *src, int32_t n) {
     pn_f32x4_store(dst + j + 8, c);
     pn_f32x4_store(dst + j + 12, d);
   }
+  PN_LOOP_AS_WRITTEN
   for (; j < n; j++) dst[j] = src[j];
   return PN_OK;
 }

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "pn_internal.h"
+#include "pn_simd.h"
 
 /* The whole row in float64, for rows whose float32 sums overflowed or
  * underflowed (see pn_sums_trustworthy). */
@@ -11,6 +12,7 @@ static void rmsnorm_row_f64(float *y, float *inv_rms, const float *x,
   for (int32_t j = 0; j < n; j++) sq += (double)x[j] * (double)x[j];
   const double inv = 1.0 / sqrt(sq / (double)n + (double)eps);
   if (inv_rms) *inv_rms = (float)inv;
+  PN_LOOP_AS_WRITTEN
   for (int32_t j = 0; j < n; j++) {
     double t = (double)x[j] * inv;
     if (gamma) t *= (double)gamma[j];
