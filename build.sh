@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 # keeps each wasm under 40 KB (it changes no result: no fast-math, no FMA).
 HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/reduce.c"
 COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
-src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c"
+src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
 CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
 EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
@@ -27,7 +27,7 @@ _pn_batchnorm_infer_f32,_pn_rope_f32,_pn_rope_cache_f32,_pn_rope_frequencies_f64
 _pn_random_normal_f32,_pn_histogram_f32,_pn_colormap_rgba8,\
 _pn_colormap_lut_rgba8,_pn_copy_f32,_pn_attention_f32,_pn_gram_f32,\
 _pn_min_row_distance_f32,_pn_pe_shift_f32,_pn_residual_stack_f32,_pn_residual_stack_grad_f32,\
-_pn_layernorm_steps_f32"
+_pn_layernorm_steps_f32,_pn_transformer_block_f32"
 
 # Debian's emcc needs Node to find acorn and friends in /usr/share/nodejs.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"

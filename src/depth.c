@@ -27,16 +27,6 @@ static void matmul(float *z, const float *h, const float *w, int32_t rows,
   }
 }
 
-/* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2):
- * z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), tanh(u) = 1 - 2/(e^(2u) + 1)
- * so that only exp (already used by attention) is linked in. */
-static float gelu(float z) {
-  const double d = (double)z;
-  const double u = 0.79788456080286536 * (d + 0.044715 * d * d * d);
-  const double t = 1.0 - 2.0 / (exp(2.0 * u) + 1.0);
-  return (float)(0.5 * d * (1.0 + t));
-}
-
 static double population_std(const float *x, size_t n) {
   double m = 0.0, v = 0.0;
   for (size_t k = 0; k < n; k++) m += (double)x[k];
@@ -71,7 +61,7 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
       in = h;
     }
     matmul(z, in, w, rows, width, weight_scale);
-    for (int64_t k = 0; k < n; k++) x[k] = x[k] + gelu(z[k]);
+    for (int64_t k = 0; k < n; k++) x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);
     if (block == PN_BLOCK_POST_LN)
       pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
     std_out[l] = (float)population_std(x, (size_t)n);

@@ -7,17 +7,10 @@
 
 #include "pn_internal.h"
 
-#define GELU_K 0.79788456080286536 /* sqrt(2/pi) */
-#define GELU_C 0.044715
-
-static double gelu64(double z) {
-  const double t = 1.0 - 2.0 / (exp(2.0 * GELU_K * (z + GELU_C * z * z * z)) + 1.0);
-  return 0.5 * z * (1.0 + t);
-}
 
 static double gelu64_grad(double z) {
-  const double t = 1.0 - 2.0 / (exp(2.0 * GELU_K * (z + GELU_C * z * z * z)) + 1.0);
-  return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * GELU_K * (1.0 + 3.0 * GELU_C * z * z);
+  const double t = 1.0 - 2.0 / (exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z)) + 1.0);
+  return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);
 }
 
 /* y = norm(x) per row (LayerNorm or RMSNorm, no gamma/beta, eps 1e-5);
@@ -90,7 +83,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
         for (int32_t k = 0; k < width; k++) acc += h[(size_t)r * width + k] * (double)w[(size_t)k * width + c];
         z[(size_t)r * width + c] = s * acc;
       }
-    for (size_t k = 0; k < N; k++) next[k] = x[k] + gelu64(z[k]);
+    for (size_t k = 0; k < N; k++) next[k] = x[k] + pn_gelu_tanh(z[k]);
     /* Post-LN: x_{l+1} = LN(u); the backward pass needs only LN's output and inv */
     if (block == PN_BLOCK_POST_LN) norm_rows(next, invs + l * rows, next, rows, width, 0);
     double m = 0.0, v = 0.0;

@@ -49,6 +49,17 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
                         int32_t n_pairs, int32_t dims, double base,
                         double offset);
 
+/* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2), in
+ * float64: z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), with
+ * tanh(u) = 1 - 2/(e^(2u) + 1) so that only exp is linked in. Shared by the
+ * residual stack (depth.c, depth_grad.c) and the Transformer block. */
+#define PN_GELU_K 0.79788456080286536 /* sqrt(2/pi) */
+#define PN_GELU_C 0.044715
+static inline double pn_gelu_tanh(double z) {
+  const double t = 1.0 - 2.0 / (exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z)) + 1.0);
+  return 0.5 * z * (1.0 + t);
+}
+
 /* Row reductions (reduce.c), shared by the normalisation kernels. */
 
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in

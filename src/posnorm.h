@@ -56,8 +56,11 @@
  *   attention                  seq_len, d_model, d_head <= 4096
  *   gram / minRowDistance      rows <= 8192 (minRowDistance: rows >= 2)
  *   residual stack             layers <= 1024; rows, width <= 4096
+ *   Transformer block          tokens <= 512, d_model <= 1024, d_ff <= 4096;
+ *                              heads divides d_model
  *   random normal              n >= 1; std >= 0, mean and std finite
- *   scratch memory             attention, RoPE and the residual stack
+ *   scratch memory             attention, RoPE, the residual stack and the
+ *                              Transformer block
  *                              malloc scratch (sizes at each function) and
  *                              return PN_ERR_NOMEM when it is not there
  *   aliasing                   only where a function says "in place allowed"
@@ -456,7 +459,7 @@ int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
 
 /* ======================================================================
  * FOR THE ARTICLE'S OTHER FIGURES (src/attention.c, src/pe_props.c,
- * src/depth.c, src/layernorm.c)
+ * src/depth.c, src/depth_grad.c, src/block.c, src/layernorm.c)
  * ====================================================================== */
 
 /* pn_attention_f32 — single-head scaled dot-product self-attention.
@@ -549,6 +552,62 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                const float *weights, const float *readout,
                                int32_t layers, int32_t rows, int32_t width,
                                int32_t block, float weight_scale);
+
+/* Where a Transformer block puts its norms, and which norm it uses. */
+enum pn_norm_placement {
+  PN_PRE_NORM = 0,  /* x + Attn(Norm(x)), then h + FFN(Norm(h)) (GPT-2 on)   */
+  PN_POST_NORM = 1  /* Norm(x + Attn(x)), then Norm(h + FFN(h)) (Vaswani)   */
+};
+enum pn_norm_kind {
+  PN_NORM_LAYER = 0, /* LayerNorm: (x - mean)/sqrt(var + eps)               */
+  PN_NORM_RMS = 1    /* RMSNorm: x/sqrt(mean(x²) + eps)                      */
+};
+
+/* The tensors pn_transformer_block_f32 keeps, in this order in `trace`. */
+enum pn_block_trace {
+  PN_TRACE_INPUT = 0,       /* x, the block's input                         */
+  PN_TRACE_ATTN_INPUT = 1,  /* Pre: Norm1(x); Post: x                       */
+  PN_TRACE_ATTN_OUTPUT = 2, /* a = concat(heads)·Wo                         */
+  PN_TRACE_RESIDUAL1 = 3,   /* x + a                                        */
+  PN_TRACE_FFN_INPUT = 4,   /* Norm(x + a): Pre: Norm2; Post: Norm1, which  */
+                            /* is also the stream h the FFN adds to         */
+  PN_TRACE_FFN_OUTPUT = 5,  /* f = GELU(ffn_input·W1)·W2                    */
+  PN_TRACE_RESIDUAL2 = 6,   /* Pre: (x + a) + f; Post: h + f                */
+  PN_TRACE_OUTPUT = 7,      /* Pre: the same as RESIDUAL2; Post: Norm2 of it */
+  PN_BLOCK_TRACE_SLOTS = 8
+};
+
+/* pn_transformer_block_f32 — one Transformer block over `tokens` token
+ * vectors, with every intermediate tensor kept (the article's §10 block:
+ * Pre-Norm as in its code, or Post-Norm as in the original paper).
+ *
+ *   attention   multi-head scaled dot-product self-attention, no mask:
+ *               Q = s·Wq, K = s·Wk, V = s·Wv, head h on columns
+ *               [h·dh, (h+1)·dh), dh = d_model/heads,
+ *               A_h = softmax(Q_h·K_hᵀ/sqrt(dh)) (row-wise, max-subtracted),
+ *               a = concat_h(A_h·V_h)·Wo
+ *   FFN         f = GELU(s·W1)·W2, GELU in its tanh form (PyTorch's
+ *               approximate='tanh', GPT-2's)
+ *   norms       LayerNorm or RMSNorm over each token, gamma = 1, beta = 0
+ *               (their values at initialisation)
+ *   no biases   every linear layer is x·W (the biases at initialisation,
+ *               zero, left out)
+ * x: [tokens × d_model]. weights: Wq, Wk, Wv, Wo [d_model × d_model], W1
+ * [d_model × d_ff], W2 [d_ff × d_model], one after the other, each
+ * row-major [in × out] (4·d_model² + 2·d_model·d_ff values).
+ * trace: [PN_BLOCK_TRACE_SLOTS × tokens × d_model], slot order of
+ * enum pn_block_trace. attn: [heads × tokens × tokens], A_h row by row.
+ * Everything is float64 inside and each written value is rounded once.
+ * Preconditions: pointers != NULL; 1 <= tokens <= 512; 1 <= d_model <=
+ * 1024; 1 <= heads, heads divides d_model; 1 <= d_ff <= 4096; placement a
+ * pn_norm_placement, norm a pn_norm_kind; eps >= 0 and finite.
+ * Scratch: 8·(12·tokens·d_model + tokens + tokens·d_ff) bytes.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (heads does not divide
+ * d_model, placement, norm or eps out of range), PN_ERR_NOMEM. */
+int pn_transformer_block_f32(float *trace, float *attn, const float *x,
+                             const float *weights, int32_t tokens,
+                             int32_t d_model, int32_t heads, int32_t d_ff,
+                             int32_t placement, int32_t norm, float eps);
 
 /* pn_layernorm_steps_f32 — LayerNorm of one vector, keeping every step:
  *   centered = x - mu, normalized = centered/sqrt(var + eps),

@@ -77,6 +77,10 @@ function outputs(pn) {
       const r = pn.residualStack(x.subarray(0, 4 * 8), w, { width: 8, layers: 3, block, scale: 1.25, gradients: true });
       return [`residualStack gradients ${block}`, cat(r.std, r.loss, r.grad, r.gradNorm)];
     })),
+    ...Object.fromEntries([['pre', 'layer'], ['post', 'rms']].map(([placement, norm]) => {
+      const r = pn.transformerBlock(x.subarray(0, 5 * 8), normals(4 * 64 + 2 * 8 * 24, { std: 0.3, seed: 107 }), { dModel: 8, heads: 2, dFF: 24, placement, norm });
+      return [`transformerBlock ${placement} ${norm}`, cat(r.x, r.attnInput, r.attnOutput, r.residual1, r.ffnInput, r.ffnOutput, r.residual2, r.output, r.attention)];
+    })),
   };
 }
 

@@ -145,3 +145,61 @@ export function hfRope(dim, base, s, seqLen = 0) {
   }
 }
 
+
+/**
+ * One Transformer block in float64, written from the published formulas
+ * (Vaswani et al. 2017 attention; GELU's tanh form via Math.tanh; LayerNorm
+ * and RMSNorm with γ = 1, β = 0; no biases), for transformerBlock and
+ * <posnorm-block>. weights: Wq, Wk, Wv, Wo, W1, W2 row-major [in × out].
+ * Returns the eight traced tensors and the attention weights (Float64Array).
+ */
+export function blockRef(x, weights, { dModel: d, heads = 1, dFF = 4 * d, placement = 'pre', norm = 'layer', eps = 1e-5 }) {
+  const T = x.length / d, dh = d / heads;
+  const W = (k) => weights.subarray(k * d * d, (k + 1) * d * d);
+  const W1 = weights.subarray(4 * d * d, 4 * d * d + d * dFF), W2 = weights.subarray(4 * d * d + d * dFF);
+  const mm = (a, w, n, m) => {
+    const y = new Float64Array(T * m);
+    for (let r = 0; r < T; r++) for (let c = 0; c < m; c++) { let s = 0; for (let k = 0; k < n; k++) s += a[r * n + k] * w[k * m + c]; y[r * m + c] = s; }
+    return y;
+  };
+  const nrm = (a) => {
+    const y = new Float64Array(T * d);
+    for (let r = 0; r < T; r++) {
+      const row = a.subarray(r * d, (r + 1) * d);
+      const m = norm === 'layer' ? row.reduce((s, v) => s + v, 0) / d : 0;
+      const v = row.reduce((s, t) => s + (t - m) ** 2, 0) / d;
+      for (let c = 0; c < d; c++) y[r * d + c] = (row[c] - m) / Math.sqrt(v + eps);
+    }
+    return y;
+  };
+  const add = (a, b) => a.map((v, i) => v + b[i]);
+  const K = Math.sqrt(2 / Math.PI);
+  const gelu = (z) => 0.5 * z * (1 + Math.tanh(K * (z + 0.044715 * z ** 3)));
+  const x64 = Float64Array.from(x);
+  const attnInput = placement === 'pre' ? nrm(x64) : x64;
+  const q = mm(attnInput, W(0), d, d), k = mm(attnInput, W(1), d, d), v = mm(attnInput, W(2), d, d);
+  const attention = new Float64Array(heads * T * T), ctx = new Float64Array(T * d);
+  for (let h = 0; h < heads; h++) {
+    for (let i = 0; i < T; i++) {
+      const s = Array.from({ length: T }, (_, j) => {
+        let dot = 0;
+        for (let c = 0; c < dh; c++) dot += q[i * d + h * dh + c] * k[j * d + h * dh + c];
+        return dot / Math.sqrt(dh);
+      });
+      const top = Math.max(...s), e = s.map((t) => Math.exp(t - top)), z = e.reduce((a, b) => a + b, 0);
+      for (let j = 0; j < T; j++) attention[(h * T + i) * T + j] = e[j] / z;
+      for (let c = 0; c < dh; c++) {
+        let acc = 0;
+        for (let j = 0; j < T; j++) acc += attention[(h * T + i) * T + j] * v[j * d + h * dh + c];
+        ctx[i * d + h * dh + c] = acc;
+      }
+    }
+  }
+  const attnOutput = mm(ctx, W(3), d, d);
+  const residual1 = add(x64, attnOutput);
+  const ffnInput = nrm(residual1);
+  const ffnOutput = mm(mm(ffnInput, W1, d, dFF).map(gelu), W2, dFF, d);
+  const residual2 = add(placement === 'pre' ? residual1 : ffnInput, ffnOutput);
+  const output = placement === 'pre' ? residual2 : nrm(residual2);
+  return { x: x64, attnInput, attnOutput, residual1, ffnInput, ffnOutput, residual2, output, attention };
+}

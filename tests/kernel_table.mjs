@@ -4,7 +4,7 @@
 // in place, its variants, how to call it at size n, and a float64 reference
 // written from the formula (never from posnorm's code), with the bound.
 // tests/kernel_sweep.test.mjs runs every entry in both wasm builds.
-import { columnStats, layerNormRef, normals, peRef } from './helpers.mjs';
+import { blockRef, columnStats, layerNormRef, normals, peRef } from './helpers.mjs';
 
 const f32 = Math.fround;
 /** Data of mixed magnitudes: ordinary, large (1e30) and tiny (1e-30) rows. */
@@ -235,6 +235,18 @@ export const KERNELS = [
       const width = n, x0 = normals(2 * width, { seed: n }), w = normals(2 * width * width, { std: 1 / Math.sqrt(width), seed: n + 1 });
       const s = pn.residualStack(x0, w, { width, layers: 2, block: v.block });
       return { err: s.every((t) => Number.isFinite(t) && t >= 0) ? 0 : Infinity, bound: 0 };
+    },
+  },
+  {
+    name: 'transformerBlock', block: 1, inPlace: false,
+    variants: ['pre', 'post'].flatMap((placement) => ['layer', 'rms'].map((norm) => ({ placement, norm }))),
+    run(pn, n, v) {
+      // n tokens of d = 4 through two heads
+      const d = 4, dFF = 8, x = normals(n * d, { seed: n }), w = normals(4 * d * d + 2 * d * dFF, { std: 0.5, seed: n + 1 });
+      const opts = { dModel: d, heads: 2, dFF, ...v };
+      const got = pn.transformerBlock(x, w, opts), ref = blockRef(x, w, opts);
+      const err = Math.max(...['attnOutput', 'ffnInput', 'output', 'attention'].map((k) => maxErr(got[k], ref[k]) / (1 + Math.max(...ref[k].map(Math.abs)))));
+      return { err, bound: 1e-6 };
     },
   },
   {

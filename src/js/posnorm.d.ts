@@ -8,6 +8,44 @@ export declare function simdSupported(): boolean;
 
 export type WasmSource = URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
+/** Options of transformerBlock. */
+export interface TransformerBlockOptions {
+  /** 1…1024; x.length / dModel tokens (1…512) */
+  dModel: number;
+  /** 1…dModel, dividing dModel; default 1 */
+  heads?: number;
+  /** the FFN's hidden width, 1…4096; default 4·dModel */
+  dFF?: number;
+  /** 'pre' (default): x + Attn(Norm(x)), h + FFN(Norm(h)); 'post': Norm(x + Attn(x)), Norm(h + FFN(h)) */
+  placement?: 'pre' | 'post';
+  /** 'layer' (default) or 'rms' */
+  norm?: 'layer' | 'rms';
+  /** >= 0, default 1e-5 */
+  eps?: number;
+}
+
+/** transformerBlock's tensors, each [tokens × dModel] unless noted. */
+export interface TransformerBlockTrace {
+  /** the input */
+  x: Float32Array;
+  /** Pre: Norm1(x); Post: x */
+  attnInput: Float32Array;
+  /** a = concat(heads)·Wo */
+  attnOutput: Float32Array;
+  /** x + a */
+  residual1: Float32Array;
+  /** Norm(x + a): Pre-Norm's Norm2; Post-Norm's Norm1, also the stream h */
+  ffnInput: Float32Array;
+  /** f = GELU(ffnInput·W1)·W2 */
+  ffnOutput: Float32Array;
+  /** Pre: (x + a) + f; Post: h + f */
+  residual2: Float32Array;
+  /** Pre: residual2; Post: Norm2(residual2) */
+  output: Float32Array;
+  /** [heads × tokens × tokens], softmax rows */
+  attention: Float32Array;
+}
+
 export interface InitOptions {
   /** 'auto' (default) uses the SIMD build where SIMD128 validates; true or false forces one. */
   simd?: 'auto' | boolean;
@@ -269,6 +307,16 @@ export declare class Posnorm {
    * (same layout, layers·width² values) and gradNorm = its Frobenius norm per layer.
    */
   residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gradients: true; readout?: F32Input }): { std: Float32Array; loss: number; grad: Float32Array; gradNorm: Float32Array };
+  /**
+   * One Transformer block over the rows (tokens) of x [tokens × dModel], every intermediate kept:
+   * multi-head self-attention (no mask) and a GELU (tanh form) FFN, each behind a residual
+   * connection, with Pre-Norm (default, GPT-2 and later) or Post-Norm (the original paper);
+   * norms with γ = 1, β = 0 and linear layers without biases (their values at initialisation).
+   * weights: Wq, Wk, Wv, Wo [dModel × dModel], W1 [dModel × dFF], W2 [dFF × dModel], one after
+   * the other, row-major [in × out]. Float64 inside, each value rounded once. The eight tensors
+   * are views of one array; attention is [heads × tokens × tokens].
+   */
+  transformerBlock(x: F32Input, weights: F32Input, options: TransformerBlockOptions): TransformerBlockTrace;
   /** LayerNorm of one vector with every step kept. */
   layerNormSteps(x: F32Input, options?: { gamma?: F32Input; beta?: F32Input; eps?: number }): { centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };
 }

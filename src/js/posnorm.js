@@ -20,6 +20,10 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
+const PLACEMENTS = ['pre', 'post'];
+const NORM_KINDS = ['layer', 'rms'];
+/** transformerBlock's tensors, in the order of enum pn_block_trace. */
+const TRACE = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
 /** Seed of the fixed read-out of residualStack's loss: N(0, 1/(rows·width)). */
 const READOUT_SEED = 20200;
 const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'out'];
@@ -616,6 +620,34 @@ export class Posnorm {
       const y = f.output(layers, 'f32', undefined, 'the deviations');
       check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block), scale));
       return y.result();
+    });
+  }
+
+  transformerBlock(x, weights, opts) {
+    const fn = 'transformerBlock';
+    v.f32(fn, 'x', x);
+    const o = v.options(fn, opts, ['dModel', 'heads', 'dFF', 'placement', 'norm', 'eps']);
+    const dModel = v.int(fn, 'dModel', o.dModel, 1, 1024);
+    const tokens = v.int(fn, 'x.length / dModel', rowsOf(fn, x, dModel), 1, 512);
+    const heads = v.int(fn, 'heads', o.heads ?? 1, 1, dModel);
+    if (dModel % heads !== 0) throw new RangeError(`posnorm.${fn}: heads must divide dModel (${dModel}), got ${heads}`);
+    const dFF = v.int(fn, 'dFF', o.dFF ?? 4 * dModel, 1, 4096);
+    const placement = v.oneOf(fn, 'placement', o.placement ?? 'pre', PLACEMENTS);
+    const norm = v.oneOf(fn, 'norm', o.norm ?? 'layer', NORM_KINDS);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
+    v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const pw = f.input(weights, 'weights');
+      const n = tokens * dModel;
+      const trace = f.output(TRACE.length * n, 'f32', undefined, 'the trace');
+      const attn = f.output(heads * tokens * tokens, 'f32', undefined, 'the attention weights');
+      check(fn, this.#x.pn_transformer_block_f32(trace.ptr, attn.ptr, px, pw, tokens, dModel, heads, dFF,
+        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), eps));
+      const all = trace.result();
+      const out = { attention: attn.result() };
+      TRACE.forEach((name, k) => { out[name] = all.subarray(k * n, (k + 1) * n); });
+      return out;
     });
   }
 

@@ -77,7 +77,7 @@ static void check_layernorm_row(const float *y, const float *x, const float *g,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bytes b = {data, size};
-  const int which = (int)(take_u32(&b) % 21);
+  const int which = (int)(take_u32(&b) % 22);
   const int32_t rows = take_int(&b, 1, 16), cols = take_int(&b, 1, 70);
   const size_t n = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
@@ -339,6 +339,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       const int rc2 = pn_rope_scaled_f32(q, q, NULL, inv, af, 1, s, 1, hd, dim, take_int(&b, 0, 1 << 20), take_int(&b, 0, 1), take_int(&b, 0, 1));
       TRAP(rc2 <= 0 && rc2 >= PN_ERR_NOMEM);
       free(q);
+    }
+    break;
+  }
+  case 20: {
+    /* the Transformer block: any x, sizes at and past their limits; with
+     * |x| <= 1e6 attention weights are probabilities and no traced value is
+     * NaN (but for eps = 0, where a constant token divides 0 by 0) */
+    const int32_t T = rows > 6 ? 6 : rows, d = take_int(&b, 1, 9), heads = take_int(&b, 1, 4), ff = take_int(&b, 1, 9);
+    const int32_t place = take_int(&b, 0, 2), kind = take_int(&b, 0, 2);
+    float w[4 * 64 + 2 * 8 * 8 + 4], trace[8 * 6 * 8], attn[4 * 6 * 6], xb[6 * 8];
+    for (int k = 0; k < 4 * 64 + 2 * 8 * 8 + 4; k++) w[k] = g[k % 80] / 4;
+    for (int k = 0; k < 6 * 8; k++) xb[k] = x[(size_t)k % n];
+    const int fits = T >= 1 && d >= 1 && d <= 8 && heads >= 1 && heads <= 4 && ff >= 1 && ff <= 8;
+    if (!fits) { rc = PN_OK; break; }
+    rc = pn_transformer_block_f32(trace, attn, xb, w, T, d, heads, ff, place, kind, eps);
+    const int args_ok = d % heads == 0 && heads <= d && place >= 0 && place <= 1 && kind >= 0 && kind <= 1 && eps >= 0.0f && isfinite(eps);
+    TRAP(args_ok ? rc == PN_OK || rc == PN_ERR_NOMEM : rc != PN_OK);
+    double top = 0;
+    for (int32_t k = 0; k < T * d; k++) top = fmax(top, fabs(xb[k]));
+    if (rc == PN_OK && all_finite(xb, (size_t)T * (size_t)d) && top <= 1e6) { /* larger x may overflow q·k: reported as Inf/NaN, not an error */
+      for (int32_t k = 0; k < heads * T * T; k++) TRAP((attn[k] >= 0.0f && attn[k] <= 1.0f) || eps == 0.0f);
+      for (int32_t k = 0; k < 8 * T * d; k++) TRAP(!isnan(trace[k]) || eps == 0.0f);
     }
     break;
   }

@@ -159,6 +159,35 @@ static void test_layernorm_row_kinds(void) {
   }
 }
 
+/* The Transformer block on a case worked by hand: one token (attention
+ * weight 1), Wv = Wo = I, W1 = 0 (GELU(0) = 0, so the FFN adds nothing). */
+static void test_transformer_block(void) {
+  const float x[2] = {1.0f, 3.0f};
+  float w[4 * 4 + 2 * 2 * 2] = {0}; /* Wq, Wk, Wv, Wo [2×2], W1 [2×2], W2 [2×2] */
+  w[8] = w[11] = 1.0f;  /* Wv = I */
+  w[12] = w[15] = 1.0f; /* Wo = I */
+  w[20] = w[23] = 1.0f; /* W2 = I (W1 = 0) */
+  float trace[8 * 2], attn[1];
+  const double e = 1e-5;
+  CHECK(pn_transformer_block_f32(trace, attn, x, w, 1, 2, 1, 2, PN_PRE_NORM, PN_NORM_LAYER, 1e-5f) == PN_OK, "block pre");
+  const double n1 = 1.0 / sqrt(1.0 + e); /* LayerNorm([1, 3]) = [-1, 1]/sqrt(1 + eps) */
+  /* ffnInput is LayerNorm([1 - n1, 3 + n1]) = [-h, h]: spread 2 + 2·n1 */
+  const double h = 1.0 / sqrt(1.0 + e / ((1 + n1) * (1 + n1)));
+  const double pre[8][2] = {{1, 3}, {-n1, n1}, {-n1, n1}, {1 - n1, 3 + n1}, {-h, h}, {0, 0}, {1 - n1, 3 + n1}, {1 - n1, 3 + n1}};
+  CHECK(attn[0] == 1.0f, "one token attends to itself with weight 1");
+  for (int k = 0; k < 16; k++) CHECK(fabs(trace[k] - pre[k / 2][k % 2]) < 1e-6, "block pre slot %d: %g vs %g", k / 2, trace[k], pre[k / 2][k % 2]);
+  CHECK(fabs(trace[10]) < 1e-30 && fabs(trace[11]) < 1e-30, "block pre ffn output 0");
+  CHECK(pn_transformer_block_f32(trace, attn, x, w, 1, 2, 1, 2, PN_POST_NORM, PN_NORM_RMS, 0.0f) == PN_OK, "block post");
+  /* Post-Norm, RMSNorm, eps 0: a = x; x + a = [2, 6]; RMS = sqrt(20) */
+  const double r = 1.0 / sqrt(20.0), o = 1.0 / sqrt((4 * r * r + 36 * r * r) / 2);
+  const double post[8][2] = {{1, 3}, {1, 3}, {1, 3}, {2, 6}, {2 * r, 6 * r}, {0, 0}, {2 * r, 6 * r}, {2 * r * o, 6 * r * o}};
+  for (int k = 0; k < 16; k++) CHECK(fabs(trace[k] - post[k / 2][k % 2]) < 1e-6, "block post slot %d: %g vs %g", k / 2, trace[k], post[k / 2][k % 2]);
+  CHECK(pn_transformer_block_f32(trace, attn, x, w, 1, 2, 3, 2, PN_PRE_NORM, PN_NORM_LAYER, 1e-5f) == PN_ERR_SIZE, "heads > d_model");
+  CHECK(pn_transformer_block_f32(trace, attn, x, w, 2, 1, 1, 2, 2, PN_NORM_LAYER, 1e-5f) == PN_ERR_ARG, "placement");
+  CHECK(pn_transformer_block_f32(trace, attn, x, w, 1, 2, 1, 2, PN_PRE_NORM, 2, 1e-5f) == PN_ERR_ARG, "norm kind");
+  CHECK(pn_transformer_block_f32(trace, attn, x, NULL, 1, 2, 1, 2, PN_PRE_NORM, 0, 1e-5f) == PN_ERR_NULL, "null");
+}
+
 /* The block/tail sweep of tests/kernel_table.mjs for the blocked norm
  * kernels, here so that it also runs natively and on the SIMD128 build:
  * every cols from 1 to 3·64 + 3, the four gamma/beta variants, ordinary,
@@ -366,6 +395,7 @@ int main(void) {
   test_pe();
   test_layernorm();
   test_layernorm_row_kinds();
+  test_transformer_block();
   test_norm_sweep();
   test_rms_bn();
   test_rope_alibi();
