@@ -16,6 +16,7 @@ const CASES = [
   { tag: 'posnorm-depth', slider: 'layers', values: [90, 96], sizes: { default: {}, largest: { layers: 96, width: 64 } } },
   { tag: 'posnorm-ln-steps', slider: 'gamma', values: [0.5, 2], sizes: { default: {} } },
   { tag: 'posnorm-bn-vs-ln', slider: 'batch', values: [7, 64], sizes: { default: {}, largest: { features: 16 } } },
+  { tag: 'posnorm-block', slider: 'heads', values: [1, 4], sizes: { default: {}, largest: { dModel: 32 } } },
 ];
 
 export async function benchFrames() {

@@ -19,23 +19,6 @@ static void matmul64(double *y, const double *x, const float *w, int32_t rows,
   }
 }
 
-/* LayerNorm (two-pass) or RMSNorm of each row, gamma = 1 and beta = 0. */
-static void norm64(double *y, const double *x, int32_t rows, int32_t cols,
-                   int32_t kind, double eps) {
-  for (int32_t r = 0; r < rows; r++) {
-    const double *xr = x + (size_t)r * (size_t)cols;
-    double *yr = y + (size_t)r * (size_t)cols;
-    double m = 0.0, v = 0.0;
-    if (kind == PN_NORM_LAYER) {
-      for (int32_t c = 0; c < cols; c++) m += xr[c];
-      m /= (double)cols;
-    }
-    for (int32_t c = 0; c < cols; c++) v += (xr[c] - m) * (xr[c] - m);
-    const double inv = 1.0 / sqrt(v / (double)cols + eps);
-    for (int32_t c = 0; c < cols; c++) yr[c] = (xr[c] - m) * inv;
-  }
-}
-
 /* Multi-head scaled dot-product self-attention of s [T × d] with the
  * weights w = Wq, Wk, Wv, Wo; writes the heads' weights (rounded) to attn
  * [heads × T × T] and the output (concat(heads)·Wo) to out. */
@@ -98,11 +81,11 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   const double e = (double)eps;
 
   for (size_t i = 0; i < n; i++) slot[0][i] = (double)x[i];
-  if (placement == PN_PRE_NORM) norm64(slot[1], slot[0], T, d, norm, e);
+  if (placement == PN_PRE_NORM) pn_norm_rows_f64(slot[1], NULL, slot[0], T, d, norm == PN_NORM_RMS, e);
   else for (size_t i = 0; i < n; i++) slot[1][i] = slot[0][i];
   attention64(slot[2], attn, slot[1], weights, T, d, heads, scratch);
   for (size_t i = 0; i < n; i++) slot[3][i] = slot[0][i] + slot[2][i];
-  norm64(slot[4], slot[3], T, d, norm, e);
+  pn_norm_rows_f64(slot[4], NULL, slot[3], T, d, norm == PN_NORM_RMS, e);
   matmul64(hidden, slot[4], weights + 4 * dd, T, d, d_ff);
   for (size_t i = 0; i < (size_t)T * (size_t)d_ff; i++) hidden[i] = pn_gelu_tanh(hidden[i]);
   matmul64(slot[5], hidden, weights + 4 * dd + (size_t)d * (size_t)d_ff, T, d_ff, d);
@@ -110,7 +93,7 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   const double *stream = placement == PN_PRE_NORM ? slot[3] : slot[4];
   for (size_t i = 0; i < n; i++) slot[6][i] = stream[i] + slot[5][i];
   if (placement == PN_PRE_NORM) for (size_t i = 0; i < n; i++) slot[7][i] = slot[6][i];
-  else norm64(slot[7], slot[6], T, d, norm, e);
+  else pn_norm_rows_f64(slot[7], NULL, slot[6], T, d, norm == PN_NORM_RMS, e);
 
   for (size_t i = 0; i < 8 * n; i++) trace[i] = (float)s[i];
   free(s);

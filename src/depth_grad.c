@@ -13,10 +13,8 @@ static double gelu64_grad(double z) {
   return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);
 }
 
-/* y = norm(x) per row (LayerNorm or RMSNorm, no gamma/beta, eps 1e-5);
- * inv[r] keeps 1/sqrt(var + eps) (or 1/rms) for the backward pass. */
-static void norm_rows(double *y, double *inv, const double *x, int32_t rows,
-                      int32_t n, int rms) {
+void pn_norm_rows_f64(double *y, double *inv, const double *x, int32_t rows,
+                      int32_t n, int rms, double eps) {
   for (int32_t r = 0; r < rows; r++) {
     const double *xr = x + (size_t)r * n;
     double m = 0.0, v = 0.0;
@@ -25,12 +23,13 @@ static void norm_rows(double *y, double *inv, const double *x, int32_t rows,
       m /= n;
     }
     for (int32_t j = 0; j < n; j++) v += (xr[j] - m) * (xr[j] - m);
-    inv[r] = 1.0 / sqrt(v / n + 1e-5);
-    for (int32_t j = 0; j < n; j++) y[(size_t)r * n + j] = (xr[j] - m) * inv[r];
+    const double k = 1.0 / sqrt(v / n + eps);
+    if (inv) inv[r] = k;
+    for (int32_t j = 0; j < n; j++) y[(size_t)r * n + j] = (xr[j] - m) * k;
   }
 }
 
-/* dx += d norm(x)ᵀ·dy, given y = norm(x) and inv from norm_rows. */
+/* dx += d norm(x)ᵀ·dy, given y = norm(x) and inv from pn_norm_rows_f64. */
 static void norm_rows_back(double *dx, const double *dy, const double *y,
                            const double *inv, int32_t rows, int32_t n, int rms) {
   for (int32_t r = 0; r < rows; r++) {
@@ -75,7 +74,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     const double *x = xs + l * N;
     double *h = hs + l * N, *z = zs + l * N, *next = xs + (l + 1) * N;
     const float *w = weights + l * (size_t)wsize;
-    if (pre) norm_rows(h, invs + l * rows, x, rows, width, rms);
+    if (pre) pn_norm_rows_f64(h, invs + l * rows, x, rows, width, rms, 1e-5);
     else memcpy(h, x, sizeof(double) * N);
     for (int32_t r = 0; r < rows; r++)
       for (int32_t c = 0; c < width; c++) {
@@ -85,7 +84,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
       }
     for (size_t k = 0; k < N; k++) next[k] = x[k] + pn_gelu_tanh(z[k]);
     /* Post-LN: x_{l+1} = LN(u); the backward pass needs only LN's output and inv */
-    if (block == PN_BLOCK_POST_LN) norm_rows(next, invs + l * rows, next, rows, width, 0);
+    if (block == PN_BLOCK_POST_LN) pn_norm_rows_f64(next, invs + l * rows, next, rows, width, 0, 1e-5);
     double m = 0.0, v = 0.0;
     for (size_t k = 0; k < N; k++) m += next[k];
     m /= (double)N;
@@ -95,7 +94,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
   /* the read-out: after a final norm for the Pre-Norm variants */
   const double *last = xs + L * N;
   double *final_inv = invs + L * rows;
-  if (pre) norm_rows(out, final_inv, last, rows, width, rms);
+  if (pre) pn_norm_rows_f64(out, final_inv, last, rows, width, rms, 1e-5);
   else memcpy(out, last, sizeof(double) * N);
   double lsum = 0.0;
   for (size_t k = 0; k < N; k++) lsum += (double)readout[k] * out[k];

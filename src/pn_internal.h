@@ -60,6 +60,13 @@ static inline double pn_gelu_tanh(double z) {
   return 0.5 * z * (1.0 + t);
 }
 
+/* y = norm(x) for each row of x [rows × n] in float64: LayerNorm (two-pass
+ * mean and variance) or, with rms, RMSNorm; gamma = 1, beta = 0. inv[r]
+ * (when inv != NULL) keeps 1/sqrt(var + eps) (or 1/rms) for a backward
+ * pass. y may be x. Defined in depth_grad.c; used by the Transformer block. */
+void pn_norm_rows_f64(double *y, double *inv, const double *x, int32_t rows,
+                      int32_t n, int rms, double eps);
+
 /* Row reductions (reduce.c), shared by the normalisation kernels. */
 
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in

@@ -10,7 +10,7 @@ import { open, useBrowser, startFigure } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block'];
 
 async function audit(page) {
   await page.addScriptTag({ content: AXE });

@@ -10,7 +10,7 @@ import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs'
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const FIGURES = ['posnorm-order', 'posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare', 'posnorm-long-context', 'posnorm-precision',
-  'posnorm-depth', 'posnorm-ln-simulator', 'posnorm-ln-steps', 'posnorm-bn-vs-ln'];
+  'posnorm-depth', 'posnorm-ln-simulator', 'posnorm-ln-steps', 'posnorm-bn-vs-ln', 'posnorm-block'];
 let browser, server;
 
 before(async () => {
@@ -71,6 +71,13 @@ test('the minified demo site (what make demo serves) runs every figure without e
     const fetched = [];
     page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.goto(`${site.url}/`);
+    // the first load, before any scrolling: under the 150 KiB budget, bytes as decoded
+    await page.waitForFunction(() => document.querySelector('posnorm-order')?.renderTimes?.length > 0);
+    await page.waitForLoadState('networkidle');
+    const firstLoad = await page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+      .reduce((n, e) => n + e.decodedBodySize, 0));
+    assert.ok(firstLoad > 100 * 1024 && firstLoad < 150 * 1024, `first load ${firstLoad} bytes`);
+    assert.equal(await page.evaluate(() => customElements.get('posnorm-block')), undefined, 'figures further down load later');
     await ready(page);
     for (const tag of FIGURES) assert.ok((await pixels(page, tag)).painted > 0, `${tag} paints`);
     // the Korean page does not fetch the English labels or the page's strings (the size budget counts on it)

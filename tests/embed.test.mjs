@@ -57,7 +57,7 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
 });
 
 test('figure.html shows each of the nine figures alone', async () => {
-  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln']) {
+  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block']) {
     const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 400, height: 800 });
     await rendered(page, `posnorm-${fig}`);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 400, `${fig} fits a 400 px iframe`);

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve, startFigure } from './browser/harness.mjs';
 
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block'];
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const root = fileURLToPath(new URL('..', import.meta.url));
 let browser, server, strict;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, useBrowser, startFigure } from './browser/harness.mjs';
+import { blockRef, peRef } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -233,6 +234,55 @@ test('LayerNorm steps and BatchNorm vs LayerNorm against float64; batch size 1',
   const one = await checkBoth('train');
   assert.ok(one.bn.every((t) => t === 0), 'batch of one: BatchNorm gives beta = 0 everywhere');
   assert.match(await page.locator(`${tag} .readout`).textContent(), /Batch size 1 in training mode/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('block: every tensor equals a float64 block computed here; toggles Pre/Post, LayerNorm/RMSNorm, PE on/off', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  const tag = 'posnorm-block';
+  await figure(page, tag);
+  const TENSORS = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output', 'attention'];
+  const check = async (want) => {
+    const s = await get(page, tag, `({ x: [...el.inputs.x], w: [...el.inputs.weights], o: el.inputs.options, pe: el.pe,
+      r: Object.fromEntries(${JSON.stringify(TENSORS)}.map((k) => [k, [...el.result[k]]])), pinned: el.result.pinned,
+      text: el.shadowRoot.querySelector('.readout').textContent })`);
+    for (const [k, v] of Object.entries(want)) assert.equal(s.o[k] ?? s[k], v, k);
+    const ref = blockRef(Float32Array.from(s.x), Float32Array.from(s.w), s.o);
+    for (const k of TENSORS) {
+      s.r[k].forEach((v, i) => assert.ok(Math.abs(v - ref[k][i]) <= 1e-6 * Math.abs(ref[k][i]) + 1e-7, `${k}[${i}] ${v} vs float64 ${ref[k][i]}`));
+    }
+    // the readout's pinning numbers: tokens right after each norm, from float64
+    const d = s.o.dModel, T = s.x.length / d;
+    const normed = s.o.placement === 'pre' ? ['attnInput', 'ffnInput'] : ['ffnInput', 'output'];
+    const rows = normed.flatMap((k) => Array.from({ length: T }, (_, r) => Array.from(ref[k].subarray(r * d, (r + 1) * d))));
+    const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
+    if (s.o.norm === 'rms') {
+      const worst = Math.max(...rows.map((a) => Math.abs(Math.sqrt(mean(a.map((v) => v * v))) - 1)));
+      assert.ok(Math.abs(s.pinned.rms - worst) < 1e-6, `rms pin ${s.pinned.rms} vs ${worst}`);
+      assert.match(s.text, /RMSNorm pins only the root mean square/);
+    } else {
+      const worst = Math.max(...rows.map((a) => { const m = mean(a); return Math.abs(Math.sqrt(mean(a.map((v) => (v - m) ** 2))) - 1); }));
+      assert.ok(Math.abs(s.pinned.std - worst) < 1e-6, `std pin ${s.pinned.std} vs ${worst}`);
+      assert.ok(s.pinned.std < 1e-4 && s.pinned.mean < 1e-6);
+      assert.match(s.text, /LayerNorm pins each token to mean 0, std 1/);
+    }
+    assert.match(s.text, s.o.placement === 'pre' ? /Pre-Norm: the output y = h \+ f is the unnormalised residual stream/ : /Post-Norm: the output y is normalised again/);
+    return s;
+  };
+  const on = await check({ placement: 'pre', norm: 'layer', pe: 'on', dModel: 16, heads: 2 });
+  // the figure's x is its seeded embedding plus the sinusoidal PE: switching PE off removes exactly PE
+  await page.locator(`${tag} select`).nth(2).selectOption('off');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const off = await check({ placement: 'pre', pe: 'off' });
+  const pe = peRef(3, 16);
+  on.x.forEach((v, i) => assert.ok(Math.abs(v - off.x[i] - pe[i]) < 1e-6, 'x(PE on) − x(PE off) = PE'));
+  await page.locator(`${tag} select`).first().selectOption('post');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await check({ placement: 'post', norm: 'layer' });
+  await update(page, tag, 'el.setAttribute("norm", "rms"); el.setAttribute("d-model", "32"); el.setAttribute("heads", "3")');
+  await check({ placement: 'post', norm: 'rms', dModel: 32, heads: 4 });
+  assert.equal(await get(page, tag, 'el.heads'), 4, 'heads 3 reads as 4');
   assert.deepEqual(problems, []);
   await context.close();
 });

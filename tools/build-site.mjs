@@ -54,6 +54,28 @@ export async function buildSite() {
 }
 
 /**
+ * The figures' stylesheets are CSS in template literals (style.js's
+ * FIGURE_CSS, each figure's `static css`), which a JS minifier leaves as
+ * written. This plugin minifies each of them as CSS in the page's bundle;
+ * a literal with a ${…} substitution is left alone.
+ */
+const minifyCssLiterals = {
+  name: 'minify-css-literals',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]web[\\/]figures[\\/][^\\/]+\.js$/ }, async (args) => {
+      let code = await readFile(args.path, 'utf8');
+      const literals = [...code.matchAll(/((?:FIGURE_CSS|static css) = )`([^`]*)`/g)];
+      for (const [whole, head, css] of literals.reverse()) {
+        if (css.includes('${')) continue;
+        const min = (await transform(css, { loader: 'css', minify: true })).code.trim();
+        code = code.replace(whole, `${head}\`${min}\``);
+      }
+      return { contents: code, loader: 'js' };
+    });
+  },
+};
+
+/**
  * web/page.js and everything it imports, as one module. Inside it every
  * module sees import.meta.url as web/figures/… (where the figure modules
  * live), so the wasm and posters are found as from the separate files.
@@ -78,6 +100,7 @@ async function bundlePage() {
     // chunks live in web/chunks/, the entry in web/: each finds web/figures/ from itself
     banner: { js: 'const __pnModuleUrl=new URL(import.meta.url.includes("/chunks/")?"../figures/page.js":"./figures/page.js",import.meta.url).href;' },
     define: { 'import.meta.url': '__pnModuleUrl' },
+    plugins: [minifyCssLiterals],
     logLevel: 'warning',
   });
   // the chunks page.js imports statically are asked for with the page, not

@@ -7,7 +7,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
 
-export const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln'];
+export const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block'];
 const WIDTH = 640;
 const web = fileURLToPath(new URL('../web/', import.meta.url));
 

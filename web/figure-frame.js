@@ -8,7 +8,7 @@
 // everywhere else it imports the figure modules, which the page shares
 // with other figures and the browser caches.
 (() => {
-  const FIGURES = new Map(['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln']
+  const FIGURES = new Map(['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block']
     .map((f) => [f, `posnorm-${f}`]));
   const params = new URLSearchParams(location.search);
   const name = params.get('fig') ?? 'heatmap';

@@ -1,8 +1,8 @@
 // page.js — the demo page: language switch and engine note.
 //
-// The figure at the top is defined first and the others are loaded right
-// after, in parallel, so that a phone paints the first figure without
-// waiting for the code of all nine (make demo bundles this file). The
+// The figure at the top is defined first and each other one is loaded as
+// the reader nears it, so that a phone paints the first figure without
+// waiting for the code of all twelve (make demo bundles this file). The
 // page's Korean text is in index.html itself; the page's own strings
 // (page-i18n.js) are loaded only for English.
 import './figures/order.js';
@@ -52,4 +52,35 @@ for (const b of document.querySelectorAll('[data-lang]')) {
 }
 apply();
 getPosnorm().then((pn) => { simd = pn.simd; apply(); }, () => {});
-import('./figures/index.js');
+
+// Every other figure's code loads when the reader comes within a screen of
+// it (make demo gives each its own chunk): the first load carries the top
+// figure and the shared core only, and a reader who stops halfway never
+// downloads the rest. Posters stay hidden meanwhile (styles.css: they show
+// only where scripts do not run).
+const FIGURE_MODULES = {
+  'posnorm-heatmap': () => import('./figures/heatmap.js'),
+  'posnorm-waveform': () => import('./figures/waveform.js'),
+  'posnorm-properties': () => import('./figures/properties.js'),
+  'posnorm-compare': () => import('./figures/compare.js'),
+  'posnorm-long-context': () => import('./figures/long-context.js'),
+  'posnorm-precision': () => import('./figures/precision.js'),
+  'posnorm-depth': () => import('./figures/depth.js'),
+  'posnorm-ln-simulator': () => import('./figures/ln-simulator.js'),
+  'posnorm-ln-steps': () => import('./figures/ln-steps.js'),
+  'posnorm-bn-vs-ln': () => import('./figures/bn-vs-ln.js'),
+  'posnorm-block': () => import('./figures/block.js'),
+};
+const figures = document.querySelectorAll(Object.keys(FIGURE_MODULES).join(','));
+if (typeof IntersectionObserver === 'function') {
+  const near = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      near.unobserve(e.target);
+      FIGURE_MODULES[e.target.localName]();
+    }
+  }, { rootMargin: '100% 0px' });
+  for (const el of figures) near.observe(el);
+} else {
+  for (const el of figures) FIGURE_MODULES[el.localName]();
+}

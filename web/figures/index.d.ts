@@ -10,5 +10,6 @@ export { PosnormPrecision } from './precision.js';
 export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
+export { PosnormBlock } from './block.js';
 export { configure, figureSettings } from './runtime.js';
 export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';

@@ -1,0 +1,27 @@
+import { PnFigure } from './base.js';
+import type { TransformerBlockTrace } from '../../src/js/posnorm.js';
+export { configure } from './runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';
+
+type TokenStats = { mean: number; std: number; rms: number };
+
+/** `<posnorm-block>`: the article's tokens through one Pre- or Post-Norm Transformer block, every tensor shown. */
+export declare class PosnormBlock extends PnFigure {
+  /** attribute placement: 'pre' (the article's code, default) or 'post' (the original paper) */
+  placement: 'pre' | 'post';
+  /** attribute norm: 'layer' (default) or 'rms' */
+  norm: 'layer' | 'rms';
+  /** attribute pe: sinusoidal PE added to the embeddings ('on', default) or not */
+  pe: 'on' | 'off';
+  /** attribute d-model, 8…32 by 8, default 16 */
+  dModel: number;
+  /** attribute heads: 1, 2 or 4 (3 reads as 4), default 2 */
+  heads: number;
+  /** attribute seed, default 4 */
+  seed: number;
+  /** x (embeddings + PE), the weights and the transformerBlock options the figure runs */
+  readonly inputs: { x: Float32Array; weights: Float32Array; options: { dModel: number; heads: number; dFF: number; placement: 'pre' | 'post'; norm: 'layer' | 'rms'; eps: number } };
+  /** the block's tensors, per-token statistics of each shown tensor, and how tightly the norms pinned the tokens */
+  readonly result: TransformerBlockTrace & { stats: Record<string, TokenStats[]>; pinned: { mean?: number; std?: number; rms?: number } };
+}
+declare global { interface HTMLElementTagNameMap { 'posnorm-block': PosnormBlock } }
