@@ -3,7 +3,7 @@
 // recompute the most) at the default sizes and at the largest,
 // each followed by its repaint; reports the median and p95 of the work a
 // repaint does (kernel calls + canvas drawing, timed inside the page).
-import { launch, open, serve } from '../tests/browser/harness.mjs';
+import { launch, open, serve, startFigure } from '../tests/browser/harness.mjs';
 
 const CASES = [
   { tag: 'posnorm-heatmap', slider: 'base', values: [3.9, 4.1], sizes: { default: {}, largest: { dModel: 1024, seqLen: 2048 } } },
@@ -26,8 +26,8 @@ export async function benchFrames() {
   try {
     const { page, context } = await open(browser, `${server.url}/web/`, { width: 1280, height: 900 });
     for (const c of CASES) {
-      await page.locator(c.tag).scrollIntoViewIfNeeded();
-      await page.waitForFunction((t) => document.querySelector(t).renderTimes.length > 0, c.tag);
+      // scrolled to, its module loads and it draws its first frame
+      await startFigure(page, c.tag);
       for (const [sizeName, props] of Object.entries(c.sizes)) {
         const times = await page.evaluate(async ({ tag, slider, values, props }) => {
           const el = document.querySelector(tag);

@@ -5,27 +5,35 @@
 import { init } from '../src/js/posnorm.js';
 
 /**
- * Milliseconds per call of `fn`: the fastest of `rounds` rounds that each
- * last >= minMs/4 — the least disturbed by the other work on a shared
- * 2-core machine, which made medians move by ±30 % between runs.
+ * Milliseconds per call of each function of `fns` (name → fn), side by side:
+ * each is first given a repeat count that makes a round last >= minMs/4,
+ * then `rounds` rounds run every function in turn, and the fastest round of
+ * each counts. Taking turns spreads the bursts of other work on this shared
+ * 2-core machine over all columns instead of landing on one; the minimum is
+ * the least disturbed round (medians moved by ±30 % between runs).
  */
-function time(fn, minMs = 60, rounds = 7) {
-  fn();
-  let reps = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) fn();
-    const dt = performance.now() - t0;
-    if (dt >= minMs / 4) break;
-    reps *= 2;
+function timeAll(fns, minMs = 60, rounds = 7) {
+  const entries = Object.entries(fns), reps = {}, best = {};
+  for (const [k, fn] of entries) {
+    fn();
+    let r = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < r; i++) fn();
+      if (performance.now() - t0 >= minMs / 4) break;
+      r *= 2;
+    }
+    reps[k] = r;
+    best[k] = Infinity;
   }
-  const samples = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) fn();
-    samples.push((performance.now() - t0) / reps);
+  for (let round = 0; round < rounds; round++) {
+    for (const [k, fn] of entries) {
+      const t0 = performance.now();
+      for (let i = 0; i < reps[k]; i++) fn();
+      best[k] = Math.min(best[k], (performance.now() - t0) / reps[k]);
+    }
   }
-  return Math.min(...samples);
+  return best;
 }
 
 /** Two-pass float64 LayerNorm, the loop a JS developer would write; gamma and beta optional. */
@@ -77,9 +85,9 @@ function peJs(out, seqLen, dModel, base) {
 function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false }) {
   const n = R * C;
   const eps = kernel === 'layerNorm' ? 1e-5 : 1e-6;
-  const row = { kernel: `${label}${affine ? ' (γ, β)' : ''}${inPlace ? ' in place' : ''}`, size: `${R}×${C}` };
   const src = builds.simd.randomNormal(n, { seed: 7, mean: 3, std: 2 });
   const g = new Float32Array(C).fill(1.1), b = new Float32Array(C).fill(0.1);
+  const fns = {}, buffers = [];
   for (const [name, pn] of Object.entries(builds)) {
     const x = pn.alloc(n), y = inPlace ? x : pn.alloc(n);
     const opts = { cols: C, eps, out: y };
@@ -87,20 +95,21 @@ function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false 
     x.array.set(src);
     // in place, every call normalises the previous output: LayerNorm of a
     // normalised row is the same work, so the time is that of one call
-    row[name] = time(() => pn[kernel](x, opts));
+    fns[name] = () => pn[kernel](x, opts);
+    buffers.push(x, y, opts.gamma, opts.beta);
     if (name === 'simd') {
       const d = inPlace ? pn.alloc(n) : y;
-      row.set = time(() => d.array.set(x.array));
-      row.loop = time(() => pn.raw.pn_copy_f32(d.ptr, x.ptr, n));
-      if (inPlace) d.free();
+      fns.set = () => d.array.set(x.array);
+      fns.loop = () => pn.raw.pn_copy_f32(d.ptr, x.ptr, n);
+      buffers.push(d);
     }
-    for (const buf of new Set([x, y, opts.gamma, opts.beta])) buf?.free();
   }
   const yj = new Float32Array(n);
-  const js = kernel === 'layerNorm'
+  fns.js = kernel === 'layerNorm'
     ? () => layerNormJs(src, yj, R, C, affine ? g : null, affine ? b : null, eps)
     : () => rmsNormJs(src, yj, R, C, eps);
-  row.js = time(js, 60, n > 1e6 ? 3 : 7);
+  const row = { kernel: `${label}${affine ? ' (γ, β)' : ''}${inPlace ? ' in place' : ''}`, size: `${R}×${C}`, ...timeAll(fns) };
+  for (const buf of new Set(buffers)) buf?.free();
   return row;
 }
 
@@ -113,20 +122,20 @@ export async function benchKernels() {
   rows.push(normRow(builds, 'LayerNorm', 4096, 4096, { kernel: 'layerNorm', inPlace: true }));
   for (const [R, C] of [[512, 768], [4096, 4096]]) rows.push(normRow(builds, 'RMSNorm', R, C, { kernel: 'rmsNorm' }));
   for (const [S, D] of [[64, 64], [2048, 512], [8192, 1024]]) {
-    const n = S * D;
-    const row = { kernel: 'PE', size: `${S}×${D}` };
+    const n = S * D, fns = {}, buffers = [];
     for (const [name, pn] of Object.entries(builds)) {
       const y = pn.alloc(n), x = pn.alloc(n);
-      row[name] = time(() => pn.positionalEncoding({ seqLen: S, dModel: D, out: y }));
+      fns[name] = () => pn.positionalEncoding({ seqLen: S, dModel: D, out: y });
       if (name === 'simd') {
-        row.set = time(() => y.array.set(x.array));
-        row.loop = time(() => pn.raw.pn_copy_f32(y.ptr, x.ptr, n));
+        fns.set = () => y.array.set(x.array);
+        fns.loop = () => pn.raw.pn_copy_f32(y.ptr, x.ptr, n);
       }
-      y.free(); x.free();
+      buffers.push(x, y);
     }
     const yj = new Float32Array(n);
-    row.js = time(() => peJs(yj, S, D, 10000), 60, n > 1e6 ? 3 : 7);
-    rows.push(row);
+    fns.js = () => peJs(yj, S, D, 10000);
+    rows.push({ kernel: 'PE', size: `${S}×${D}`, ...timeAll(fns) });
+    for (const buf of buffers) buf.free();
   }
 
   const lines = [
