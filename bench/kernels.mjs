@@ -37,7 +37,7 @@ function timeAll(fns, minMs = 60, rounds = 7) {
 }
 
 /** Two-pass float64 LayerNorm, the loop a JS developer would write; gamma and beta optional. */
-function layerNormJs(x, y, rows, cols, gamma, beta, eps) {
+export function layerNormJs(x, y, rows, cols, gamma, beta, eps) {
   for (let r = 0; r < rows; r++) {
     const o = r * cols;
     let m = 0;

@@ -10,6 +10,7 @@ import * as ort from 'onnxruntime-web';
 import * as tf from '@tensorflow/tfjs-core';
 import { setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import { init } from '../src/js/posnorm.js';
+import { layerNormJs } from './kernels.mjs';
 import { layerNormModel } from './onnx-model.mjs';
 
 ort.env.wasm.numThreads = 1;
@@ -33,21 +34,6 @@ async function time(fn, minMs = 40, rounds = 5) {
     best = Math.min(best, (performance.now() - t0) / reps);
   }
   return best;
-}
-
-function layerNormF64(x, rows, cols, gamma, beta, eps) {
-  const y = new Float64Array(x.length);
-  for (let r = 0; r < rows; r++) {
-    const o = r * cols;
-    let m = 0;
-    for (let j = 0; j < cols; j++) m += x[o + j];
-    m /= cols;
-    let v = 0;
-    for (let j = 0; j < cols; j++) v += (x[o + j] - m) ** 2;
-    const inv = 1 / Math.sqrt(v / cols + eps);
-    for (let j = 0; j < cols; j++) y[o + j] = (x[o + j] - m) * inv * gamma[j] + beta[j];
-  }
-  return y;
 }
 
 function peF64(seqLen, dModel) {
@@ -97,7 +83,8 @@ export async function benchPeers() {
     const x = pn.randomNormal(n, { seed: 11, mean: 0.5, std: 2 });
     const gamma = pn.randomNormal(C, { seed: 12, mean: 1, std: 0.2 });
     const beta = pn.randomNormal(C, { seed: 13, mean: 0, std: 0.2 });
-    const ref = layerNormF64(x, R, C, gamma, beta, eps);
+    const ref = new Float64Array(n);
+    layerNormJs(x, ref, R, C, gamma, beta, eps); // float64 throughout
     const row = { what: 'LayerNorm (γ, β)', size: `${R}×${C}`, err: {} };
 
     row.err.posnorm = maxErr(pn.layerNorm(x, { cols: C, gamma, beta }).y, ref);

@@ -3,14 +3,13 @@
 
 #include "pn_internal.h"
 
-/* y[r][c] = Σ_k x[r][k]·w[k][c] in float64; x: [rows × n], w: [n × m]. */
-static void project(double *y, const float *x, const float *w, int32_t rows,
-                    int32_t n, int32_t m) {
+void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
+                   int32_t n, int32_t m) {
   for (int32_t r = 0; r < rows; r++) {
     double *yr = y + (size_t)r * (size_t)m;
     for (int32_t c = 0; c < m; c++) yr[c] = 0.0;
     for (int32_t k = 0; k < n; k++) {
-      const double a = (double)x[(size_t)r * (size_t)n + (size_t)k];
+      const double a = x[(size_t)r * (size_t)n + (size_t)k];
       const float *wk = w + (size_t)k * (size_t)m;
       for (int32_t c = 0; c < m; c++) yr[c] += a * (double)wk[c];
     }
@@ -24,13 +23,14 @@ int pn_attention_f32(float *out, float *weights, const float *x,
   if (seq_len < 1 || seq_len > 4096 || d_model < 1 || d_model > 4096 ||
       d_head < 1 || d_head > 4096)
     return PN_ERR_SIZE;
-  const size_t nq = (size_t)seq_len * (size_t)d_head;
-  double *q = malloc(sizeof(double) * (3 * nq + (size_t)seq_len));
+  const size_t nq = (size_t)seq_len * (size_t)d_head, nx = (size_t)seq_len * (size_t)d_model;
+  double *q = malloc(sizeof(double) * (3 * nq + (size_t)seq_len + nx));
   if (!q) return PN_ERR_NOMEM;
-  double *k = q + nq, *v = k + nq, *a = v + nq;
-  project(q, x, wq, seq_len, d_model, d_head);
-  project(k, x, wk, seq_len, d_model, d_head);
-  project(v, x, wv, seq_len, d_model, d_head);
+  double *k = q + nq, *v = k + nq, *a = v + nq, *x64 = a + seq_len;
+  for (size_t i = 0; i < nx; i++) x64[i] = (double)x[i];
+  pn_matmul_f64(q, x64, wq, seq_len, d_model, d_head);
+  pn_matmul_f64(k, x64, wk, seq_len, d_model, d_head);
+  pn_matmul_f64(v, x64, wv, seq_len, d_model, d_head);
   const double scale = 1.0 / sqrt((double)d_head);
   for (int32_t i = 0; i < seq_len; i++) {
     const double *qi = q + (size_t)i * (size_t)d_head;

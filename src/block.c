@@ -5,20 +5,6 @@
 
 #include "pn_internal.h"
 
-/* y = x·w in float64; x: [rows × n] (float64), w: [n × m] (float32). */
-static void matmul64(double *y, const double *x, const float *w, int32_t rows,
-                     int32_t n, int32_t m) {
-  for (int32_t r = 0; r < rows; r++) {
-    double *yr = y + (size_t)r * (size_t)m;
-    for (int32_t c = 0; c < m; c++) yr[c] = 0.0;
-    for (int32_t k = 0; k < n; k++) {
-      const double a = x[(size_t)r * (size_t)n + (size_t)k];
-      const float *wk = w + (size_t)k * (size_t)m;
-      for (int32_t c = 0; c < m; c++) yr[c] += a * (double)wk[c];
-    }
-  }
-}
-
 /* Multi-head scaled dot-product self-attention of s [T × d] with the
  * weights w = Wq, Wk, Wv, Wo; writes the heads' weights (rounded) to attn
  * [heads × T × T] and the output (concat(heads)·Wo) to out. */
@@ -27,9 +13,9 @@ static void attention64(double *out, float *attn, const double *s,
                         double *scratch) {
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
   double *q = scratch, *k = q + n, *v = k + n, *ctx = v + n, *a = ctx + n;
-  matmul64(q, s, w, T, d, d);
-  matmul64(k, s, w + dd, T, d, d);
-  matmul64(v, s, w + 2 * dd, T, d, d);
+  pn_matmul_f64(q, s, w, T, d, d);
+  pn_matmul_f64(k, s, w + dd, T, d, d);
+  pn_matmul_f64(v, s, w + 2 * dd, T, d, d);
   const int32_t dh = d / heads;
   const double scale = 1.0 / sqrt((double)dh);
   for (int32_t h = 0; h < heads; h++) {
@@ -55,7 +41,7 @@ static void attention64(double *out, float *attn, const double *s,
       }
     }
   }
-  matmul64(out, ctx, w + 3 * dd, T, d, d);
+  pn_matmul_f64(out, ctx, w + 3 * dd, T, d, d);
 }
 
 int pn_transformer_block_f32(float *trace, float *attn, const float *x,
@@ -86,9 +72,9 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   attention64(slot[2], attn, slot[1], weights, T, d, heads, scratch);
   for (size_t i = 0; i < n; i++) slot[3][i] = slot[0][i] + slot[2][i];
   pn_norm_rows_f64(slot[4], NULL, slot[3], T, d, norm == PN_NORM_RMS, e);
-  matmul64(hidden, slot[4], weights + 4 * dd, T, d, d_ff);
+  pn_matmul_f64(hidden, slot[4], weights + 4 * dd, T, d, d_ff);
   for (size_t i = 0; i < (size_t)T * (size_t)d_ff; i++) hidden[i] = pn_gelu_tanh(hidden[i]);
-  matmul64(slot[5], hidden, weights + 4 * dd + (size_t)d * (size_t)d_ff, T, d_ff, d);
+  pn_matmul_f64(slot[5], hidden, weights + 4 * dd + (size_t)d * (size_t)d_ff, T, d_ff, d);
   /* Pre-Norm adds the FFN to the unnormalised sum; Post-Norm to its norm */
   const double *stream = placement == PN_PRE_NORM ? slot[3] : slot[4];
   for (size_t i = 0; i < n; i++) slot[6][i] = stream[i] + slot[5][i];

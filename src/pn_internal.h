@@ -60,6 +60,11 @@ static inline double pn_gelu_tanh(double z) {
   return 0.5 * z * (1.0 + t);
 }
 
+/* y = x·w in float64 (x [rows × n] in float64, w [n × m] in float32),
+ * each sum in k order. Defined in attention.c; used by the block. */
+void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
+                   int32_t n, int32_t m);
+
 /* y = norm(x) for each row of x [rows × n] in float64: LayerNorm (two-pass
  * mean and variance) or, with rms, RMSNorm; gamma = 1, beta = 0. inv[r]
  * (when inv != NULL) keeps 1/sqrt(var + eps) (or 1/rms) for a backward

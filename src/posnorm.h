@@ -473,8 +473,8 @@ int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
  * rows of X permutes the rows of out (and of A) to within float32 rounding
  * (permutation equivariance); the tests check it.
  * Preconditions: out, x, wq, wk, wv != NULL; 1 <= seq_len <= 4096;
- * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head + 8·seq_len
- * bytes.
+ * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head + 8·seq_len +
+ * 8·seq_len·d_model bytes.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_NOMEM. */
 int pn_attention_f32(float *out, float *weights, const float *x,
                      const float *wq, const float *wk, const float *wv,
