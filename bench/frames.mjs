@@ -26,8 +26,11 @@ export async function benchFrames() {
   try {
     const { page, context } = await open(browser, `${server.url}/web/`, { width: 1280, height: 900 });
     for (const c of CASES) {
-      // scrolled to, its module loads and it draws its first frame
+      // scrolled to, its module loads and it draws its first frame; the
+      // neighbours that scrolling brought near load and start too, so let
+      // the page go idle before timing this one
       await startFigure(page, c.tag);
+      await page.evaluate(() => new Promise((r) => setTimeout(() => requestIdleCallback(() => r(), { timeout: 2000 }), 300)));
       for (const [sizeName, props] of Object.entries(c.sizes)) {
         const times = await page.evaluate(async ({ tag, slider, values, props }) => {
           const el = document.querySelector(tag);
