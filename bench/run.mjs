@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
-import { benchKernels } from './kernels.mjs';
 import { benchSizes } from './sizes.mjs';
 
 /** Runs bench/`file` in a Node process of its own; returns what it printed. */
@@ -13,22 +12,18 @@ function child(file, ...args) {
   return r.stdout;
 }
 
-const kernels = await benchKernels();
+// Each part that allocates a lot or loads other libraries runs in a Node
+// process of its own, so that what it leaves behind (hundreds of MB of
+// benchmark arrays, the peers' handlers) cannot slow what is measured next —
+// on 2 cores a collector sweeping a large heap competes with Chromium.
 console.log('## Kernels (ms per call, fastest of 7 rounds, one run, this machine)\n');
-console.log(kernels.table);
-console.log('\nTargets:');
-console.log(kernels.checks.join('\n'));
+console.log(child('kernels.mjs').trim().replace('\n\n- ', '\n\nTargets:\n- '));
 console.log('\n## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)\n');
-// in a process of its own: the peers' modules install process handlers and
-// wasm instances of their own, which should not share a process with the
-// kernel timings above
 console.log(child('peers.mjs').trim());
 console.log('\n## Figures: repaint work per slider input (headless Chromium, 50 inputs)\n');
 console.log((await benchFrames()).table);
 console.log('\n## Sizes\n');
 console.log(await benchSizes());
 console.log('\n## Cold start on a phone (index.html of make demo; 4× CPU throttling, slow 4G: 150 ms, 1.6 Mbit/s; no cache; 7 loads)\n');
-// in a process of its own, so nothing left over from the runs above (a heap of
-// benchmark arrays, a busy event loop) slows the server it measures
 const cold = JSON.parse(child('coldstart.mjs', '--json'));
 console.log(`first figure painted ${cold.median.toFixed(0)} ms after navigation (median; fastest ${cold.best.toFixed(0)} ms; loads ${cold.times.map((t) => t.toFixed(0)).join(', ')}); budget ${COLD_START_BUDGET_MS} ms: ${cold.median <= COLD_START_BUDGET_MS ? 'met' : 'MISSED'}`);
