@@ -25,43 +25,42 @@ export class PosnormPrecision extends PnFigure {
 
   static readoutList = true;
 
-  /** Errors and neighbour distances at position p (float64 reference computed here). */
-  /** The frequencies w_i of every column, kept per (d_model, base). */
+  /**
+   * The frequency w_i of every column, each pair's chord 2·sin(w_i/2) (the
+   * step it takes from p to p + 1) and the float64 neighbour distance
+   * ‖PE(p+1) − PE(p)‖ = sqrt(Σ chord²), the same at every p; kept per
+   * (d_model, base).
+   */
   _freqs() {
     const key = `${this.dModel}|${this.base}`;
     if (key !== this._freqKey) {
       this._w = Float64Array.from({ length: this.dModel }, (_, c) => Math.exp((-2 * (c >> 1) / this.dModel) * Math.log(this.base)));
+      this._chord = Float64Array.from({ length: this.dModel >> 1 }, (_, i) => 2 * Math.sin(this._w[2 * i] / 2));
+      this._dist64 = Math.sqrt(this._chord.reduce((a, c) => a + c * c, 0));
       this._freqKey = key;
     }
     return this._w;
   }
 
+  /** Errors and neighbour distances at position p (float64 reference computed here). */
   _at(p) {
     const { dModel: d, base } = this;
-    const wc = this._freqs();
-    void base;
+    const wc = this._freqs(), chord = this._chord;
     const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, precision: 'float32' });
     const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p });
-    let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, dist64 = 0, blur = 0;
-    // each pair's float32 error against the step that pair takes between
-    // neighbouring positions (its chord 2·sin(w_i/2)): at 1 it cannot tell p from p + 1
-    for (let c = 0; c < d; c++) {
-      const w = wc[c];
-      const f = c % 2 ? Math.cos : Math.sin;
-      const ref0 = f(p * w), ref1 = f((p + 1) * w);
-      if (c % 2) {
-        // the pair (c − 1, c): its error against the chord it moves by per position
-        const e = Math.hypot(a32[c - 1] - Math.sin(p * w), a32[c] - ref0);
-        blur = Math.max(blur, e / (2 * Math.sin(w / 2)));
-      }
-      const e = Math.abs(a32[c] - ref0);
-      err32 = Math.max(err32, e);
-      err64 = Math.max(err64, Math.abs(a64[c] - ref0));
-      norm32 += e * e;
-      dist32 += (a32[d + c] - a32[c]) ** 2;
-      dist64 += (ref1 - ref0) ** 2;
+    let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
+    for (let c = 0; c < d; c += 2) {
+      const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
+      const es = Math.abs(a32[c] - s), ec = Math.abs(a32[c + 1] - co);
+      // the pair's float32 error against the chord it moves by per position:
+      // at 1 it cannot tell p from p + 1
+      blur = Math.max(blur, Math.hypot(es, ec) / chord[c >> 1]);
+      err32 = Math.max(err32, es, ec);
+      err64 = Math.max(err64, Math.abs(a64[c] - s), Math.abs(a64[c + 1] - co));
+      norm32 += es * es + ec * ec;
+      dist32 += (a32[d + c] - a32[c]) ** 2 + (a32[d + c + 1] - a32[c + 1]) ** 2;
     }
-    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: Math.sqrt(dist64), blur };
+    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur };
   }
 
   _compute() {
