@@ -73,14 +73,18 @@ const FIGURE_MODULES = {
 };
 const figures = document.querySelectorAll(Object.keys(FIGURE_MODULES).join(','));
 if (typeof IntersectionObserver === 'function') {
+  // watch each figure's box (figure.article-figure), not the element: the
+  // box has its size while it is off-screen (content-visibility: auto with
+  // an intrinsic size), the element inside it has not been laid out yet
+  const boxes = new Map([...figures].map((el) => [el.closest('figure') ?? el, el.localName]));
   const near = new IntersectionObserver((entries) => {
     for (const e of entries) {
       if (!e.isIntersecting) continue;
       near.unobserve(e.target);
-      FIGURE_MODULES[e.target.localName]();
+      FIGURE_MODULES[boxes.get(e.target)]();
     }
   }, { rootMargin: '100% 0px' });
-  for (const el of figures) near.observe(el);
+  for (const box of boxes.keys()) near.observe(box);
 } else {
   for (const el of figures) FIGURE_MODULES[el.localName]();
 }
