@@ -155,6 +155,19 @@ static void test_layernorm_row_kinds(void) {
       }
       if (inplace) free(out);
     }
+    /* RMSNorm shares the pipelined output pass: the same rows, one call */
+    CHECK(pn_rmsnorm_f32(y, NULL, x, NULL, R, C, 1e-6f) == PN_OK, "kinds rms status");
+    for (int r = 0; r < R; r++) {
+      double sq = 0, err = 0, top = 0;
+      for (int j = 0; j < C; j++) sq += (double)x[r * C + j] * x[r * C + j];
+      const double is = 1 / sqrt(sq / C + 1e-6);
+      for (int j = 0; j < C; j++) {
+        const double ref = x[r * C + j] * is;
+        top = fmax(top, fabs(ref));
+        err = fmax(err, fabs(y[r * C + j] - ref));
+      }
+      CHECK(err <= 2e-6 * top, "rms row kind %d cols %d err %g", r, C, err);
+    }
     free(x); free(y);
   }
 }
