@@ -109,35 +109,33 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   /* Row r's sums about its provisional shift were taken while row r-1 was
    * written (row 0's here); pn_moments_finish adds a second pass only for
-   * rows whose first values sit far from their mean. */
+   * rows whose first values sit far from their mean. The last row's "next"
+   * is itself: it is summed once more, unused, rather than carry a variant. */
+  const pn_norm_span_fn span = pn_norm_span(1, gamma != NULL, beta != NULL);
   float shift = pn_provisional_shift(x, cols);
   double sd, sq;
   pn_shifted_sums_f32(x, cols, shift, &sd, &sq);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
     float *yr = y + (size_t)r * (size_t)cols;
-    const float *next = r + 1 < rows ? xr + cols : NULL;
-    const float next_shift = next ? pn_provisional_shift(next, cols) : 0.0f;
+    const float *next = r + 1 < rows ? xr + cols : xr;
+    const float next_shift = pn_provisional_shift(next, cols);
     double mu, var;
     if (!pn_moments_finish(xr, cols, shift, sd, sq, &mu, &var)) {
       layernorm_row_f64(yr, mean ? mean + r : NULL,
                         inv_std_dev ? inv_std_dev + r : NULL, xr, gamma, beta,
                         cols, eps);
-      if (next) pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
-      shift = next_shift;
-      continue;
+      pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
+    } else {
+      /* y = ((x - hi) - c)·inv, hi + c being the mean */
+      const float hi = (float)mu;
+      const double c = mu - (double)hi;
+      const double inv = 1.0 / sqrt(var + (double)eps);
+      if (mean) mean[r] = hi;
+      if (inv_std_dev) inv_std_dev[r] = (float)inv;
+      pn_norm_row_and_sums(span, yr, xr, gamma, beta, cols, hi, (float)c,
+                           (float)inv, next, next_shift, &sd, &sq);
     }
-    const float hi = (float)mu;
-    const double c = mu - (double)hi;
-    const double inv = 1.0 / sqrt(var + (double)eps);
-    if (mean) mean[r] = hi;
-    if (inv_std_dev) inv_std_dev[r] = (float)inv;
-    /* y = ((x - hi) - c)·inv, hi + c being the mean */
-    const float fc = (float)c, finv = (float)inv;
-    /* the last row sums itself again (unused) rather than carry a variant */
-    pn_norm_row_and_sums(pn_norm_span(1, gamma != NULL, beta != NULL), yr, xr,
-                         gamma, beta, cols, hi, fc, finv, next ? next : xr,
-                         next_shift, &sd, &sq);
     shift = next_shift;
   }
   return PN_OK;

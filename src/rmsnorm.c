@@ -25,14 +25,15 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
   if (!x || !y) return PN_ERR_NULL;
   if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
-  /* row r's sum of squares was taken while row r-1 was written */
+  /* row r's sum of squares was taken while row r-1 was written (the last
+   * row's "next" is itself, summed once more, unused) */
   const pn_norm_span_fn span = pn_norm_span(0, gamma != NULL, 0);
   double sum, sumsq;
   pn_shifted_sums_f32(x, cols, 0.0f, &sum, &sumsq);
   for (int32_t r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)cols;
     float *yr = y + (size_t)r * (size_t)cols;
-    const float *next = r + 1 < rows ? xr + cols : xr; /* the last: unused */
+    const float *next = r + 1 < rows ? xr + cols : xr;
     if (!pn_sums_trustworthy(0.0, sum, sumsq, cols)) {
       rmsnorm_row_f64(yr, inv_rms ? inv_rms + r : NULL, xr, gamma, cols, eps);
       pn_shifted_sums_f32(next, cols, 0.0f, &sum, &sumsq);

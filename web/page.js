@@ -58,6 +58,8 @@ getPosnorm().then((pn) => { simd = pn.simd; apply(); }, () => {});
 // figure and the shared core only, and a reader who stops halfway never
 // downloads the rest. Posters stay hidden meanwhile (styles.css: they show
 // only where scripts do not run).
+// (one import() with a literal path per figure: that is what lets a bundler
+// give each figure its chunk)
 const FIGURE_MODULES = {
   'posnorm-heatmap': () => import('./figures/heatmap.js'),
   'posnorm-waveform': () => import('./figures/waveform.js'),

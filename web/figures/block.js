@@ -35,18 +35,31 @@ export class PosnormBlock extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
 
+  /**
+   * x = seeded embeddings (+ PE) and the seeded weights, drawn again only
+   * when the seed, d_model or PE change (not on every repaint).
+   */
+  _draw() {
+    const d = this.dModel, dFF = 4 * d, key = `${this.seed}|${d}|${this.pe}`;
+    if (key !== this._drawKey) {
+      const x = this.pn.randomNormal(T * d, { seed: this.seed });
+      if (this.pe === 'on') {
+        const pe = this.pn.positionalEncoding({ seqLen: T, dModel: d });
+        for (let k = 0; k < x.length; k++) x[k] += pe[k];
+      }
+      const weights = new Float32Array(4 * d * d + 2 * d * dFF);
+      weights.set(this.pn.randomNormal(4 * d * d + d * dFF, { seed: this.seed + 1, std: 1 / Math.sqrt(d) }));
+      weights.set(this.pn.randomNormal(dFF * d, { seed: this.seed + 2, std: 1 / Math.sqrt(dFF) }), 4 * d * d + d * dFF);
+      this._drawn = { x, weights };
+      this._drawKey = key;
+    }
+    return { ...this._drawn, options: { dModel: d, heads: this.heads, dFF, placement: this.placement, norm: this.norm, eps: EPS } };
+  }
+
   /** What the block is run on (copies): x = embeddings (+ PE), the weights and the options. */
   get inputs() {
-    const d = this.dModel, dFF = 4 * d;
-    const emb = this.pn.randomNormal(T * d, { seed: this.seed });
-    if (this.pe === 'on') {
-      const pe = this.pn.positionalEncoding({ seqLen: T, dModel: d });
-      for (let k = 0; k < emb.length; k++) emb[k] += pe[k];
-    }
-    const weights = new Float32Array(4 * d * d + 2 * d * dFF);
-    weights.set(this.pn.randomNormal(4 * d * d + d * dFF, { seed: this.seed + 1, std: 1 / Math.sqrt(d) }));
-    weights.set(this.pn.randomNormal(dFF * d, { seed: this.seed + 2, std: 1 / Math.sqrt(dFF) }), 4 * d * d + d * dFF);
-    return { x: emb, weights, options: { dModel: d, heads: this.heads, dFF, placement: this.placement, norm: this.norm, eps: EPS } };
+    const { x, weights, options } = this._draw();
+    return { x: x.slice(), weights: weights.slice(), options };
   }
 
   /** The panels in the order the block computes them: [tensor key, title]. */
@@ -62,7 +75,7 @@ export class PosnormBlock extends PnFigure {
 
   render() {
     const t = this.t, d = this.dModel, heads = this.heads;
-    const { x, weights, options } = this.inputs;
+    const { x, weights, options } = this._draw();
     const r = this.pn.transformerBlock(x, weights, options);
     const panels = this._panels();
     const stats = Object.fromEntries(panels.filter(([k]) => k !== 'attention').map(([k]) => [k, tokenStats(r[k], d)]));
