@@ -1,22 +1,21 @@
 // The figures in the frameworks blogs are built with, installed from npm
 // with the packed posnorm tarball: an Astro site with MDX and a Next.js App
-// Router page (static export). Each imports posnorm/figures/... in server
-// code; each is built, served, and opened in Chromium, where the figures
-// start from the server-rendered markup and respond to input.
+// Router page (static export). Each fixture commits its package.json and
+// package-lock.json, installed with `npm ci`, so every run builds with the
+// same framework versions. Each imports posnorm/figures/... in server code;
+// each is built, served, and opened in Chromium, where the figures start
+// from the server-rendered markup and respond to input.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch, open, serve, startFigure } from './browser/harness.mjs';
+import { installPacked, packTarball } from './packaging.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const VERSIONS = {
-  astro: { astro: '5.9.4', '@astrojs/mdx': '4.3.9' },
-  next: { next: '16.4.6', react: '19.3.1', 'react-dom': '19.3.1' },
-};
 let work, tarball, browser;
 
 function run(cmd, args, cwd, extraEnv = {}) {
@@ -26,8 +25,7 @@ function run(cmd, args, cwd, extraEnv = {}) {
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'posnorm-fw-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
-  tarball = join(work, packed[0].filename);
+  tarball = packTarball(root, work);
   browser = await launch();
 });
 after(async () => {
@@ -35,16 +33,13 @@ after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Copies the fixture, installs its framework and posnorm, and builds it. */
+/** Copies the fixture, installs its framework from its lockfile and posnorm from the tarball, and builds it. */
 async function buildApp(name, buildArgs, outDir) {
   const dir = join(work, name);
   await cp(join(root, 'tests', 'frameworks', name), dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({
-    name: `posnorm-${name}-consumer`, private: true, type: 'module',
-    dependencies: { ...VERSIONS[name], posnorm: `file:${tarball}` },
-  }, null, 2));
-  let r = run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], dir);
+  let r = run('npm', ['ci', '--no-audit', '--no-fund'], dir);
   assert.equal(r.code, 0, r.out);
+  await installPacked(dir, tarball);
   r = run(process.execPath, buildArgs, dir);
   assert.equal(r.code, 0, r.out);
   return join(dir, outDir);
