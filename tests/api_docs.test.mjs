@@ -1,0 +1,129 @@
+// The API reference in the docs and the types in src/js/posnorm.d.ts name
+// the same calls and the same options: a call or an option added to one and
+// not the other fails here, so the reference cannot drift from the code.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { init } from '../src/js/posnorm.js';
+
+const root = new URL('..', import.meta.url);
+const API_DOC = 'README.md';
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+
+/** Top-level comma-separated parts of `s` (brackets and quotes respected). */
+function splitTop(s) {
+  const parts = [];
+  let depth = 0, quote = null, start = 0;
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k];
+    if (quote) { if (c === quote) quote = null; continue; }
+    if (c === "'" || c === '"' || c === '`') quote = c;
+    else if ('({[<'.includes(c)) depth++;
+    else if (')}]>'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) { parts.push(s.slice(start, k)); start = k + 1; }
+  }
+  parts.push(s.slice(start));
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/** The text between the bracket at `open` and its partner. */
+function bracketed(s, open) {
+  const pairs = { '(': ')', '{': '}', '<': '>' };
+  let depth = 0;
+  for (let k = open; k < s.length; k++) {
+    if (s[k] === s[open]) depth++;
+    else if (s[k] === pairs[s[open]] && --depth === 0) return s.slice(open + 1, k);
+  }
+  throw new Error(`unbalanced ${s[open]} at ${open}`);
+}
+
+/** Option names of an object type's body `a: T; b?: U; /** doc *\/ c: V`. */
+function members(body) {
+  const names = new Set();
+  const clean = body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  let depth = 0, at = 0;
+  for (let k = 0; k <= clean.length; k++) {
+    const c = clean[k];
+    if ('({[<'.includes(c)) depth++;
+    else if (')}]>'.includes(c)) depth--;
+    else if ((c === ';' || c === ',' || c === '\n' || c === undefined) && depth === 0) {
+      const m = clean.slice(at, k).trim().match(/^(\w+)\??\s*:/);
+      if (m) names.add(m[1]);
+      at = k + 1;
+    }
+  }
+  return names;
+}
+
+/** calls → option names, from the Posnorm class of the .d.ts (and init). */
+function typedApi() {
+  const dts = read('src/js/posnorm.d.ts');
+  const interfaces = new Map();
+  for (const m of dts.matchAll(/export interface (\w+)(?:<[^{]*>)?\s*\{/g)) {
+    interfaces.set(m[1], members(bracketed(dts, m.index + m[0].length - 1)));
+  }
+  const optionsOf = (param) => {
+    const type = param.replace(/^\w+\??\s*:\s*/, '');
+    if (type.startsWith('{')) return members(bracketed(type, 0));
+    const name = type.match(/^(\w+)/)?.[1];
+    return interfaces.get(name) ?? new Set();
+  };
+  const api = new Map([['init', interfaces.get('InitOptions')]]);
+  const cls = dts.indexOf('export declare class Posnorm');
+  const body = bracketed(dts, dts.indexOf('{', cls)).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  for (const m of body.matchAll(/^\s*(\w+)(<[^(]*>)?\(/gm)) {
+    const params = splitTop(bracketed(body, m.index + m[0].length - 1));
+    const options = api.get(m[1]) ?? new Set();
+    for (const p of params) if (/^(options|opts)\??:/.test(p)) for (const o of optionsOf(p)) options.add(o);
+    api.set(m[1], options);
+  }
+  return api;
+}
+
+/** calls → option names, from the API table of the docs (its first column). */
+function documentedApi() {
+  const doc = read(API_DOC);
+  const api = new Map();
+  for (const line of doc.replace(/\\\|/g, '¦').split('\n')) {
+    const cell = line.match(/^\| (`[^|]*`(?:, `[^|]*`)*) \|/)?.[1];
+    if (!cell) continue;
+    for (const code of cell.matchAll(/`([^`]+)`/g)) {
+      const m = code[1].match(/^(\w+)\(/);
+      if (!m) continue;
+      const options = api.get(m[1]) ?? new Set();
+      for (const arg of splitTop(bracketed(code[1], m[0].length - 1))) {
+        if (!arg.startsWith('{')) continue;
+        for (const part of splitTop(bracketed(arg, 0))) {
+          const name = part.match(/^(\w+)\??/)?.[1];
+          if (name) options.add(name);
+        }
+      }
+      api.set(m[1], options);
+    }
+  }
+  return api;
+}
+
+test('the API reference documents every call of the types and nothing else', async () => {
+  const typed = typedApi(), documented = documentedApi();
+  // the calls that are plumbing, not kernels, are documented in prose
+  const plumbing = new Set(['heapStats']);
+  const typedCalls = [...typed.keys()].filter((k) => !plumbing.has(k)).sort();
+  assert.deepEqual([...documented.keys()].sort(), typedCalls);
+  // and the types name every method the instance really has
+  const pn = await init();
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(pn)).filter((k) => typeof pn[k] === 'function' && k !== 'constructor' && !k.startsWith('_'));
+  assert.deepEqual(methods.sort(), [...typed.keys()].filter((k) => k !== 'init').sort());
+});
+
+test('each call names the same options in the API reference and in the types', () => {
+  const typed = typedApi(), documented = documentedApi();
+  const drift = [];
+  for (const [call, options] of documented) {
+    const types = typed.get(call);
+    for (const o of options) if (!types.has(o)) drift.push(`${call}: "${o}" is documented but not in the types`);
+    for (const o of types) if (!options.has(o)) drift.push(`${call}: "${o}" is in the types but not documented`);
+  }
+  assert.deepEqual(drift, []);
+  assert.ok(documented.get('rope').size >= 15 && documented.get('init').size === 2, 'the parser reads the option lists');
+});
