@@ -1,5 +1,9 @@
-// bench/run.mjs — everything `make bench` prints.
-import { spawnSync } from 'node:child_process';
+// bench/run.mjs — everything `make bench` prints, also written to
+// docs/benchmarks.md with the machine, the date and the command, so the
+// published tables are always a run's own output, never edited by hand.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
@@ -12,18 +16,59 @@ function child(file, ...args) {
   return r.stdout;
 }
 
+const report = [];
+/** Prints a block and keeps it for docs/benchmarks.md. */
+function out(text) {
+  console.log(text);
+  report.push(text);
+}
+
+/** What this run ran on: CPU model and count, Node and Chromium versions. */
+function machine() {
+  let chromium = 'Chromium (version unknown)';
+  try {
+    chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch { /* reported as unknown */ }
+  const cpu = cpus();
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} logical cores; Node ${process.version}; ${chromium}`;
+}
+
 // Each part that allocates a lot or loads other libraries runs in a Node
 // process of its own, so that what it leaves behind (hundreds of MB of
 // benchmark arrays, the peers' handlers) cannot slow what is measured next —
 // on 2 cores a collector sweeping a large heap competes with Chromium.
-console.log('## Kernels (ms per call, fastest of 7 rounds, one run, this machine)\n');
-console.log(child('kernels.mjs').trim().replace('\n\n- ', '\n\nTargets:\n- '));
-console.log('\n## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)\n');
-console.log(child('peers.mjs').trim());
-console.log('\n## Figures: repaint work per slider input (headless Chromium, 50 inputs)\n');
-console.log((await benchFrames()).table);
-console.log('\n## Sizes\n');
-console.log(await benchSizes());
-console.log('\n## Cold start on a phone (index.html of make demo; 4× CPU throttling, slow 4G: 150 ms, 1.6 Mbit/s; no cache; 7 loads)\n');
+out(`# Benchmarks
+
+Written by \`make bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}; do not edit by hand.
+Machine: ${machine()}.
+
+Every ratio below is measured side by side in this one run: in each row the
+columns take turns round by round and each keeps its fastest round, so a
+burst of other work on a shared machine lands on every column, not one.
+`);
+out(`## Kernels (ms per call, fastest of 7 rounds)
+
+Kernels run through the public API on zero-copy buffers (\`PnBuffer\` in and
+out). The two copy columns copy the same bytes inside wasm memory:
+\`TypedArray.prototype.set\` (the engine's memmove) and \`pn_copy_f32\`, a v128
+load/store loop — the floors for a kernel that reads and writes every value.
+`);
+out(child('kernels.mjs').trim().replace('\n\n- ', '\n\nTargets:\n- '));
+out(`
+## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)
+
+Float32Array in, Float32Array out — the path all three offer (posnorm also
+zero-copy, and "its copies alone" is what that path cannot avoid). Each
+peer's output is checked against a float64 reference before it is timed.
+`);
+out(child('peers.mjs').trim());
+out('\n## Figures: repaint work per slider input (headless Chromium, 50 inputs)\n');
+out((await benchFrames()).table);
+out('\n## Sizes\n');
+out(await benchSizes());
+out('\n## Cold start on a phone (index.html of make demo; 4× CPU throttling, slow 4G: 150 ms, 1.6 Mbit/s; no cache; 7 loads)\n');
 const cold = JSON.parse(child('coldstart.mjs', '--json'));
-console.log(`first figure painted ${cold.median.toFixed(0)} ms after navigation (median; fastest ${cold.best.toFixed(0)} ms; loads ${cold.times.map((t) => t.toFixed(0)).join(', ')}); budget ${COLD_START_BUDGET_MS} ms: ${cold.median <= COLD_START_BUDGET_MS ? 'met' : 'MISSED'}`);
+out(`first figure painted ${cold.median.toFixed(0)} ms after navigation (median; fastest ${cold.best.toFixed(0)} ms; loads ${cold.times.map((t) => t.toFixed(0)).join(', ')}); budget ${COLD_START_BUDGET_MS} ms: ${cold.median <= COLD_START_BUDGET_MS ? 'met' : 'MISSED'}`);
+
+writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), `${report.join('\n')}\n`);
+console.log('\nwritten to docs/benchmarks.md');

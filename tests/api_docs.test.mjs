@@ -1,13 +1,14 @@
-// The API reference in the docs and the types in src/js/posnorm.d.ts name
-// the same calls and the same options: a call or an option added to one and
-// not the other fails here, so the reference cannot drift from the code.
+// The API reference (docs/api.md) and the types in src/js/posnorm.d.ts name
+// the same calls and the same options — in the summary table's signatures
+// and in each call's option table: a call or an option added to one and not
+// the other fails here, so the reference cannot drift from the code.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
 
 const root = new URL('..', import.meta.url);
-const API_DOC = 'README.md';
+const API_DOC = 'docs/api.md';
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
 
 /** Top-level comma-separated parts of `s` (brackets and quotes respected). */
@@ -80,7 +81,7 @@ function typedApi() {
   return api;
 }
 
-/** calls → option names, from the API table of the docs (its first column). */
+/** calls → option names, from the summary table of the docs (its first column). */
 function documentedApi() {
   const doc = read(API_DOC);
   const api = new Map();
@@ -102,6 +103,27 @@ function documentedApi() {
     }
   }
   return api;
+}
+
+/**
+ * calls → option names, from each call's section: a `### \`call(x, options)\``
+ * heading and the first column of the option table under it (rows marked
+ * "(argument)" are positional arguments, not options).
+ */
+function optionTables() {
+  const tables = new Map();
+  let calls = [];
+  for (const line of read(API_DOC).split('\n')) {
+    if (/^#{1,3} /.test(line)) {
+      calls = [...line.matchAll(/`(\w+)\([^)]*\boptions\b[^)]*\)`/g)].map((m) => m[1]);
+      for (const c of calls) tables.set(c, new Set());
+      continue;
+    }
+    const cell = line.match(/^\| ([^|]+) \|/)?.[1];
+    if (!cell || !calls.length || cell.includes('(argument)') || cell === 'option') continue;
+    for (const m of cell.matchAll(/`(\w+)`/g)) for (const c of calls) tables.get(c).add(m[1]);
+  }
+  return tables;
 }
 
 test('the API reference documents every call of the types and nothing else', async () => {
@@ -126,4 +148,18 @@ test('each call names the same options in the API reference and in the types', (
   }
   assert.deepEqual(drift, []);
   assert.ok(documented.get('rope').size >= 15 && documented.get('init').size === 2, 'the parser reads the option lists');
+});
+
+test("each call's option table names exactly the options of its types", () => {
+  const typed = typedApi(), tables = optionTables();
+  const drift = [];
+  for (const [call, types] of typed) {
+    if (call === 'init' || types.size === 0) continue;
+    const table = tables.get(call);
+    if (!table) { drift.push(`${call}: no section with an option table`); continue; }
+    for (const o of table) if (!types.has(o)) drift.push(`${call}: "${o}" is in its option table but not in the types`);
+    for (const o of types) if (!table.has(o)) drift.push(`${call}: "${o}" is in the types but not in its option table`);
+  }
+  assert.deepEqual(drift, []);
+  assert.ok(tables.get('rope').size >= 15 && tables.get('gram').has('cols'), 'the parser reads the tables');
 });
