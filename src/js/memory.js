@@ -72,6 +72,17 @@ export class Heap {
     this.exports.free(ptr);
   }
 
+  /**
+   * Bytes a call must allocate to copy `data` into this memory: 0 for a
+   * PnBuffer or a view of this memory (used in place), else its byteLength.
+   * Read during validation, before the call allocates anything.
+   */
+  copyBytes(data) {
+    if (data === undefined || data === null || data.isPnBuffer) return 0;
+    if (ArrayBuffer.isView(data) && data.buffer === this.memory.buffer) return 0;
+    return data.byteLength ?? 0;
+  }
+
   /** What is allocated now: count, bytes, and the size of the memory. */
   stats() {
     let bytes = 0;
