@@ -257,3 +257,48 @@ for (const [name, simd] of BUILDS) {
     assert.ok(Math.abs(small.loss - (y[0] + y[3])) <= 1e-12, `${small.loss}`);
   });
 }
+
+// ---- the waveform figure keeps no view across a posnorm call ------------
+
+test('<posnorm-waveform> draws its four curves from views read after its last posnorm call, also when every call grows the memory', async () => {
+  const { PosnormWaveform } = await import('../web/figures/waveform.js');
+  const { FigureBuffers } = await import('../web/figures/buffers.js');
+  for (const [name, simd] of BUILDS) {
+    const real = await init({ simd });
+    // an instance whose peSample grows the memory first, as any call may (README, "Zero copy")
+    const pn = { alloc: (...a) => real.alloc(...a), peSample: (o) => { real.memory.grow(1); return real.peSample(o); } };
+    const buffers = new FigureBuffers();
+    const paths = [];
+    let path = null;
+    const ctx = new Proxy({}, {
+      get: (_, key) => ({
+        beginPath: () => { path = []; paths.push(path); },
+        moveTo: (x, y) => path.push(y),
+        lineTo: (x, y) => path.push(y),
+      })[key] ?? (() => {}),
+      set: () => true,
+    });
+    const fig = Object.create(PosnormWaveform.prototype);
+    const own = { i: 5, pos: 37, dModel: 64, base: 10000, pn, isConnected: false, values: {},
+      canvas: { clientWidth: 300, setAttribute() {} }, _readoutEl: {}, _errorEl: {},
+      t: new Proxy({}, { get: () => () => '' }),
+      buffer: (key, length) => buffers.get(pn, key, length),
+      fitCanvas: () => ({ ctx, dpr: 1 }), color: () => '#000', describe: () => '' };
+    for (const [k, value] of Object.entries(own)) Object.defineProperty(fig, k, { value, writable: true });
+    fig.render();
+    // the layout of render(): a 300 px canvas, plot width 248 (one sample per pixel), panels 86 px high
+    const n = 248, panelH = 86, tops = [30, 30 * 2 + panelH];
+    const curves = paths.filter((p) => p.length === n);
+    assert.equal(curves.length, 4, `${name}: four curves of ${n} samples`);
+    [[0, 0], [0, 1], [1, 10], [1, 11]].forEach(([panel, dim], k) => {
+      const w = Math.exp((-2 * Math.floor(dim / 2) / 64) * Math.log(10000));
+      curves[k].forEach((y, s) => {
+        const p = (s * 100) / (n - 1), want = dim % 2 ? Math.cos(p * w) : Math.sin(p * w);
+        const got = 1 - (2 * (y - tops[panel])) / panelH;
+        assert.ok(Math.abs(got - want) <= 1e-6, `${name}: curve ${k} sample ${s}: ${got} vs ${want}`);
+      });
+    });
+    assert.ok(Math.abs(fig.readout.sel.sin - Math.sin(37 * Math.exp((-10 / 64) * Math.log(10000)))) <= 2e-7);
+    buffers.clear();
+  }
+});
