@@ -7,6 +7,10 @@
 // Every call validates its arguments before any memory is touched, throws a
 // TypeError or RangeError that names the argument and the allowed range, and
 // frees whatever it allocated, so the module stays usable after any error.
+// Validation reads every value and length the call needs (views of the
+// module's memory are detached when the call's own allocations grow it) and
+// ends by checking that the call's copies, outputs and kernel scratch fit in
+// the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
 import { BUFFER_TYPES, Frame, Heap, PnBuffer, ownerOf } from './memory.js';
