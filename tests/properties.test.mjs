@@ -16,7 +16,7 @@
 // before running it; a watchdog here terminates a worker that makes no
 // progress for WATCHDOG_MS and fails with the input that hung.
 //
-// PROPERTY_RUNS (runs per call, default 60) or PROPERTY_SECONDS (a time
+// PROPERTY_RUNS (runs per call, default 200: about a minute of both builds on 2 busy cores) or PROPERTY_SECONDS (a time
 // budget per build, spread over the calls; `make fuzz`), PROPERTY_SEED.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ import { Worker } from 'node:worker_threads';
 import { ARBITRARIES } from './properties/arbitraries.mjs';
 
 const CALLS = Object.keys(ARBITRARIES);
-const RUNS = Number(process.env.PROPERTY_RUNS) || 60;
+const RUNS = Number(process.env.PROPERTY_RUNS) || 200;
 const SECONDS = Number(process.env.PROPERTY_SECONDS) || 0;
 const SEED = Number(process.env.PROPERTY_SEED ?? 1616);
 const WATCHDOG_MS = 20000;
@@ -69,7 +69,7 @@ for (const [name, run] of [['simd', simdRun], ['scalar', scalarRun]]) {
       lines.push(`${call.padEnd(19)} ${String(r.runs).padStart(6)} runs, ${(100 * r.valid / r.runs).toFixed(0).padStart(3)}% valid, ${r.ms} ms`);
     }
     t.diagnostic(`${name}: ${runs} runs in ${wall} ms (both builds in parallel)\n${lines.join('\n')}`);
-    if (process.env.PROPERTY_REPORT) console.log(`${name}: ${runs} runs\n${lines.join('\n')}`);
+    if (process.env.PROPERTY_REPORT) console.log(`${name}: ${runs} runs (seed ${SEED})\n${lines.join("\n")}`);
     for (const call of CALLS) {
       const r = run.results[call];
       assert.ok(!r.failed, `${call}: counterexample (seed ${r.seed}, ${r.shrinks} shrinks) ${r.counterexample}\n${r.error}`);
