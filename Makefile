@@ -8,6 +8,8 @@ C_SOURCES := $(wildcard src/*.c src/*.h)
 
 .PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
 FUZZ_SECONDS ?= 660
+# The JS property suite's time budget per build in make fuzz (make test runs a fixed number of runs).
+PROPERTY_SECONDS ?= 600
 
 all: build
 
@@ -33,11 +35,14 @@ test: build
 
 # A longer fuzzing run than the one in make test: FUZZ_SECONDS (11 minutes)
 # of one core through every kernel; findings are written as crash-* files.
+# Then the JS property suite for PROPERTY_SECONDS per build (both builds at
+# once) with a new seed, printing the runs per call and the seed.
 fuzz:
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
 	mkdir -p build/fuzz-corpus
 	build/native/fuzz_kernels -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz-corpus
+	PROPERTY_SECONDS=$(PROPERTY_SECONDS) PROPERTY_SEED=$$(date +%s) PROPERTY_REPORT=1 $(NODE) --test tests/properties.test.mjs
 
 bench: build
 	tools/ensure-test-deps.sh

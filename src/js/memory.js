@@ -72,6 +72,17 @@ export class Heap {
     this.exports.free(ptr);
   }
 
+  /**
+   * Bytes a call must allocate to copy `data` into this memory: 0 for a
+   * PnBuffer or a view of this memory (used in place), else its byteLength.
+   * Read during validation, before the call allocates anything.
+   */
+  copyBytes(data) {
+    if (data === undefined || data === null || data.isPnBuffer) return 0;
+    if (ArrayBuffer.isView(data) && data.buffer === this.memory.buffer) return 0;
+    return data.byteLength ?? 0;
+  }
+
   /** What is allocated now: count, bytes, and the size of the memory. */
   stats() {
     let bytes = 0;
@@ -112,7 +123,7 @@ export class PnBuffer {
 
   get isPnBuffer() { return true; }
   /** Byte offset of the data in the module's memory. */
-  get ptr() { this.#live(); return this.#ptr; }
+  get ptr() { this.#live('ptr'); return this.#ptr; }
   get length() { return this.#length; }
   get type() { return this.#type; }
   get byteLength() { return this.#length * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT; }
@@ -125,16 +136,16 @@ export class PnBuffer {
    * usable while this buffer lives, and is not freed on its own.
    */
   subarray(begin = 0, end = this.#length) {
-    this.#live();
+    this.#live('subarray');
     const clamp = (i) => Math.min(this.#length, Math.max(0, i < 0 ? this.#length + i : i));
     const b = clamp(Math.trunc(Number(begin) || 0)), e = Math.max(b, clamp(Math.trunc(end === undefined ? this.#length : Number(end) || 0)));
-    if (e - b < 1) throw new RangeError(`posnorm: subarray(${begin}, ${end}) of a buffer of ${this.#length} values is empty`);
+    if (e - b < 1) throw new RangeError(`posnorm.PnBuffer.subarray: subarray(${begin}, ${end}) of a buffer of ${this.#length} values is empty`);
     return new PnBuffer(this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this);
   }
 
   /** The current view (Float32Array, Uint32Array, Int32Array or Uint8ClampedArray). */
   get array() {
-    this.#live();
+    this.#live('array');
     if (!this.#view || this.#view.buffer !== this.#heap.memory.buffer) {
       this.#view = this.#heap.view(BUFFER_TYPES[this.#type], this.#ptr, this.#length);
     }
@@ -147,18 +158,26 @@ export class PnBuffer {
    * the memory grow, that view is already detached.
    */
   set(source, offset = 0) {
+    this.#live('set');
+    if (source === null || typeof source !== 'object' || !Number.isInteger(source.length)) {
+      throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
+    }
+    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - source.length) {
+      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - source.length}] for a source of ${source.length} values in a buffer of ${this.#length}, got ${String(offset)}`);
+    }
     this.array.set(source, offset);
     return this;
   }
 
   /** A copy of the contents as an ordinary typed array. */
   toArray() {
+    this.#live('toArray');
     return this.array.slice();
   }
 
   /** Returns the memory to the module. Safe to call twice. */
   free() {
-    if (this.#parent) throw new TypeError('posnorm: a subarray does not own its memory; free the buffer it was taken from');
+    if (this.#parent) throw new TypeError('posnorm.PnBuffer.free: a subarray does not own its memory; free the buffer it was taken from');
     if (this.#ptr !== 0) {
       leaked?.unregister(this);
       this.#heap.free(this.#ptr);
@@ -172,8 +191,8 @@ export class PnBuffer {
     if (!this.#parent) this.free();
   }
 
-  #live() {
-    if (this.freed) throw new TypeError('posnorm: this buffer was freed');
+  #live(method) {
+    if (this.freed) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
   }
 }
 

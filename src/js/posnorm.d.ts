@@ -197,7 +197,11 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   base?: number;
   /** position of token 0 (when positionIds is not given), default 0 */
   offset?: number;
-  /** one position per [batch, seq] token; with caches, the cache row of each token */
+  /**
+   * one position per [batch, seq] token, each an integer in [0, 2^31) (with caches:
+   * [0, cache rows)); an array's values are checked as given (1.5 or '1' is an error,
+   * not converted); with caches, the cache row of each token
+   */
   positionIds?: Int32Array | number[] | PnBuffer<'i32'>;
   /**
    * ONNX RotaryEmbedding's cos/sin inputs: [maxPosition, rotaryDim/2] indexed
@@ -217,6 +221,17 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
 /**
  * A Hugging Face transformers `rope_scaling` (main branch, late 2026), keys in camelCase;
  * `originalMaxPositions` plays the role of HF's (original_)max_position_embeddings.
+ *
+ * Ranges (a RangeError naming the key otherwise): `factor`, `attentionFactor`,
+ * `lowFreqFactor`, `highFreqFactor` and every short/long factor in (0, 1e9];
+ * `originalMaxPositions` an integer in [1, 2^31]; yarn's `betaFast`, `betaSlow`
+ * in [1e-9, 1e9]; `mscale`, `mscaleAllDim` in [-1e9, 1e9]. What the rule derives
+ * from them is checked too: the attention factor must be finite and > 0 (yarn's
+ * m(factor, mscale)/m(factor, mscaleAllDim), m(s, k) = 0.1·k·ln s + 1, with
+ * neither m within 1e-12 of 0; longrope's sqrt(1 + ln factor / ln originalMaxPositions),
+ * so longrope with factor > 1 needs originalMaxPositions >= 2 unless `attentionFactor`
+ * is given), and dynamic's grown base, base·(factor·s/orig − factor + 1)^(dim/(dim − 2)),
+ * must be in (1, 2^1023] (the error names `base` and `scaling.factor`).
  */
 export type RopeScaling =
   | { type: 'linear'; factor: number }
@@ -248,6 +263,20 @@ export interface HistogramResult {
 
 type Result<O> = O extends F32Out ? O : Float32Array;
 
+/**
+ * The kernel API bound to one wasm instance.
+ *
+ * Errors: every argument is checked before the call allocates anything. A wrong
+ * type (also a PnBuffer of another instance, a freed buffer, a detached view) is a
+ * TypeError, a value out of range a RangeError; the message starts with
+ * `posnorm.<call>: ` and names the argument and what is allowed. A call whose
+ * copies of its inputs, outputs and kernel scratch (posnorm.h's "Scratch:" lines),
+ * added up, exceed the module's 2 GiB memory throws a RangeError "not enough
+ * WebAssembly memory for <the arguments that set the size>" before allocating; one
+ * that fits in 2 GiB but not beside what the instance already holds throws a
+ * RangeError that also says "not enough WebAssembly memory". After any error the
+ * instance holds what it held before and gives the same results.
+ */
 export declare class Posnorm {
   /** true when this instance runs the SIMD128 build */
   readonly simd: boolean;

@@ -7,9 +7,13 @@
 // Every call validates its arguments before any memory is touched, throws a
 // TypeError or RangeError that names the argument and the allowed range, and
 // frees whatever it allocated, so the module stays usable after any error.
+// Validation reads every value and length the call needs (views of the
+// module's memory are detached when the call's own allocations grow it) and
+// ends by checking that the call's copies, outputs and kernel scratch fit in
+// the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, ownerOf } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -39,7 +43,20 @@ function framed(heap, fn, body) {
   }
 }
 
-function check(fn, status) {
+/** The module's memory limit (MAXIMUM_MEMORY in build.sh): 2 GiB. */
+const MEMORY_LIMIT = 2 ** 31;
+
+/**
+ * Turns a kernel status into an error. Out of memory (the kernel's scratch
+ * did not fit beside what the instance holds now) is a RangeError that says
+ * "not enough WebAssembly memory"; the other codes cannot be reached from
+ * the API, whose checks come first, and are reported as a rejection if a
+ * kernel ever disagrees.
+ */
+function check(fn, status, scratch = 0) {
+  if (status === -5) {
+    throw new RangeError(`posnorm.${fn}: the kernel rejected its arguments (out of memory): not enough WebAssembly memory for its scratch of ${scratch} bytes beside what this instance holds (the module's memory is limited to 2 GiB)`);
+  }
   if (status !== 0) {
     const Err = status === -1 ? TypeError : RangeError;
     throw new Err(`posnorm.${fn}: the kernel rejected its arguments (${STATUS[status] ?? `status ${status}`})`);
@@ -79,6 +96,7 @@ function rowNormArgs(fn, x, opts, epsDefault, allowed) {
     o,
     cols,
     rows: rowsOf(fn, x, cols),
+    size: x.length,
     gamma: optionalF32(fn, 'gamma', o.gamma, cols),
     eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, v.F32_MAX),
     out: outArg(fn, o.out, x.length),
@@ -95,11 +113,22 @@ const SCALING_KEYS = {
   longrope: { required: ['originalMaxPositions', 'shortFactor', 'longFactor'], optional: ['factor', 'attentionFactor'] },
 };
 
+/** Range of yarn's betaFast and betaSlow (CONTEXT of #16: finite correction dims). */
+const BETA_MIN = 1e-9, BETA_MAX = 1e9;
+/** The largest grown base `dynamic` may reach (a factor of 2 below the largest double). */
+const GROWN_BASE_MAX = 2 ** 1023;
+/** How close to 0 yarn's m(factor, k) may come before its sign is a matter of rounding. */
+const MSCALE_EPS = 1e-12;
+
 /**
  * Validates a `scaling` option ({ type, ...HF's keys in camelCase }) and
  * packs it for pn_rope_frequencies_f64: { type, params, shortFactor, longFactor }.
+ * `seqLen` is the sequence length the frequencies are for (dynamic grows
+ * its base with it). Every value the kernel will compute from them (the
+ * attention factor, the grown base) is checked here too, so the kernel
+ * never rejects what passed.
  */
-function scalingArgs(fn, scaling, dim) {
+function scalingArgs(fn, scaling, dim, base, seqLen) {
   const params = new Float64Array(10).fill(NaN);
   if (scaling === undefined || scaling === null) return { type: 0, params, shortFactor: undefined, longFactor: undefined };
   const s = v.options(fn, scaling, ['type', ...new Set(Object.values(SCALING_KEYS).flatMap((k) => [...k.required, ...k.optional]))]);
@@ -117,8 +146,8 @@ function scalingArgs(fn, scaling, dim) {
   const num = (key, min, max, open) => v.num(fn, `scaling.${key}`, s[key], min, max, { minOpen: open });
   params[0] = s.factor === undefined ? 1 : num('factor', 0, 1e9, true);
   if (s.originalMaxPositions !== undefined) params[1] = v.int(fn, 'scaling.originalMaxPositions', s.originalMaxPositions, 1, POS_LIMIT);
-  params[2] = s.betaFast === undefined ? 32 : num('betaFast', 0, 1e9, true);
-  params[3] = s.betaSlow === undefined ? 1 : num('betaSlow', 0, 1e9, true);
+  params[2] = s.betaFast === undefined ? 32 : num('betaFast', BETA_MIN, BETA_MAX);
+  params[3] = s.betaSlow === undefined ? 1 : num('betaSlow', BETA_MIN, BETA_MAX);
   if (s.mscale !== undefined) params[4] = num('mscale', -1e9, 1e9);
   if (s.mscaleAllDim !== undefined) params[5] = num('mscaleAllDim', -1e9, 1e9);
   if (s.attentionFactor !== undefined) params[6] = num('attentionFactor', 0, 1e9, true);
@@ -134,11 +163,49 @@ function scalingArgs(fn, scaling, dim) {
     if (!(Array.isArray(a) || ArrayBuffer.isView(a)) || a.length !== dim / 2) {
       throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${Array.isArray(a) || ArrayBuffer.isView(a) ? a.length : typeof a}`);
     }
-    const out = Float64Array.from(a);
-    out.forEach((t, k) => v.num(fn, `scaling.${key}[${k}]`, t, 0, 1e9, { minOpen: true }));
-    return out;
+    if (ArrayBuffer.isView(a)) v.live(fn, `scaling.${key}`, a);
+    // each value checked as given (a string or a BigInt is not converted)
+    for (let k = 0; k < a.length; k++) v.num(fn, `scaling.${key}[${k}]`, a[k], 0, 1e9, { minOpen: true });
+    return Float64Array.from(a);
   };
-  return { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
+  const packed = { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
+  derivedScalingChecks(fn, type, s, params, dim, base, seqLen);
+  return packed;
+}
+
+/**
+ * The values pn_rope_frequencies_f64 derives and requires: the attention
+ * factor finite and > 0 (yarn's m(factor, mscale)/m(factor, mscaleAllDim),
+ * longrope's sqrt(1 + ln factor / ln originalMaxPositions)) and the base
+ * that dynamic grows finite. Computed here in float64 as the kernel does.
+ */
+function derivedScalingChecks(fn, type, s, params, dim, base, seqLen) {
+  const factor = params[0], orig = params[1];
+  if (type === 'yarn' && s.attentionFactor === undefined) {
+    const mscale = params[4], all = params[5];
+    // HF: both given and non-zero, else m(factor, 1) = 0.1·ln factor + 1 >= 1
+    if (mscale && all && factor > 1) {
+      const m = (k) => 0.1 * k * Math.log(factor) + 1;
+      const top = m(mscale), bottom = m(all), af = top / bottom;
+      if (!(Math.abs(top) >= MSCALE_EPS && Math.abs(bottom) >= MSCALE_EPS && af > 0 && Number.isFinite(af))) {
+        throw new RangeError(`posnorm.${fn}: scaling.mscale (${mscale}) and scaling.mscaleAllDim (${all}) with scaling.factor ${factor} give the attention factor m(factor, mscale)/m(factor, mscaleAllDim) = ${top}/${bottom}, with m(s, k) = 0.1·k·ln s + 1; it must be a finite number > 0, neither m within ${MSCALE_EPS} of 0 (or give scaling.attentionFactor)`);
+      }
+    }
+  }
+  if (type === 'longrope' && s.attentionFactor === undefined && factor > 1 && !(orig >= 2)) {
+    throw new RangeError(`posnorm.${fn}: scaling type "longrope" with scaling.factor > 1 (${factor}) needs scaling.originalMaxPositions >= 2 for its attention factor sqrt(1 + ln factor / ln originalMaxPositions) (ln 1 = 0), got ${orig}; or give scaling.attentionFactor`);
+  }
+  if (type === 'dynamic') {
+    const len = Math.max(seqLen, orig);
+    const grow = factor * len / orig - (factor - 1); // the kernel's operations, in its order
+    const grown = base * Math.exp((dim / (dim - 2)) * Math.log(grow));
+    // grow >= 1 keeps the kernel's grown base >= base > 1; below 1 (rounding
+    // with a large factor) a margin covers the last bits of exp and log
+    const aboveOne = grow >= 1 || grown > 1 + 2 ** -40;
+    if (!(grown <= GROWN_BASE_MAX && aboveOne)) {
+      throw new RangeError(`posnorm.${fn}: scaling type "dynamic" grows base ${base} by (factor·s/orig − factor + 1)^(dim/(dim − 2)) with scaling.factor ${factor}, s = max(seqLen, originalMaxPositions) = ${len}, orig = ${orig}, dim ${dim} to ${grown}; the grown base must be a finite number in (1, 2^1023]: lower base or scaling.factor`);
+    }
+  }
 }
 
 /**
@@ -198,6 +265,37 @@ export class Posnorm {
   /** The raw C exports, for callers who manage pointers themselves. */
   get raw() { return this.#x; }
 
+  /**
+   * The last step of every call's validation, before it allocates anything:
+   * checks that each PnBuffer argument is this instance's, and that the
+   * call's copies (`inputs` not already in this memory), its outputs (`outs`:
+   * [out, bytes], nothing when `out` is used in place) and `extra` bytes
+   * (statistics, the kernel's scratch from posnorm.h's "Scratch:" lines),
+   * added up in float64, fit in the module's 2 GiB; else a RangeError that
+   * names `what` (the arguments that set the size).
+   */
+  #reserve(fn, what, inputs, outs, extra = 0) {
+    let bytes = extra;
+    for (const [name, data] of inputs) {
+      this.#mine(fn, name, data);
+      bytes += this.#heap.copyBytes(data);
+    }
+    for (const [out, size] of outs) {
+      this.#mine(fn, 'out', out);
+      if (!out || this.#heap.copyBytes(out) > 0) bytes += size;
+    }
+    if (bytes > MEMORY_LIMIT) {
+      throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch), more than the module's 2 GiB (${MEMORY_LIMIT} bytes)`);
+    }
+  }
+
+  /** A PnBuffer must be this instance's. */
+  #mine(fn, name, data) {
+    if (data && data.isPnBuffer && ownerOf(data) !== this.#heap) {
+      throw new TypeError(`posnorm.${fn}: ${name} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
+    }
+  }
+
   /** Allocates a zero-copy buffer of `length` values in the module's memory. */
   alloc(length, type = 'f32') {
     v.oneOf('alloc', 'type', type, ['f32', 'u32', 'i32', 'u8c']); // f64 is only for the wrapper's own temporaries
@@ -217,6 +315,7 @@ export class Posnorm {
     const precision = v.oneOf(fn, 'precision', o.precision ?? 'float64', ['float64', 'float32']);
     const n = v.total(fn, 'seqLen × dModel', seqLen * dModel);
     const out = outArg(fn, o.out, n);
+    this.#reserve(fn, `seqLen ${seqLen} × dModel ${dModel}`, [], [[out, 4 * n]]);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the encoding');
       const kernel = precision === 'float32' ? this.#x.pn_pe_float32_code_f32 : this.#x.pn_pe_sinusoidal_f32;
@@ -236,6 +335,7 @@ export class Posnorm {
     const step = v.num(fn, 'step', o.step ?? 1);
     v.num(fn, 'start + (n - 1) × step', start + (n - 1) * step, -POS_LIMIT, POS_LIMIT);
     const out = outArg(fn, o.out, n);
+    this.#reserve(fn, `n ${n}`, [], [[out, 4 * n]]);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the samples');
       check(fn, this.#x.pn_pe_sample_f32(y.ptr, n, start, step, dim, dModel, base));
@@ -245,13 +345,14 @@ export class Posnorm {
 
   layerNorm(x, opts) {
     const fn = 'layerNorm';
-    const { o, cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out']);
+    const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out']);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
+    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma], ['beta', beta]], [[out, 4 * size]], 8 * rows);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
       const pb = f.input(beta, 'beta');
-      const y = f.output(x.length, 'f32', out, 'y');
+      const y = f.output(size, 'f32', out, 'y');
       const mean = f.output(rows, 'f32', undefined, 'mean');
       const inv = f.output(rows, 'f32', undefined, 'invStdDev');
       check(fn, this.#x.pn_layernorm_f32(y.ptr, mean.ptr, inv.ptr, px, pg, pb, rows, cols, eps));
@@ -261,11 +362,12 @@ export class Posnorm {
 
   rmsNorm(x, opts) {
     const fn = 'rmsNorm';
-    const { cols, rows, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out']);
+    const { cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out']);
+    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma]], [[out, 4 * size]], 4 * rows);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
-      const y = f.output(x.length, 'f32', out, 'y');
+      const y = f.output(size, 'f32', out, 'y');
       const inv = f.output(rows, 'f32', undefined, 'invRms');
       check(fn, this.#x.pn_rmsnorm_f32(y.ptr, inv.ptr, px, pg, rows, cols, eps));
       return { y: y.result(), invRms: inv.result() };
@@ -275,6 +377,7 @@ export class Posnorm {
   batchNorm(x, opts) {
     const fn = 'batchNorm';
     v.f32(fn, 'x', x);
+    const size = x.length;
     const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);
     const cols = v.int(fn, 'cols', o.cols, 1);
     const rows = rowsOf(fn, x, cols);
@@ -291,19 +394,30 @@ export class Posnorm {
     if (!training && !runningMean) {
       throw new TypeError(`posnorm.${fn}: training: false needs runningMean and runningVar`);
     }
-    const out = outArg(fn, o.out, x.length);
+    const out = outArg(fn, o.out, size);
+    const inputs = [['x', x], ['gamma', gamma], ['beta', beta], ['runningMean', runningMean], ['runningVar', runningVar]];
+    this.#reserve(fn, `x.length ${size}`, inputs, [[out, 4 * size]], training ? 8 * cols : 0);
+    if (!training) {
+      // inference returns the running statistics it used: copied now, while
+      // every view is attached (the call's allocations may grow the memory)
+      const copy = (a) => Float32Array.from(a.isPnBuffer ? a.array : a);
+      const mean = copy(runningMean), variance = copy(runningVar);
+      return framed(this.#heap, fn, (f) => {
+        const px = f.input(x, 'x');
+        const pg = f.input(gamma, 'gamma');
+        const pb = f.input(beta, 'beta');
+        const y = f.output(size, 'f32', out, 'y');
+        const prm = f.input(runningMean, 'runningMean');
+        const prv = f.input(runningVar, 'runningVar');
+        check(fn, this.#x.pn_batchnorm_infer_f32(y.ptr, px, pg, pb, prm, prv, rows, cols, eps));
+        return { y: y.result(), mean, var: variance };
+      });
+    }
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
       const pb = f.input(beta, 'beta');
-      const y = f.output(x.length, 'f32', out, 'y');
-      if (!training) {
-        const prm = f.input(runningMean, 'runningMean');
-        const prv = f.input(runningVar, 'runningVar');
-        check(fn, this.#x.pn_batchnorm_infer_f32(y.ptr, px, pg, pb, prm, prv, rows, cols, eps));
-        const copy = (a) => Float32Array.from(a.isPnBuffer ? a.array : a);
-        return { y: y.result(), mean: copy(runningMean), var: copy(runningVar) };
-      }
+      const y = f.output(size, 'f32', out, 'y');
       const mean = f.output(cols, 'f32', undefined, 'mean');
       const vr = f.output(cols, 'f32', undefined, 'var');
       // running statistics are read and updated in place
@@ -320,6 +434,7 @@ export class Posnorm {
   rope(x, opts) {
     const fn = 'rope';
     v.f32(fn, 'x', x);
+    const size = x.length;
     const o = v.options(fn, opts, ROPE_OPTIONS);
     const batch = v.int(fn, 'batch', o.batch ?? 1, 1);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
@@ -330,9 +445,9 @@ export class Posnorm {
       if (o.heads !== undefined) throw new TypeError(`posnorm.${fn}: give heads or numHeads (3-D input), not both`);
       if (layout !== 'bshd') throw new TypeError(`posnorm.${fn}: numHeads describes 3-D input [batch, seqLen, numHeads·headDim], which has layout 'bshd'`);
       heads = v.int(fn, 'numHeads', o.numHeads, 1);
-      const hidden = x.length / (batch * seqLen);
+      const hidden = size / (batch * seqLen);
       if (!Number.isInteger(hidden) || hidden % heads) {
-        throw new RangeError(`posnorm.${fn}: x.length (${x.length}) must be batch × seqLen × numHeads × headDim with batch ${batch}, seqLen ${seqLen}, numHeads ${heads}`);
+        throw new RangeError(`posnorm.${fn}: x.length (${size}) must be batch × seqLen × numHeads × headDim with batch ${batch}, seqLen ${seqLen}, numHeads ${heads}`);
       }
       headDim = v.int(fn, 'headDim', o.headDim ?? hidden / heads, 2);
       if (headDim * heads !== hidden) throw new RangeError(`posnorm.${fn}: headDim must be x.length / (batch × seqLen × numHeads) = ${hidden / heads}, got ${headDim}`);
@@ -344,61 +459,68 @@ export class Posnorm {
     if (rotaryDim % 2) throw new RangeError(`posnorm.${fn}: rotaryDim must be even, got ${rotaryDim}`);
     const n = v.total(fn, 'batch × seqLen × heads × headDim', batch * seqLen * heads * headDim);
     const shape = layout === 'bshd' ? 'batch × seqLen × heads × headDim' : 'batch × heads × seqLen × headDim';
-    if (x.length !== n) throw new RangeError(`posnorm.${fn}: x.length must be ${shape} = ${n}, got ${x.length}`);
+    if (size !== n) throw new RangeError(`posnorm.${fn}: x.length must be ${shape} = ${n}, got ${size}`);
     const interleaved = v.bool(fn, 'interleaved', o.interleaved ?? false);
     const half = rotaryDim / 2;
+    const tokens = batch * seqLen;
+    const cached = o.cosCache !== undefined || o.sinCache !== undefined;
+    let cacheRows = 0;
+    if (cached) {
+      if (o.scaling !== undefined && o.scaling !== null) throw new TypeError(`posnorm.${fn}: scaling computes the angles; it cannot be combined with cosCache/sinCache`);
+      if (o.base !== undefined || o.offset !== undefined) throw new TypeError(`posnorm.${fn}: with cosCache/sinCache the angles come from the caches; base and offset are not used`);
+      v.f32(fn, 'cosCache', o.cosCache);
+      v.f32(fn, 'sinCache', o.sinCache, o.cosCache.length);
+    }
     let ids;
+    // the highest position in the call + 1: the sequence length that selects
+    // dynamic/longrope frequencies, as those models' forward pass
+    let top;
     if (o.positionIds !== undefined && o.positionIds !== null) {
       const p = o.positionIds;
       if (!(p instanceof Int32Array || Array.isArray(p) || (p.isPnBuffer && p.type === 'i32'))) {
         throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
       }
-      if (p.length !== batch * seqLen) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${batch * seqLen}, got ${p.length}`);
-      if (o.offset !== undefined) throw new TypeError(`posnorm.${fn}: give offset or positionIds, not both`);
       v.live(fn, 'positionIds', p);
-      ids = Array.isArray(p) ? Int32Array.from(p) : p;
-    }
-    const cached = o.cosCache !== undefined || o.sinCache !== undefined;
-    const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim);
-    if (scaling && cached) throw new TypeError(`posnorm.${fn}: scaling computes the angles; it cannot be combined with cosCache/sinCache`);
-    let cacheRows = 0;
-    if (cached) {
-      if (o.base !== undefined || o.offset !== undefined) throw new TypeError(`posnorm.${fn}: with cosCache/sinCache the angles come from the caches; base and offset are not used`);
-      v.f32(fn, 'cosCache', o.cosCache);
-      v.f32(fn, 'sinCache', o.sinCache, o.cosCache.length);
-      if (ids) {
+      if (p.length !== tokens) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${tokens}, got ${p.length}`);
+      if (o.offset !== undefined) throw new TypeError(`posnorm.${fn}: give offset or positionIds, not both`);
+      if (cached) {
         if (o.cosCache.length % half) throw new RangeError(`posnorm.${fn}: cosCache.length (${o.cosCache.length}) must be maxPosition × rotaryDim/2 (${half}) with positionIds`);
         cacheRows = o.cosCache.length / half;
-      } else {
-        cacheRows = batch * seqLen;
-        v.f32(fn, 'cosCache', o.cosCache, cacheRows * half);
       }
-    }
-    const idArray = ids ? (ids.isPnBuffer ? ids.array : ids) : null;
-    if (idArray) {
-      const top = cached ? cacheRows - 1 : POS_LIMIT - 1;
-      for (let k = 0; k < idArray.length; k++) v.int(fn, `positionIds[${k}]`, idArray[k], 0, top);
+      // every id is read now, as given (an array's values are not converted
+      // first), while every view is attached
+      const values = p.isPnBuffer ? p.array : p;
+      const last = cached ? cacheRows - 1 : POS_LIMIT - 1;
+      top = 0;
+      for (let k = 0; k < tokens; k++) top = Math.max(top, v.int(fn, `positionIds[${k}]`, values[k], 0, last) + 1);
+      ids = Array.isArray(p) ? Int32Array.from(p) : p;
+    } else if (cached) {
+      cacheRows = tokens;
+      v.f32(fn, 'cosCache', o.cosCache, cacheRows * half);
     }
     const base = cached ? 10000 : v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const offset = ids || cached ? 0 : v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
+    top ??= offset + seqLen;
+    const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim, base, top);
     const out = outArg(fn, o.out, n);
+    const inputs = [['x', x], ['positionIds', ids], ['cosCache', cached ? o.cosCache : undefined], ['sinCache', cached ? o.sinCache : undefined]];
+    // scratch (posnorm.h): the scaled kernel's cos/sin of every token, or
+    // pn_rope_f32's table (one row with position ids); the frequencies' temps
+    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached ? 0 : 8 * (ids ? 1 : seqLen) * half;
+    this.#reserve(fn, `${shape} = ${n} with rotaryDim ${rotaryDim}`, inputs, [[out, 4 * n]], scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pids = f.input(ids, 'positionIds');
       const y = f.output(n, 'f32', out, 'y');
       const lay = ROPE_LAYOUTS.indexOf(layout);
       if (scaling) {
-        // the sequence length that selects dynamic/longrope frequencies: the
-        // highest position in the call + 1, as those models' forward pass
-        let top = offset + seqLen;
-        if (idArray) { top = 0; for (let k = 0; k < idArray.length; k++) top = Math.max(top, idArray[k] + 1); }
         const { inv, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
-        check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay));
+        check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
       } else if (cached) {
         const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
         check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
       } else {
-        check(fn, this.#x.pn_rope_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay));
+        check(fn, this.#x.pn_rope_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay), scratch);
       }
       return y.result();
     });
@@ -411,7 +533,7 @@ export class Posnorm {
     if (dim % 2) throw new RangeError(`posnorm.${fn}: dim must be even, got ${dim}`);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const seqLen = v.int(fn, 'seqLen', o.seqLen ?? 0, 0, POS_LIMIT);
-    const scaling = scalingArgs(fn, o.scaling, dim);
+    const scaling = scalingArgs(fn, o.scaling, dim, base, seqLen);
     return framed(this.#heap, fn, (f) => {
       const { inv, af } = this.#frequencies(f, fn, dim, base, scaling, seqLen);
       return { invFreq: Float32Array.from(inv.result()), attentionFactor: af.result()[0] };
@@ -446,6 +568,7 @@ export class Posnorm {
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1, 16384);
     const n = v.total(fn, 'heads × seqLen × seqLen', heads * seqLen * seqLen);
     const out = outArg(fn, o.out, n);
+    this.#reserve(fn, `heads ${heads} × seqLen ${seqLen} × seqLen ${seqLen}`, [], [[out, 4 * n]]);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the bias');
       check(fn, this.#x.pn_alibi_bias_f32(y.ptr, heads, seqLen));
@@ -461,6 +584,7 @@ export class Posnorm {
     const std = v.num(fn, 'std', o.std ?? 1, 0);
     const seed = v.int(fn, 'seed', o.seed ?? 0, 0, 2 ** 32 - 1);
     const out = outArg(fn, o.out, n);
+    this.#reserve(fn, `n ${n}`, [], [[out, 4 * n]]);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the samples');
       check(fn, this.#x.pn_random_normal_f32(y.ptr, n, seed, mean, std));
@@ -471,6 +595,7 @@ export class Posnorm {
   histogram(x, opts) {
     const fn = 'histogram';
     v.f32(fn, 'x', x);
+    const size = x.length;
     const o = v.options(fn, opts, ['bins', 'min', 'max']);
     const bins = v.int(fn, 'bins', o.bins, 1, 65536);
     let { min, max } = o;
@@ -483,11 +608,12 @@ export class Posnorm {
     v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
     v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
     if (!(Math.fround(min) < Math.fround(max))) throw new RangeError(`posnorm.${fn}: min must be less than max, got min ${min}, max ${max}`);
+    this.#reserve(fn, `x.length ${size}, bins ${bins}`, [['x', x]], [], 4 * bins + 12);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const counts = f.output(bins, 'u32', undefined, 'counts');
       const extra = f.output(3, 'u32', undefined, 'below/above/nan');
-      check(fn, this.#x.pn_histogram_f32(counts.ptr, extra.ptr, px, x.length, bins, min, max));
+      check(fn, this.#x.pn_histogram_f32(counts.ptr, extra.ptr, px, size, bins, min, max));
       const [below, above, nan] = extra.result();
       return { counts: counts.result(), below, above, nan, min: Math.fround(min), max: Math.fround(max) };
     });
@@ -496,16 +622,18 @@ export class Posnorm {
   colormap(x, opts) {
     const fn = 'colormap';
     v.f32(fn, 'x', x);
+    const size = x.length;
     const o = v.options(fn, opts, ['map', 'vmin', 'vmax', 'out']);
     const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
     const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -v.F32_MAX, v.F32_MAX);
     const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -v.F32_MAX, v.F32_MAX);
     if (!(Math.fround(vmin) < Math.fround(vmax))) throw new RangeError(`posnorm.${fn}: vmin must be less than vmax, got vmin ${vmin}, vmax ${vmax}`);
-    const out = outArg(fn, o.out, x.length * 4, 'u8c');
+    const out = outArg(fn, o.out, size * 4, 'u8c');
+    this.#reserve(fn, `x.length ${size}`, [['x', x]], [[out, 4 * size]]);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
-      const y = f.output(x.length * 4, 'u8c', out, 'the pixels');
-      check(fn, this.#x.pn_colormap_rgba8(y.ptr, px, x.length, vmin, vmax, COLORMAPS.indexOf(map)));
+      const y = f.output(size * 4, 'u8c', out, 'the pixels');
+      check(fn, this.#x.pn_colormap_rgba8(y.ptr, px, size, vmin, vmax, COLORMAPS.indexOf(map)));
       return y.result();
     });
   }
@@ -528,13 +656,18 @@ export class Posnorm {
     const dHead = v.int(fn, 'dHead', o.dHead ?? dModel, 1, 4096);
     const seqLen = rowsOf(fn, x, dModel);
     v.int(fn, 'x.length / dModel', seqLen, 1, 4096);
-    const ws = ['wq', 'wk', 'wv'].map((name) => v.f32(fn, name, o[name], dModel * dHead));
+    const names = ['wq', 'wk', 'wv'];
+    const ws = names.map((name) => v.f32(fn, name, o[name], dModel * dHead));
+    // scratch (posnorm.h): 24·seq_len·d_head + 8·seq_len + 8·seq_len·d_model
+    const scratch = 24 * seqLen * dHead + 8 * seqLen + 8 * seqLen * dModel;
+    this.#reserve(fn, `seqLen ${seqLen}, dModel ${dModel}, dHead ${dHead}`, [['x', x], ...ws.map((w, k) => [names[k], w])], [],
+      4 * seqLen * dHead + 4 * seqLen * seqLen + scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
-      const [pq, pk, pv] = ws.map((w, k) => f.input(w, ['wq', 'wk', 'wv'][k]));
+      const [pq, pk, pv] = ws.map((w, k) => f.input(w, names[k]));
       const y = f.output(seqLen * dHead, 'f32', undefined, 'out');
       const a = f.output(seqLen * seqLen, 'f32', undefined, 'weights');
-      check(fn, this.#x.pn_attention_f32(y.ptr, a.ptr, px, pq, pk, pv, seqLen, dModel, dHead));
+      check(fn, this.#x.pn_attention_f32(y.ptr, a.ptr, px, pq, pk, pv, seqLen, dModel, dHead), scratch);
       return { out: y.result(), weights: a.result() };
     });
   }
@@ -545,6 +678,7 @@ export class Posnorm {
     const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 1, 8192);
     v.total(fn, 'rows × rows', rows * rows);
+    this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 4 * rows * rows);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const y = f.output(rows * rows, 'f32', undefined, 'the products');
@@ -558,6 +692,7 @@ export class Posnorm {
     v.f32(fn, 'x', x);
     const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 2, 8192);
+    this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 12);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const d = f.output(1, 'f32', undefined, 'distance');
@@ -571,14 +706,16 @@ export class Posnorm {
   peShift(peRow, opts) {
     const fn = 'peShift';
     v.f32(fn, 'peRow', peRow);
-    if (peRow.length % 2) throw new RangeError(`posnorm.${fn}: peRow.length (dModel) must be even, got ${peRow.length}`);
+    const dModel = peRow.length;
+    if (dModel % 2) throw new RangeError(`posnorm.${fn}: peRow.length (dModel) must be even, got ${dModel}`);
     const o = v.options(fn, opts, ['k', 'base']);
     const k = v.int(fn, 'k', o.k, -(POS_LIMIT - 1), POS_LIMIT - 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    this.#reserve(fn, `peRow.length ${dModel}`, [['peRow', peRow]], [], 4 * dModel);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(peRow, 'peRow');
-      const y = f.output(peRow.length, 'f32', undefined, 'the shifted row');
-      check(fn, this.#x.pn_pe_shift_f32(y.ptr, px, peRow.length, base, k));
+      const y = f.output(dModel, 'f32', undefined, 'the shifted row');
+      check(fn, this.#x.pn_pe_shift_f32(y.ptr, px, dModel, base, k));
       return y.result();
     });
   }
@@ -595,30 +732,45 @@ export class Posnorm {
     if (weights.length < need) throw new RangeError(`posnorm.${fn}: weights.length must be at least layers × width × width = ${need}, got ${weights.length}`);
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
     const scale = v.num(fn, 'scale', o.scale ?? 1, -v.F32_MAX, v.F32_MAX);
+    const n = rows * width;
+    const what = `rows ${rows} × width ${width} with layers ${layers}`;
     if (v.bool(fn, 'gradients', o.gradients ?? false)) {
-      v.total(fn, 'rows × width × (layers + 1)', rows * width * (layers + 1));
-      // the read-out of the loss: given, or a fixed seeded one (documented)
-      const readout = o.readout === undefined
-        ? this.randomNormal(rows * width, { seed: READOUT_SEED, std: 1 / Math.sqrt(rows * width) })
-        : v.f32(fn, 'readout', o.readout, rows * width);
+      v.total(fn, 'rows × width × (layers + 1)', n * (layers + 1));
+      // the read-out of the loss: given, or a fixed seeded one (documented),
+      // drawn into a temporary of the call
+      const readout = o.readout === undefined ? undefined : v.f32(fn, 'readout', o.readout, n);
+      // scratch (posnorm.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1)
+      const scratch = 8 * n * (3 * layers + 5) + 8 * rows * (layers + 1);
+      this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['readout', readout]], [],
+        (readout ? 0 : 4 * n) + 8 * layers + 8 + 4 * need + scratch);
       return framed(this.#heap, fn, (f) => {
         const px = f.input(x0, 'x0');
         const pw = f.input(weights, 'weights');
-        const pr = f.input(readout, 'readout');
+        let pr;
+        if (readout) {
+          pr = f.input(readout, 'readout');
+        } else {
+          const r = f.output(n, 'f32', undefined, 'the read-out');
+          check(fn, this.#x.pn_random_normal_f32(r.ptr, n, READOUT_SEED, 0, 1 / Math.sqrt(n)));
+          pr = r.ptr;
+        }
         const std = f.output(layers, 'f32', undefined, 'the deviations');
         const loss = f.output(1, 'f64', undefined, 'the loss');
-        const grad = f.output(layers * width * width, 'f32', undefined, 'the gradient');
+        const grad = f.output(need, 'f32', undefined, 'the gradient');
         const gn = f.output(layers, 'f32', undefined, 'the gradient norms');
-        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pr, layers, rows, width, BLOCKS.indexOf(block), scale));
+        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pr, layers, rows, width, BLOCKS.indexOf(block), scale), scratch);
         return { std: std.result(), loss: loss.result()[0], grad: grad.result(), gradNorm: gn.result() };
       });
     }
     if (o.readout !== undefined) throw new TypeError(`posnorm.${fn}: readout is used only with gradients: true`);
+    // scratch (posnorm.h): 12·rows·width
+    const scratch = 12 * n;
+    this.#reserve(fn, what, [['x0', x0], ['weights', weights]], [], 4 * layers + scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x0, 'x0');
       const pw = f.input(weights, 'weights');
       const y = f.output(layers, 'f32', undefined, 'the deviations');
-      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block), scale));
+      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block), scale), scratch);
       return y.result();
     });
   }
@@ -636,14 +788,18 @@ export class Posnorm {
     const norm = v.oneOf(fn, 'norm', o.norm ?? 'layer', NORM_KINDS);
     const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
+    const n = tokens * dModel;
+    // scratch (posnorm.h): 8·(12·tokens·d_model + tokens + tokens·d_ff)
+    const scratch = 8 * (12 * n + tokens + tokens * dFF);
+    this.#reserve(fn, `tokens ${tokens}, dModel ${dModel}, dFF ${dFF}`, [['x', x], ['weights', weights]], [],
+      4 * TRACE.length * n + 4 * heads * tokens * tokens + scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pw = f.input(weights, 'weights');
-      const n = tokens * dModel;
       const trace = f.output(TRACE.length * n, 'f32', undefined, 'the trace');
       const attn = f.output(heads * tokens * tokens, 'f32', undefined, 'the attention weights');
       check(fn, this.#x.pn_transformer_block_f32(trace.ptr, attn.ptr, px, pw, tokens, dModel, heads, dFF,
-        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), eps));
+        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), eps), scratch);
       const all = trace.result();
       const out = { attention: attn.result() };
       TRACE.forEach((name, k) => { out[name] = all.subarray(k * n, (k + 1) * n); });
@@ -654,11 +810,12 @@ export class Posnorm {
   layerNormSteps(x, opts) {
     const fn = 'layerNormSteps';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
-    const gamma = optionalF32(fn, 'gamma', o.gamma, x.length);
-    const beta = optionalF32(fn, 'beta', o.beta, x.length);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     const n = x.length;
+    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
+    const gamma = optionalF32(fn, 'gamma', o.gamma, n);
+    const beta = optionalF32(fn, 'beta', o.beta, n);
+    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
+    this.#reserve(fn, `x.length ${n}`, [['x', x], ['gamma', gamma], ['beta', beta]], [], 12 * n + 8);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
@@ -672,6 +829,11 @@ export class Posnorm {
       return { centered: c.result(), normalized: h.result(), y: y.result(), mean, variance };
     });
   }
+}
+
+/** Bytes of pn_rope_frequencies_f64's temporaries: the frequencies, the factor, params and the longrope factors. */
+function freqBytes(dim, scaling) {
+  return 8 * (dim / 2) + 8 + 80 + (scaling.shortFactor ? 8 * (dim / 2) : 0) + (scaling.longFactor ? 8 * (dim / 2) : 0);
 }
 
 function finiteRange(a) {

@@ -35,6 +35,10 @@ export class PosnormWaveform extends PnFigure {
     canvas.addEventListener('pointermove', (e) => { if (e.buttons) fromPointer(e); });
   }
 
+  /**
+   * The four curves' samples as views of the module's memory, read after the
+   * last peSample call; they are valid until the next posnorm call.
+   */
   _samples(n) {
     this._n = n;
     const bufs = [0, 1, 2, 3].map((k) => this.buffer(`curve${k}`, n));
@@ -86,9 +90,11 @@ export class PosnormWaveform extends PnFigure {
     const g = { x0: MARGIN.left, w: width - MARGIN.left - MARGIN.right };
     this._geom = g;
     const n = Math.max(2, Math.min(4096, Math.round(g.w * dpr)));
-    const [s0, c0, si, ci] = this._samples(n);
+    // the readout's peSample calls may grow the memory, which detaches views
+    // of it: they come first, and the curves' views are read after the last call
     const r = this._readout();
     this.readout = r;
+    const [s0, c0, si, ci] = this._samples(n);
     const fg = this.color('--pn-fg'), muted = this.color('--pn-muted'), grid = this.color('--pn-grid');
     ctx.clearRect(0, 0, width, height);
     ctx.font = '11px system-ui, sans-serif';

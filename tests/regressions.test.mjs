@@ -1,0 +1,304 @@
+// Regressions of issue #16 (JS side), each written to fail on the code
+// before its fix, in both wasm builds. References are float64 computations
+// written here or in helpers.mjs from the published formulas.
+//
+// 1. Values read after the call allocated: a view of the module's memory is
+//    detached when a call's own temporaries grow the memory (fillHeap makes
+//    sure they do), so every length and value must be read during validation.
+// 2. Preconditions the JS side did not check: they reached the kernel (a
+//    generic "the kernel rejected its arguments", a hang, a crash) or gave
+//    non-finite results silently.
+// 3. Counterexamples the property suite (tests/properties.test.mjs) shrank.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../src/js/posnorm.js';
+import { hfRope, layerNormRef, columnStats, normals, maxAbsDiff } from './helpers.mjs';
+import { fillHeap, freeAll, inWorker } from './properties/heap.mjs';
+
+const BUILDS = [['simd', true], ['scalar', false]];
+
+/** Half-split RoPE ([1, seq, heads, dim], bshd) in float64 with frequencies inv and positions pos. */
+function ropeRef(x, { seqLen, heads, headDim, inv, af = 1, pos }) {
+  const half = inv.length, y = Float64Array.from(x);
+  for (let s = 0; s < seqLen; s++) {
+    for (let h = 0; h < heads; h++) {
+      const at = (s * heads + h) * headDim;
+      for (let i = 0; i < half; i++) {
+        const c = Math.cos(pos[s] * inv[i]) * af, sn = Math.sin(pos[s] * inv[i]) * af;
+        const a = x[at + i], b = x[at + half + i];
+        y[at + i] = a * c - b * sn;
+        y[at + half + i] = a * sn + b * c;
+      }
+    }
+  }
+  return y;
+}
+
+/** The message of a posnorm error: starts with `posnorm.<fn>:` and never the kernel's generic rejection. */
+function named(fn, Err, words) {
+  return (e) => {
+    assert.ok(e instanceof Err, `${fn}: expected ${Err.name}, got ${e?.name}: ${e?.message}`);
+    assert.ok(e.message.startsWith(`posnorm.${fn}: `), e.message);
+    assert.ok(!/kernel rejected its arguments \((a required pointer|a size|an argument)/.test(e.message), e.message);
+    for (const w of [].concat(words)) assert.ok(e.message.includes(w), `"${e.message}" should name ${w}`);
+    return true;
+  };
+}
+
+for (const [name, simd] of BUILDS) {
+  // ---- 1. values read after the call's allocations ------------------------
+
+  test(`${name}: rope with dynamic scaling takes the sequence length from position ids that are a buffer, also when the call grows the memory`, async () => {
+    const pn = await init({ simd });
+    const seqLen = 64, heads = 8, headDim = 16;
+    const scaling = { type: 'dynamic', factor: 4, originalMaxPositions: 16 };
+    const pos = Array.from({ length: seqLen }, (_, s) => 3 + 15 * s); // up to 948: the base grows
+    const ids = pn.alloc(seqLen, 'i32').set(pos);
+    const x = normals(seqLen * heads * headDim, { seed: 41 });
+    const fillers = fillHeap(pn);
+    const before = pn.memory.buffer.byteLength;
+    const y = pn.rope(x, { seqLen, heads, headDim, positionIds: ids, scaling });
+    assert.ok(pn.memory.buffer.byteLength > before, 'the call grew the memory');
+    const { inv } = hfRope(headDim, 10000, scaling, Math.max(...pos) + 1);
+    const d = maxAbsDiff(y, ropeRef(x, { seqLen, heads, headDim, inv, pos }));
+    assert.ok(d <= 2e-6, `rope vs float64 with seqLen = max id + 1: ${d}`);
+    freeAll([...fillers, ids]);
+  });
+
+  test(`${name}: rope with longrope picks longFactor from position ids that view the module's memory, also when the call grows it`, async () => {
+    const pn = await init({ simd });
+    const seqLen = 32, heads = 8, headDim = 8;
+    const scaling = { type: 'longrope', originalMaxPositions: 64, factor: 4, shortFactor: [1, 1, 1, 1], longFactor: [1, 2, 4, 8] };
+    const pos = Array.from({ length: seqLen }, (_, s) => 40 * s); // past 64: longFactor
+    const buf = pn.alloc(seqLen, 'i32').set(pos);
+    const x = normals(seqLen * heads * headDim, { seed: 42 });
+    const fillers = fillHeap(pn);
+    const before = pn.memory.buffer.byteLength;
+    const y = pn.rope(x, { seqLen, heads, headDim, positionIds: buf.array, scaling });
+    assert.ok(pn.memory.buffer.byteLength > before, 'the call grew the memory');
+    const { inv, af } = hfRope(headDim, 10000, scaling, Math.max(...pos) + 1);
+    const d = maxAbsDiff(y, ropeRef(x, { seqLen, heads, headDim, inv, af, pos }));
+    assert.ok(d <= 2e-6, `rope vs float64 with longFactor: ${d}`);
+    freeAll([...fillers, buf]);
+  });
+
+  test(`${name}: batchNorm at inference returns the running statistics it was given when they view the module's memory and the call grows it`, async () => {
+    const pn = await init({ simd });
+    const cols = 16, rows = 512;
+    const stats = pn.alloc(2 * cols).set([...normals(cols, { seed: 7 }), ...normals(cols, { mean: 2, std: 0.5, seed: 8 }).map(Math.abs)]);
+    const want = stats.toArray();
+    const x = normals(rows * cols, { seed: 9 });
+    const fillers = fillHeap(pn);
+    const all = stats.array;
+    const before = pn.memory.buffer.byteLength;
+    const r = pn.batchNorm(x, { cols, training: false, runningMean: all.subarray(0, cols), runningVar: all.subarray(cols) });
+    assert.ok(pn.memory.buffer.byteLength > before, 'the call grew the memory');
+    assert.deepEqual([...r.mean], [...want.subarray(0, cols)]);
+    assert.deepEqual([...r.var], [...want.subarray(cols)]);
+    for (let k = 0; k < x.length; k++) {
+      const c = k % cols, ref = (x[k] - want[c]) / Math.sqrt(want[cols + c] + Math.fround(1e-5));
+      assert.ok(Math.abs(r.y[k] - ref) <= 5e-6, `y[${k}] ${r.y[k]} vs ${ref}`);
+    }
+    freeAll([...fillers, stats]);
+  });
+
+  test(`${name}: calls whose x views the module's memory read its length before they allocate (the memory grows during the call)`, async () => {
+    const cols = 2048, rows = 4, n = rows * cols;
+    const data = normals(n, { mean: 1, std: 3, seed: 11 });
+    let pn = await init({ simd });
+    const gamma = new Float32Array(cols).fill(1.5);
+    const cases = [
+      ['layerNorm', (x) => pn.layerNorm(x, { cols, gamma }), (r) => {
+        assert.equal(r.y.length, n);
+        const ref = layerNormRef(data, cols, gamma, null, Math.fround(1e-5));
+        assert.ok(maxAbsDiff(r.y, ref.y) <= 5e-6);
+      }],
+      ['rmsNorm', (x) => pn.rmsNorm(x, { cols, gamma }), (r) => {
+        assert.equal(r.y.length, n);
+        for (let row = 0; row < rows; row++) {
+          let sq = 0;
+          for (let c = 0; c < cols; c++) sq += data[row * cols + c] ** 2;
+          const inv = 1 / Math.sqrt(sq / cols + Math.fround(1e-6));
+          for (let c = 0; c < cols; c++) assert.ok(Math.abs(r.y[row * cols + c] - 1.5 * data[row * cols + c] * inv) <= 2e-6 * 8);
+        }
+      }],
+      ['batchNorm', (x) => pn.batchNorm(x, { cols, gamma }), (r) => {
+        assert.equal(r.y.length, n);
+        const { mean, variance } = columnStats(data, cols);
+        for (let k = 0; k < n; k++) {
+          const c = k % cols;
+          assert.ok(Math.abs(r.y[k] - 1.5 * (data[k] - mean[c]) / Math.sqrt(variance[c] + Math.fround(1e-5))) <= 5e-6 * 2);
+        }
+      }],
+      ['histogram', (x) => pn.histogram(x, { bins: 4096, min: -20, max: 20 }), (r) => {
+        let inRange = 0;
+        for (const t of data) if (t >= -20 && t <= 20) inRange++;
+        assert.equal(r.counts.reduce((a, b) => a + b, 0), inRange, 'every value counted');
+        assert.equal(r.below + r.above + r.nan + inRange, n);
+      }],
+      ['colormap', (x) => pn.colormap(x, { vmin: -10, vmax: 10 }), (r) => {
+        assert.equal(r.length, 4 * n);
+        const lut = pn.colormapTable();
+        for (let k = 0; k < n; k += 97) {
+          const t = Math.min(255, Math.max(0, Math.floor(255 * ((data[k] + 10) / 20) + 0.5)));
+          assert.deepEqual([...r.subarray(4 * k, 4 * k + 4)], [...lut.subarray(4 * t, 4 * t + 4)]);
+        }
+      }],
+      ['peShift', (x) => pn.peShift(x, { k: 3 }), (r) => {
+        assert.equal(r.length, n);
+        for (let i = 0; i < n / 2; i += 31) {
+          const a = 3 * Math.exp((-2 * i / n) * Math.log(10000)), s = data[2 * i], c = data[2 * i + 1];
+          assert.ok(Math.abs(r[2 * i] - (s * Math.cos(a) + c * Math.sin(a))) <= 1e-5 * 10);
+        }
+      }],
+    ];
+    for (const [fn, call, verify] of cases) {
+      pn = await init({ simd }); // a fresh heap, without holes, for fillHeap
+      const buf = pn.alloc(n).set(data);
+      const fillers = fillHeap(pn);
+      const before = pn.memory.buffer.byteLength;
+      // the call's first allocation (a copy of gamma, an output) grows the memory
+      const r = call(buf.array);
+      assert.ok(pn.memory.buffer.byteLength > before, `${fn}: the call grew the memory`);
+      verify(r);
+      assert.deepEqual(buf.toArray(), data, `${fn}: x untouched`);
+      freeAll([...fillers, buf]);
+    }
+  });
+
+  test(`${name}: a buffer of another instance as out is refused before the call allocates anything`, async () => {
+    const a = await init({ simd }), b = await init({ simd });
+    const out = a.alloc(1 << 20);
+    const x = normals(1 << 20, { seed: 12 }); // its copy would grow b's memory
+    const before = b.heapStats();
+    assert.throws(() => b.layerNorm(x, { cols: 1024, out }), named('layerNorm', TypeError, 'out is a buffer of another posnorm instance'));
+    assert.deepEqual(b.heapStats(), before, 'nothing allocated, the memory did not grow');
+  });
+
+  // ---- 2. preconditions the JS side did not check -------------------------
+
+  test(`${name}: yarn's betaFast and betaSlow must be in [1e-9, 1e9] (a subnormal one made the kernel loop forever)`, async () => {
+    const yarn = { type: 'yarn', factor: 8, originalMaxPositions: 4096 };
+    // in a worker under a time limit: before the fix this call never returned
+    const r = await inWorker(`return pn.ropeFrequencies({ dim: 64, scaling: ${JSON.stringify(yarn).slice(0, -1)}, betaFast: 5e-324 } });`, { simd, ms: 20000 });
+    assert.equal(r.ok, false, 'refused');
+    assert.equal(r.name, 'RangeError');
+    assert.match(r.message, /^posnorm\.ropeFrequencies: scaling\.betaFast must be a finite number in \[1e-9, 1000000000\], got 5e-324$/);
+    const pn = await init({ simd });
+    assert.throws(() => pn.rope(new Float32Array(8), { seqLen: 1, heads: 1, headDim: 8, scaling: { ...yarn, betaSlow: 1e-10 } }), named('rope', RangeError, 'scaling.betaSlow'));
+    assert.throws(() => pn.ropeFrequencies({ dim: 8, scaling: { ...yarn, betaFast: 2e9 } }), named('ropeFrequencies', RangeError, 'scaling.betaFast'));
+    // the ends of the range work and give finite frequencies
+    for (const beta of [1e-9, 1e9]) {
+      const f = pn.ropeFrequencies({ dim: 64, scaling: { ...yarn, betaFast: beta, betaSlow: beta } });
+      const ref = hfRope(64, 10000, { ...yarn, betaFast: beta, betaSlow: beta });
+      assert.ok(maxAbsDiff(f.invFreq, ref.inv) <= 1e-7 * ref.inv[0], `beta ${beta}`);
+    }
+  });
+
+  test(`${name}: longrope with factor > 1 needs originalMaxPositions >= 2 (ln 1 = 0 made the attention factor Infinity)`, async () => {
+    const pn = await init({ simd });
+    const scaling = { type: 'longrope', originalMaxPositions: 1, factor: 2, shortFactor: [1, 1], longFactor: [2, 2] };
+    assert.throws(() => pn.ropeFrequencies({ dim: 4, scaling }), named('ropeFrequencies', RangeError, ['scaling.originalMaxPositions', 'scaling.factor']));
+    assert.throws(() => pn.rope(new Float32Array(4), { seqLen: 1, heads: 1, headDim: 4, scaling }), named('rope', RangeError, 'scaling.originalMaxPositions'));
+    // a given attention factor replaces the default: then it is fine
+    const f = pn.ropeFrequencies({ dim: 4, scaling: { ...scaling, attentionFactor: 1.25 }, seqLen: 5 });
+    assert.equal(f.attentionFactor, 1.25);
+    const two = pn.ropeFrequencies({ dim: 4, scaling: { ...scaling, originalMaxPositions: 2 } });
+    assert.ok(Math.abs(two.attentionFactor - Math.sqrt(1 + Math.log(2) / Math.log(2))) <= 1e-15, `${two.attentionFactor}`);
+  });
+
+  test(`${name}: yarn's attention factor m(factor, mscale)/m(factor, mscaleAllDim) must be finite and > 0`, async () => {
+    const pn = await init({ simd });
+    const yarn = { type: 'yarn', factor: Math.E, originalMaxPositions: 4096 };
+    // m(e, k) = 0.1·k + 1: mscale −20 gives −1 (a negative factor), −10 gives 0
+    for (const [mscale, mscaleAllDim] of [[-20, 1], [1, -10], [-10, 1], [1, -20 + 1e-13]]) {
+      assert.throws(() => pn.ropeFrequencies({ dim: 16, scaling: { ...yarn, mscale, mscaleAllDim } }), named('ropeFrequencies', RangeError, ['scaling.mscale', 'scaling.mscaleAllDim']), `${mscale}/${mscaleAllDim}`);
+      assert.throws(() => pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: { ...yarn, mscale, mscaleAllDim } }), named('rope', RangeError, 'scaling.mscale'));
+    }
+    const ok = pn.ropeFrequencies({ dim: 16, scaling: { ...yarn, mscale: -20, mscaleAllDim: -30 } });
+    assert.ok(Math.abs(ok.attentionFactor - (0.1 * -20 + 1) / (0.1 * -30 + 1)) <= 1e-12, 'two negative m give a positive factor');
+  });
+
+  test(`${name}: dynamic's grown base must stay finite: base and scaling.factor are named`, async () => {
+    const pn = await init({ simd });
+    const scaling = { type: 'dynamic', factor: 1e9, originalMaxPositions: 1 };
+    assert.throws(() => pn.ropeFrequencies({ dim: 4, base: 1e300, scaling, seqLen: 2 ** 31 }), named('ropeFrequencies', RangeError, ['base', 'scaling.factor', 'grown base']));
+    assert.throws(() => pn.rope(new Float32Array(4), { seqLen: 1, heads: 1, headDim: 4, base: 1e300, offset: 2 ** 31 - 1, scaling }), named('rope', RangeError, 'grown base'));
+    // the same with a base that stays finite
+    const f = pn.ropeFrequencies({ dim: 4, base: 1e10, scaling, seqLen: 2 ** 31 });
+    const ref = hfRope(4, 1e10, scaling, 2 ** 31);
+    assert.ok(Math.abs(f.invFreq[1] - ref.inv[1]) <= 1e-6 * ref.inv[1], `${f.invFreq[1]} vs ${ref.inv[1]}`);
+  });
+
+  test(`${name}: position ids given as an array are checked as given, not after conversion to int32`, async () => {
+    const pn = await init({ simd });
+    const x = new Float32Array(2 * 4).fill(1);
+    for (const [bad, Err] of [[[0, 1.5], RangeError], [[0, 2 ** 32 + 1], RangeError], [[0, NaN], RangeError], [[0, '1'], TypeError], [[0, null], TypeError]]) {
+      assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, positionIds: bad }), named('rope', Err, 'positionIds[1]'), String(bad));
+    }
+    for (const bad of [[0, 1.5], ['0', 1]]) {
+      assert.throws(() => pn.ropeFrequencies({ dim: 4, scaling: { type: 'longrope', originalMaxPositions: 4, shortFactor: bad, longFactor: [1, 1] } }), named('ropeFrequencies', bad[0] === '0' ? TypeError : RangeError, 'scaling.shortFactor'), String(bad));
+    }
+  });
+
+  test(`${name}: residualStack with gradients whose scratch passes 4 GiB is a RangeError before anything is allocated (it wrapped in 32 bits and crashed)`, async () => {
+    const pn = await init({ simd });
+    // rows = width = 4096, layers = 9: the kernel's scratch 8·rows·width·(3·9 + 5) + 8·rows·10 is 2^32 + 327680
+    // bytes, which a 32-bit size_t wraps to 327680: the kernel then wrote far past it
+    const x0 = new Float32Array(4096 * 4096), weights = new Float32Array(9 * 4096 * 4096); // zero pages: never touched
+    const before = pn.heapStats();
+    assert.throws(() => pn.residualStack(x0, weights, { width: 4096, layers: 9, gradients: true }),
+      named('residualStack', RangeError, ['not enough WebAssembly memory', 'rows 4096 × width 4096 with layers 9']));
+    assert.deepEqual(pn.heapStats(), before, 'nothing allocated, the memory did not grow');
+    // a small stack still works, against the same stack in float64
+    const small = pn.residualStack(new Float32Array([1, -1, 2, 0.5]), new Float32Array(4).fill(0.25), { width: 2, layers: 1, gradients: true, readout: new Float32Array([1, 0, 0, 1]) });
+    const gelu = (z) => 0.5 * z * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (z + 0.044715 * z ** 3)));
+    const y = [1 + gelu(0), -1 + gelu(0), 2 + gelu(0.625), 0.5 + gelu(0.625)];
+    assert.ok(Math.abs(small.loss - (y[0] + y[3])) <= 1e-12, `${small.loss}`);
+  });
+}
+
+// ---- the waveform figure keeps no view across a posnorm call ------------
+
+test('<posnorm-waveform> draws its four curves from views read after its last posnorm call, also when every call grows the memory', async () => {
+  const { PosnormWaveform } = await import('../web/figures/waveform.js');
+  const { FigureBuffers } = await import('../web/figures/buffers.js');
+  for (const [name, simd] of BUILDS) {
+    const real = await init({ simd });
+    // an instance whose peSample grows the memory first, as any call may (README, "Zero copy")
+    const pn = { alloc: (...a) => real.alloc(...a), peSample: (o) => { real.memory.grow(1); return real.peSample(o); } };
+    const buffers = new FigureBuffers();
+    const paths = [];
+    let path = null;
+    const ctx = new Proxy({}, {
+      get: (_, key) => ({
+        beginPath: () => { path = []; paths.push(path); },
+        moveTo: (x, y) => path.push(y),
+        lineTo: (x, y) => path.push(y),
+      })[key] ?? (() => {}),
+      set: () => true,
+    });
+    const fig = Object.create(PosnormWaveform.prototype);
+    const own = { i: 5, pos: 37, dModel: 64, base: 10000, pn, isConnected: false, values: {},
+      canvas: { clientWidth: 300, setAttribute() {} }, _readoutEl: {}, _errorEl: {},
+      t: new Proxy({}, { get: () => () => '' }),
+      buffer: (key, length) => buffers.get(pn, key, length),
+      fitCanvas: () => ({ ctx, dpr: 1 }), color: () => '#000', describe: () => '' };
+    for (const [k, value] of Object.entries(own)) Object.defineProperty(fig, k, { value, writable: true });
+    fig.render();
+    // the layout of render(): a 300 px canvas, plot width 248 (one sample per pixel), panels 86 px high
+    const n = 248, panelH = 86, tops = [30, 30 * 2 + panelH];
+    const curves = paths.filter((p) => p.length === n);
+    assert.equal(curves.length, 4, `${name}: four curves of ${n} samples`);
+    [[0, 0], [0, 1], [1, 10], [1, 11]].forEach(([panel, dim], k) => {
+      const w = Math.exp((-2 * Math.floor(dim / 2) / 64) * Math.log(10000));
+      curves[k].forEach((y, s) => {
+        const p = (s * 100) / (n - 1), want = dim % 2 ? Math.cos(p * w) : Math.sin(p * w);
+        const got = 1 - (2 * (y - tops[panel])) / panelH;
+        assert.ok(Math.abs(got - want) <= 1e-6, `${name}: curve ${k} sample ${s}: ${got} vs ${want}`);
+      });
+    });
+    assert.ok(Math.abs(fig.readout.sel.sin - Math.sin(37 * Math.exp((-10 / 64) * Math.log(10000)))) <= 2e-7);
+    buffers.clear();
+  }
+});
