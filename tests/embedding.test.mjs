@@ -139,7 +139,7 @@ test('without JavaScript, index.html and embed.html show each figure\'s poster a
 });
 
 test('every module of the figures imports in Node without a DOM, and registers nothing there', () => {
-  const modules = ['index', ...FIGURES, 'runtime', 'base', 'element'].map((m) => `./web/figures/${m}.js`);
+  const modules = ['index', ...FIGURES, 'core/runtime', 'core/base', 'core/element'].map((m) => `./web/figures/${m}.js`);
   const script = `
     const out = {};
     for (const m of ${JSON.stringify(modules)}) {

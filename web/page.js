@@ -6,7 +6,7 @@
 // page's Korean text is in index.html itself; the page's own strings
 // (page-i18n.js) are loaded only for English.
 import './figures/order.js';
-import { configure, getPosnorm } from './figures/runtime.js';
+import { configure, getPosnorm } from './figures/core/runtime.js';
 
 // posnorm's own page: "Copy link" may also update the address bar
 configure({ history: true });

@@ -3,10 +3,10 @@
 // article's code) or Post-Norm (the original paper) — every intermediate
 // tensor as a heatmap with each token's mean and std beside it (C kernel
 // pn_transformer_block_f32: multi-head attention, GELU FFN, residuals).
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix, title } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawMatrix, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const TOKENS = ['나는', 'AI를', '공부한다'];
 const T = TOKENS.length;

@@ -2,10 +2,10 @@
 // BatchNorm down each column and by LayerNorm along each row; batch size 1
 // shows BatchNorm's failure in training mode; inference uses running
 // statistics gathered from earlier seeded batches.
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix, title } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawMatrix, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const WARMUP = 30;
 

@@ -1,10 +1,10 @@
 // compare.js — <posnorm-compare> (section 5): sinusoidal, learned, RoPE and
 // ALiBi with the same seq_len, d_model and base, and the article's table.
-import { PnFigure, fmt } from './base.js';
-import { drawLines, drawMatrix, legend, title } from './draw.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawLines, drawMatrix, legend, title } from './draw/plots.js';
+import { createErrorLine, showPeErrors } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 export class PosnormCompare extends PnFigure {
   static controls = [

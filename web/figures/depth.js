@@ -1,11 +1,11 @@
 // depth.js — <posnorm-depth> (Fig. 4): activation spread through a stack of
 // seeded random residual layers, without normalisation and with Post-Norm,
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
-import { whenIdle } from './observers.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawLines, legend, title } from './draw/plots.js';
+import { whenIdle } from './core/observers.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const ROWS = 16;
 /** Rows the gradients are taken over (fewer than ROWS, to stay cheap at 96 layers). */

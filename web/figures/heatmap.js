@@ -5,11 +5,11 @@
 // wasm memory, the colormap kernel turns it into RGBA8 in a second wasm
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
-import { PnFigure, fmt, ticks } from './base.js';
-import { emit } from './element.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure, fmt, ticks } from './core/base.js';
+import { emit } from './core/element.js';
+import { createErrorLine, showPeErrors } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const MARGIN = { left: 46, right: 58, top: 8, bottom: 44 };
 

@@ -11,5 +11,5 @@ export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { PosnormBlock } from './block.js';
-export { configure, figureSettings } from './runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';
+export { configure, figureSettings } from './core/runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';

@@ -11,4 +11,4 @@ export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { PosnormBlock } from './block.js';
-export { configure, figureSettings } from './runtime.js';
+export { configure, figureSettings } from './core/runtime.js';

@@ -1,9 +1,9 @@
 // ln-simulator.js — <posnorm-ln-simulator>: H features drawn from N(μ, σ²),
 // normalised by LayerNorm with scalar γ and β; histograms before and after,
 // measured statistics, and the four steps of the formula with live numbers.
-import { PnFigure, fmt, ticks } from './base.js';
+import { PnFigure, fmt, ticks } from './core/base.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const BINS = 40;
 

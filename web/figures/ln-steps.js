@@ -1,9 +1,9 @@
 // ln-steps.js — <posnorm-ln-steps> (Fig. 5): one token vector through
 // x → x − μ → x̂ → γ·x̂ + β, four panels with live numbers.
-import { PnFigure, fmt } from './base.js';
-import { drawBars, title } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawBars, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const H = 16;
 

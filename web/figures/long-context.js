@@ -4,10 +4,10 @@
 // reference. (a) the wavelength 2π/w_i of every dimension pair against L and
 // factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
 // relative distance out to factor·L, the training window shaded.
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawLines, legend, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 /** The methods drawn, each with the scaling it passes to the kernels. */
 export const METHODS = [

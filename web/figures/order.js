@@ -2,10 +2,10 @@
 // Three tokens with small seeded embeddings go through one attention head
 // (C kernel). Without PE a token's output is the same wherever it stands;
 // with PE added, it changes with the order.
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawMatrix } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const TOKENS = ['나는', 'AI를', '공부한다'];
 const D = 8;

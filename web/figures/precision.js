@@ -7,10 +7,10 @@
 // code's own error: the first position where some pair's error reaches the
 // step that pair takes from p to p + 1 (the slow pairs, which carry
 // long-range position, get there first).
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawLines, legend, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const SAMPLES = 72;
 const LINES = [['precErr32', '--pn-accent', []], ['precBlur', '--pn-bar-after', [1, 2]], ['precErr64', '--pn-sin', []], ['precDist64', '--pn-fg', [6, 3]], ['precDist32', '--pn-cos', [2, 3]]];

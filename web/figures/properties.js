@@ -1,11 +1,11 @@
 // properties.js — <posnorm-properties> (section 4): the four reasons for
 // sin/cos — bounded, unique, relative, extrapolating — each shown with a
 // number computed by the kernels.
-import { PnFigure, fmt } from './base.js';
-import { drawBars, drawLines, drawMatrix, title } from './draw.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure, fmt } from './core/base.js';
+import { drawBars, drawLines, drawMatrix, title } from './draw/plots.js';
+import { createErrorLine, showPeErrors } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 export class PosnormProperties extends PnFigure {
   static controls = [

@@ -1,10 +1,10 @@
 // waveform.js — <posnorm-waveform>: sin and cos of one frequency pair against
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
-import { PnFigure, fmt, ticks } from './base.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure, fmt, ticks } from './core/base.js';
+import { createErrorLine, showPeErrors } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const MARGIN = { left: 40, right: 12, top: 30, bottom: 28 };
 const X_MAX = 100;

@@ -17,12 +17,12 @@ import { ensureLanguage, languageOf, stringsFor } from './language.js';
 import { copyLink, restoreFromUrl, shareUrl } from './share.js';
 import { fileStem, joinCanvases, saveBlob } from './download.js';
 import { buildToolbar } from './toolbar.js';
-import { createPlot, createReadout, fitCanvas } from './canvas.js';
+import { createPlot, createReadout, fitCanvas } from '../draw/canvas.js';
 import { FIGURE_CSS, adoptStyles } from './style.js';
 import { buildPoster, showPoster } from './poster.js';
 import { getPosnorm } from './runtime.js';
 
-export { fmt, ticks } from './format.js';
+export { fmt, ticks } from '../draw/format.js';
 
 let uid = 0;
 

@@ -1,6 +1,6 @@
 // language.js — which language a figure speaks: its own `lang`, the
 // nearest ancestor's, the document's, else Korean (the article's).
-import { hasStrings, loadStrings, strings } from '../i18n.js';
+import { hasStrings, loadStrings, strings } from '../../i18n.js';
 
 /** 'en' or 'ko' for element `el`. */
 export function languageOf(el) {

@@ -9,7 +9,7 @@
 
 /** The packaged poster of figure `name` ('heatmap', …) in `lang`. */
 export function posterUrl(name, lang) {
-  return new URL(`../posters/${name}.${lang}.png`, import.meta.url).href;
+  return new URL(`../../posters/${name}.${lang}.png`, import.meta.url).href;
 }
 
 /** Builds the (hidden) poster box: a slot whose default is the packaged picture. */

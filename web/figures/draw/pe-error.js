@@ -4,7 +4,7 @@
 // after the frame (a 2048 × 1024 matrix takes a few tens of ms), cached by
 // the sizes, so a repaint never waits for it.
 import { fmt } from './format.js';
-import { whenIdle } from './observers.js';
+import { whenIdle } from '../core/observers.js';
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
