@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { open, useBrowser, startFigure } from './browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
 const env = useBrowser(before, after);
 
@@ -56,12 +57,12 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
   await context.close();
 });
 
-test('figure.html shows each of the nine figures alone', async () => {
-  for (const fig of ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block']) {
-    const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 400, height: 800 });
-    await rendered(page, `posnorm-${fig}`);
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 400, `${fig} fits a 400 px iframe`);
-    assert.deepEqual(problems, [], fig);
+test('figure.html shows each figure alone', async () => {
+  for (const { name, tag } of FIGURES) {
+    const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`, { width: 400, height: 800 });
+    await rendered(page, tag);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 400, `${name} fits a 400 px iframe`);
+    assert.deepEqual(problems, [], name);
     await context.close();
   }
 });

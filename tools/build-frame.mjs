@@ -15,6 +15,7 @@ export async function buildFrame() {
     entryPoints: [fileURLToPath(new URL('frame-entry.js', import.meta.url))],
     bundle: true,
     format: 'iife',
+    globalName: 'posnormFrame',
     minify: true,
     target: 'es2022',
     loader: { '.wasm': 'binary' },

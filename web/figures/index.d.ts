@@ -1,4 +1,5 @@
-// Types of web/figures/index.js: importing it registers every figure.
+// Types of web/figures/index.js: importing it registers every figure (the
+// figures of registry.js; tests/figures_registry.test.mjs holds them to it).
 export { PosnormHeatmap } from './heatmap.js';
 export { PosnormWaveform } from './waveform.js';
 export { PosnormLnSimulator } from './ln-simulator.js';
