@@ -3,7 +3,9 @@
 // article's code) or Post-Norm (the original paper) — every intermediate
 // tensor as a heatmap with each token's mean and std beside it (C kernel
 // pn_transformer_block_f32: multi-head attention, GELU FFN, residuals).
-import { PnFigure, fmt } from './core/base.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
 import { drawMatrix, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
@@ -34,6 +36,10 @@ export class PosnormBlock extends PnFigure {
     { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 4, def: 2, label: 'attnHeads', round: (v) => (v === 3 ? 4 : v) },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
+
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+  }
 
   /**
    * x = seeded embeddings (+ PE) and the seeded weights, drawn again only
@@ -91,7 +97,7 @@ export class PosnormBlock extends PnFigure {
     const cols = width >= 620 ? 2 : 1;
     const pw = (width - 8 * (cols + 1)) / cols, rowH = 18, ph = T * rowH + 30;
     const height = Math.ceil(panels.length / cols) * ph + 4;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const lim = Math.max(...panels.filter(([k]) => k !== 'attention').flatMap(([k]) => [...r[k]].map(Math.abs)), 1e-6);
     ctx.font = '11px system-ui, sans-serif';
@@ -130,7 +136,7 @@ export class PosnormBlock extends PnFigure {
       this.placement === 'pre' ? t.blockPreOut(outStd) : t.blockPostOut(outStd),
       t.blockScale(fmt(lim, 3)),
     ];
-    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('div'), { textContent: v })));
+    showLines(this._readoutEl, items, 'div');
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

@@ -1,9 +1,11 @@
 // depth.js — <posnorm-depth> (Fig. 4): activation spread through a stack of
 // seeded random residual layers, without normalisation and with Post-Norm,
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
-import { PnFigure, fmt } from './core/base.js';
-import { drawLines, legend, title } from './draw/plots.js';
+import { PnFigure } from './core/base.js';
 import { whenIdle } from './core/observers.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawLines, legend, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
 
@@ -21,6 +23,9 @@ export class PosnormDepth extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
   ];
 
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+  }
 
   _compute() {
     const { layers, width, scale, seed } = this;
@@ -80,7 +85,7 @@ export class PosnormDepth extends PnFigure {
     const wide = width >= 620;
     const ph = Math.round(Math.min(300, Math.max(200, (wide ? width / 2 : width) * 0.5)));
     const height = wide ? ph + 70 : 2 * ph + 110;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const top = legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), 44, 12);
     const pw = wide ? (width - 120) / 2 : width - 56;
@@ -105,7 +110,7 @@ export class PosnormDepth extends PnFigure {
       items.push(t.depthGradReadout(fmt(post, 3), fmt(pre, 3), post > 1.5 * pre && post > 1));
     }
     items.push(t.depthXiong);
-    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('div'), { textContent: v })));
+    showLines(this._readoutEl, items, 'div');
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

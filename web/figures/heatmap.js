@@ -5,9 +5,11 @@
 // wasm memory, the colormap kernel turns it into RGBA8 in a second wasm
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
-import { PnFigure, fmt, ticks } from './core/base.js';
+import { PnFigure } from './core/base.js';
 import { emit } from './core/element.js';
-import { createErrorLine, showPeErrors } from './draw/pe-error.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, ticks } from './draw/format.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
 
@@ -29,17 +31,17 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   buildBody(figure) {
-    const { plot, canvas } = this.createPlot({ focusable: true });
+    const { plot, canvas } = createPlot({ focusable: true });
     this.canvas = canvas;
-    this._readoutEl = this.createReadout();
-    this._shapeEl = this.createReadout('p', false);
+    this._readoutEl = createReadout();
+    this._shapeEl = createReadout('p', false);
     const readout = this._readoutEl, shape = this._shapeEl;
     const hint = document.createElement('p');
     hint.className = 'hint';
     hint.setAttribute('part', 'hint');
     hint.dataset.key = 'cursorHint';
-    this._errorEl = createErrorLine(this);
-    figure.append(plot, readout, shape, this._errorEl, hint);
+    this._errors = new PeErrorLine(this);
+    figure.append(plot, readout, shape, this._errors.element, hint);
 
     const fromPointer = (e) => {
       const g = this._geom;
@@ -86,7 +88,6 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   describe() { return this.t.heatmapAlt(this); }
-
 
   _compute() {
     const { dModel, seqLen, base, layout } = this;
@@ -155,7 +156,7 @@ export class PosnormHeatmap extends PnFigure {
     const t = this.t;
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     const g = { x0: MARGIN.left, y0: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
     this._geom = g;
     const fg = this.color('--pn-fg'), muted = this.color('--pn-muted');
@@ -221,7 +222,7 @@ export class PosnormHeatmap extends PnFigure {
     this.readout = this._readout();
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
     this._shapeEl.textContent = t.heatmapShape(this);
-    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
+    this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 }

@@ -1,7 +1,9 @@
 // ln-simulator.js — <posnorm-ln-simulator>: H features drawn from N(μ, σ²),
 // normalised by LayerNorm with scalar γ and β; histograms before and after,
 // measured statistics, and the four steps of the formula with live numbers.
-import { PnFigure, fmt, ticks } from './core/base.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, ticks } from './draw/format.js';
 
 export { configure } from './core/runtime.js';
 
@@ -32,8 +34,8 @@ export class PosnormLnSimulator extends PnFigure {
       box.className = 'panel';
       const h = document.createElement('h3');
       h.dataset.key = key;
-      const { canvas } = this.createPlot();
-      const stats = this.createReadout('p', false);
+      const { canvas } = createPlot();
+      const stats = createReadout('p', false);
       box.append(h, canvas, stats);
       panels.append(box);
       return { canvas, stats, key };
@@ -48,7 +50,6 @@ export class PosnormLnSimulator extends PnFigure {
   buildExtraControls() {
     this.addButton('resample', () => this.request('seed', (this.seed + 1) % 2 ** 31, 'user'));
   }
-
 
   _compute() {
     const h = this.features;
@@ -72,7 +73,7 @@ export class PosnormLnSimulator extends PnFigure {
   _histogram(panel, data, colourVar, mean) {
     const width = panel.canvas.clientWidth || 280;
     const height = Math.round(Math.min(220, Math.max(150, width * 0.5)));
-    const { ctx } = this.fitCanvas(panel.canvas, height);
+    const { ctx } = fitCanvas(panel.canvas, height);
     const h = this.pn.histogram(data, { bins: BINS });
     const m = { l: 8, r: 8, t: 6, b: 22 };
     const w = width - m.l - m.r, ph = height - m.t - m.b;

@@ -4,7 +4,9 @@
 // reference. (a) the wavelength 2π/w_i of every dimension pair against L and
 // factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
 // relative distance out to factor·L, the training window shaded.
-import { PnFigure, fmt } from './core/base.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
@@ -31,7 +33,9 @@ export class PosnormLongContext extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
   ];
 
-  static readoutList = true;
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+  }
 
   /**
    * The seeded query and key for the current dim: k is q plus a little
@@ -111,7 +115,7 @@ export class PosnormLongContext extends PnFigure {
     const wide = width >= 620;
     const ph = Math.min(240, Math.max(150, (wide ? width / 2 : width) * 0.5));
     const height = wide ? ph + 70 : 2 * ph + 130;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const colours = METHODS.map((m) => this.color(m.colour));
     const pw = wide ? (width - 90) / 2 : width - 60;
@@ -166,7 +170,7 @@ export class PosnormLongContext extends PnFigure {
       t.lcReadoutFactors(r.methods.map((m) => `${t[`lcMethod_${m.key}`]} ${fmt(m.attentionFactor, 5)}`).join(' · ')),
       t.lcSources,
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    showLines(this._readoutEl, items);
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

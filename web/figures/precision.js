@@ -7,7 +7,9 @@
 // code's own error: the first position where some pair's error reaches the
 // step that pair takes from p to p + 1 (the slow pairs, which carry
 // long-range position, get there first).
-import { PnFigure, fmt } from './core/base.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
@@ -23,7 +25,9 @@ export class PosnormPrecision extends PnFigure {
     { prop: 'pos', attr: 'pos', kind: 'log', min: 1, max: (f) => 2 ** f.maxExp - 1, logStep: 0.01, def: 65536, label: 'precPos', round: (v) => Math.round(v) },
   ];
 
-  static readoutList = true;
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+  }
 
   /**
    * The frequency w_i of every column, each pair's chord 2·sin(w_i/2) (the
@@ -87,7 +91,7 @@ export class PosnormPrecision extends PnFigure {
     this.result = { ...c, crossover: r.crossover, samples: r.rows };
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [this.t[key], this.color(colour), dash]), 4, 12);
     const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
@@ -118,7 +122,7 @@ export class PosnormPrecision extends PnFigure {
       t.precReadout(c.p, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
       r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    showLines(this._readoutEl, items);
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

@@ -1,9 +1,11 @@
 // properties.js — <posnorm-properties> (section 4): the four reasons for
 // sin/cos — bounded, unique, relative, extrapolating — each shown with a
 // number computed by the kernels.
-import { PnFigure, fmt } from './core/base.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
 import { drawBars, drawLines, drawMatrix, title } from './draw/plots.js';
-import { createErrorLine, showPeErrors } from './draw/pe-error.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
 
@@ -17,19 +19,17 @@ export class PosnormProperties extends PnFigure {
     { prop: 'trainLen', attr: 'train-len', kind: 'int', min: 10, max: 100, def: 40, label: 'trainLen' },
   ];
 
-  static readoutList = true;
-
   static css = `
     table { border-collapse: collapse; margin: 0.4em 0 0; font-size: 0.85em; font-variant-numeric: tabular-nums; }
     th, td { border-bottom: 1px solid var(--pn-grid); padding: 0.15em 0.5em; text-align: right; }
   `;
 
   buildBody(figure) {
-    super.buildBody(figure);
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
     this._blocks = document.createElement('table');
     this._blocks.setAttribute('part', 'table');
-    this._errorEl = createErrorLine(this);
-    figure.append(this._errorEl, this._blocks);
+    this._errors = new PeErrorLine(this);
+    figure.append(this._errors.element, this._blocks);
   }
 
   _compute() {
@@ -71,7 +71,7 @@ export class PosnormProperties extends PnFigure {
     const side = wide ? Math.min(260, width / 2 - 30) : Math.min(width - 20, 300);
     const barsH = 90;
     const height = (wide ? side + 50 : side * 2 + 100) + barsH + 30;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const half = this.dModel / 2;
     title(this, ctx, t.gramTitle, 4, 16);
@@ -106,7 +106,7 @@ export class PosnormProperties extends PnFigure {
       t.propRelative(this.k, rot, r.err.toExponential(2), this.pos),
       t.propExtrapolate(L),
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    showLines(this._readoutEl, items);
     const cell = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
     const head = document.createElement('tr');
     head.append(...['i', `θ = ${this.k}·ω_i`, 'R(k) = [[cos θ, sin θ], [−sin θ, cos θ]]'].map((h) => cell('th', h)));
@@ -116,7 +116,7 @@ export class PosnormProperties extends PnFigure {
       tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
       return tr;
     }));
-    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base });
+    this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 

@@ -1,8 +1,10 @@
 // waveform.js — <posnorm-waveform>: sin and cos of one frequency pair against
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
-import { PnFigure, fmt, ticks } from './core/base.js';
-import { createErrorLine, showPeErrors } from './draw/pe-error.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, ticks } from './draw/format.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
 
@@ -18,12 +20,12 @@ export class PosnormWaveform extends PnFigure {
   ];
 
   buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
+    const { plot, canvas } = createPlot();
     this.canvas = canvas;
-    const readout = this.createReadout('div');
+    const readout = createReadout('div');
     this._readoutEl = readout;
-    this._errorEl = createErrorLine(this);
-    figure.append(plot, readout, this._errorEl);
+    this._errors = new PeErrorLine(this);
+    figure.append(plot, readout, this._errors.element);
     this._n = 0;
     const fromPointer = (e) => {
       const g = this._geom;
@@ -81,7 +83,7 @@ export class PosnormWaveform extends PnFigure {
     const t = this.t;
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(420, Math.max(260, width * 0.5)));
-    const { ctx, dpr } = this.fitCanvas(this.canvas, height);
+    const { ctx, dpr } = fitCanvas(this.canvas, height);
     const panelH = (height - MARGIN.top * 2 - MARGIN.bottom) / 2;
     const g = { x0: MARGIN.left, w: width - MARGIN.left - MARGIN.right };
     this._geom = g;
@@ -150,7 +152,7 @@ export class PosnormWaveform extends PnFigure {
       `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
       `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
       `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
-    showPeErrors(this, this._errorEl, { seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
+    this._errors.show({ seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
     this.canvas.setAttribute('aria-label', this.describe());
   }
 }

@@ -1,70 +1,89 @@
-// base.js — a posnorm figure's life on a page: it builds its shadow DOM
-// when first connected, starts computing when it comes near the viewport,
-// repaints at most once per animation frame after a change, holds wasm
-// memory only while it is on the page, and falls back to its poster where
-// it cannot run.
+// base.js — a posnorm figure's life on a page. It builds its shadow DOM
+// when first connected, starts when it comes near the viewport (the page's
+// shared wasm instance and the figure's language, together), draws after
+// every change, holds wasm memory only while it is on the page, and gives
+// its pictures their text alternative.
 //
-// A figure subclass declares `static controls` (controls.js) and implements
+// What every figure also does is done by controllers, in the manner of
+// Lit's reactive controllers: objects that follow the figure's life through
+// hostConnected() and hostDisconnected() (addController) and ask it to draw
+// with invalidate(). The base composes
+//   RenderScheduler (scheduler.js)    when it draws, how long it took, the first frame
+//   LanguageController (language.js)  its labels in its language
+//   ToolbarController (toolbar.js)    "Copy link", "Download PNG", "Download CSV"
+//   PosterController (poster.js)      a message while it starts, the poster where it cannot run
+//   ControlsForm (form.js)            the native inputs of its controls
+// and a figure may compose its own (draw/pe-error.js).
+//
+// A figure subclass declares `static controls` (controls.js), optionally
+// `static css`, and implements
 //   buildBody(figure)  — add its canvas(es) and readouts (once),
 //   render()           — compute with this.pn and draw (every change),
 //   describe()         — the text alternative of its picture, from its values,
-//   relabel()          — update texts that depend on the language (optional).
+//   toCsv()            — the numbers behind the picture,
+//   buildExtraControls(form) — add its buttons (addButton; optional).
 import { PnElement, emit } from './element.js';
-import { buildControl, syncControl } from './controls.js';
+import { ControlsForm } from './form.js';
 import { FigureBuffers } from './buffers.js';
-import { onResize, whenNearViewport } from './observers.js';
-import { ensureLanguage, languageOf, stringsFor } from './language.js';
-import { copyLink, restoreFromUrl, shareUrl } from './share.js';
-import { fileStem, joinCanvases, saveBlob } from './download.js';
-import { buildToolbar } from './toolbar.js';
-import { createPlot, createReadout, fitCanvas } from '../draw/canvas.js';
+import { whenNearViewport } from './observers.js';
+import { LanguageController } from './language.js';
+import { PosterController } from './poster.js';
+import { RenderScheduler } from './scheduler.js';
+import { ToolbarController } from './toolbar.js';
+import { restoreFromUrl, shareUrl } from './share.js';
 import { FIGURE_CSS, adoptStyles } from './style.js';
-import { buildPoster, showPoster } from './poster.js';
 import { getPosnorm } from './runtime.js';
-
-export { fmt, ticks } from '../draw/format.js';
-
-let uid = 0;
 
 export class PnFigure extends PnElement {
   constructor() {
     super();
-    /** Milliseconds each of the last renders took (compute + draw). */
-    this.renderTimes = [];
-    /** performance.now() at the end of the first frame. */
-    this.firstFrameAt = undefined;
     /** wasm buffers this figure owns; freed when it leaves the page. */
     this.buffers = new FigureBuffers();
+    /** The shared kernel instance, once started. */
     this.pn = null;
-    this._inputs = new Map();
+    this._controllers = new Set();
+    this._scheduler = new RenderScheduler(this);
+    this._language = new LanguageController(this, () => {
+      this._describePictures();
+      this.invalidate();
+    });
+    this._toolbar = new ToolbarController(this);
+    this._poster = new PosterController(this);
+    this._form = new ControlsForm(this);
     this._built = false;
     this._started = false;
-    this._failed = false;
-    this._frame = 0;
-    this._ready = new Promise((resolve, reject) => {
-      this._resolveReady = resolve;
-      this._rejectReady = reject;
-    });
-    this._ready.catch(() => {}); // a page that never awaits `ready` gets no unhandled rejection
+  }
+
+  /** Adds a controller: its hostConnected() and hostDisconnected() follow the figure's. */
+  addController(controller) {
+    this._controllers.add(controller);
+    if (this._built && this.isConnected) controller.hostConnected?.();
+  }
+
+  removeController(controller) {
+    this._controllers.delete(controller);
   }
 
   /** The language of the labels: own lang, an ancestor's, or 'ko'. */
-  get language() { return languageOf(this); }
+  get language() { return this._language.lang; }
 
-  get t() { return stringsFor(this); }
+  /** The strings of that language. */
+  get t() { return this._language.strings; }
 
   /** Resolves after the first frame; rejects where the figure cannot run. */
-  get ready() { return this._ready; }
+  get ready() { return this._scheduler.firstFrame; }
+
+  /** Milliseconds each of the last renders took (compute + draw). */
+  get renderTimes() { return this._scheduler.times; }
+
+  /** performance.now() at the end of the first frame. */
+  get firstFrameAt() { return this._scheduler.firstFrameAt; }
 
   connectedCallback() {
     if (!this._built) this._build();
     this.settle();
-    this._stopResize = onResize(this._figure, () => this.invalidate());
-    if (this._failed) return;
-    if (this._started) {
-      this.invalidate();
-      return;
-    }
+    for (const c of this._controllers) c.hostConnected?.();
+    if (this._started || this._poster.shown) return;
     if (typeof WebAssembly !== 'object') {
       this._fail(new Error('posnorm: this browser has no WebAssembly'));
       return;
@@ -73,11 +92,51 @@ export class PnFigure extends PnElement {
   }
 
   disconnectedCallback() {
-    this._stopResize?.();
     this._cancelStart?.();
-    if (this._frame) cancelAnimationFrame(this._frame);
-    this._frame = 0;
+    for (const c of this._controllers) c.hostDisconnected?.();
     this.buffers.clear();
+  }
+
+  async _start() {
+    if (this._started) return;
+    this._started = true;
+    try {
+      // the figure's language (if not Korean) loads with the wasm, so its first frame is labelled
+      [this.pn] = await Promise.all([getPosnorm(), this._language.load()]);
+    } catch (error) {
+      this._fail(error);
+      return;
+    }
+    this._poster.started();
+    // the first frame is drawn at once, to be painted with the page's next frame
+    if (this.isConnected && this.firstFrameAt === undefined) this.renderNow();
+    else this.invalidate();
+  }
+
+  /** No WebAssembly (or it failed to load): the poster and a message; `ready` rejects. */
+  _fail(error) {
+    this._poster.show();
+    this._scheduler.abandon(error);
+    emit(this, 'posnorm-error', { error, message: this.t.wasmMissing });
+  }
+
+  _build() {
+    this._built = true;
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    adoptStyles(root, FIGURE_CSS, this.constructor.css);
+    const figure = document.createElement('figure');
+    figure.setAttribute('part', 'figure');
+    const { box, message } = this._poster.build();
+    figure.append(box);
+    this.buildBody(figure);
+    const form = this._form.build();
+    this.buildExtraControls?.(form);
+    figure.append(form, this._toolbar.build(), message);
+    root.append(figure);
+    restoreFromUrl(this);
+    this.controlsChanged();
+    this._language.relabel();
+    this._language.load();
   }
 
   /**
@@ -91,131 +150,50 @@ export class PnFigure extends PnElement {
     return this.buffers.get(this.pn, name, length, type);
   }
 
-  async _start() {
-    if (this._started) return;
-    this._started = true;
-    try {
-      // the figure's language (if not Korean) loads with the wasm, so its first frame is labelled
-      [this.pn] = await Promise.all([getPosnorm(), ensureLanguage(this, () => this._relabelAll())]);
-    } catch (error) {
-      this._fail(error);
-      return;
-    }
-    this._message.hidden = true;
-    // the first frame is drawn at once, to be painted with the page's next frame
-    if (this.isConnected && this.firstFrameAt === undefined) this.renderNow();
-    else this.invalidate();
-  }
-
-  /** No WebAssembly (or it failed to load): poster and message, no controls. */
-  _fail(error) {
-    this._failed = true;
-    for (const el of [this._form, this._toolbar, ...this._figure.querySelectorAll('.plot, .readout, .hint, .steps, table, .tokens')]) el.hidden = true;
-    showPoster(this._poster, this, this.language, this.describe?.() ?? '');
-    this._message.dataset.key = 'wasmMissing';
-    this._message.textContent = this.t.wasmMissing;
-    this._message.hidden = false;
-    this._rejectReady(error);
-    emit(this, 'posnorm-error', { error, message: this.t.wasmMissing });
-  }
-
-  // ---- controls ---------------------------------------------------------
-
-  /** Called by the core after each batch of control changes. */
+  /** Called by the element core after each batch of control changes. */
   controlsChanged() {
     if (!this._built) return;
-    const values = this.values;
-    for (const c of this.constructor.controls) {
-      const entry = this._inputs.get(c.prop);
-      if (entry) syncControl(this, c, entry, values[c.prop]);
-    }
-    this._describeCanvases();
+    this._form.sync(this.values);
+    this._describePictures();
     this.invalidate();
   }
 
   languageChanged() {
     if (!this._built) return;
-    this._relabelAll();
-    ensureLanguage(this, () => this._relabelAll());
+    this._language.relabel();
+    this._language.load();
   }
 
-  /** Adds a button to the controls; returns it. */
-  addButton(key, onClick) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset.key = key;
-    button.addEventListener('click', onClick);
-    const wrap = document.createElement('div');
-    wrap.className = 'control';
-    wrap.append(button);
-    this._form.append(wrap);
-    return button;
-  }
+  /** Adds a button (labelled by string `key`) to the controls; returns it. */
+  addButton(key, onClick) { return this._form.addButton(key, onClick); }
 
-  _build() {
-    this._built = true;
-    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    adoptStyles(root, FIGURE_CSS, this.constructor.css);
-    const figure = document.createElement('figure');
-    figure.setAttribute('part', 'figure');
-    this._figure = figure;
-    this._poster = buildPoster();
-    this._message = document.createElement('p');
-    this._message.className = 'message';
-    this._message.setAttribute('part', 'message');
-    this._message.setAttribute('role', 'status');
-    this._message.dataset.key = 'loading';
-    figure.append(this._poster);
-    this.buildBody(figure);
-    const form = document.createElement('form');
-    form.className = 'controls';
-    form.setAttribute('part', 'controls');
-    form.addEventListener('submit', (e) => e.preventDefault());
-    this._form = form;
-    for (const c of this.constructor.controls) {
-      if (c.hidden) continue;
-      const entry = buildControl(c, `pn-${++uid}-${c.prop}`, (value) => this.request(c.prop, value, 'user'));
-      form.append(entry.wrap);
-      this._inputs.set(c.prop, entry);
-    }
-    this.buildExtraControls?.(form);
-    const { bar, status } = buildToolbar({
-      copyLink: () => this.copyLink(),
-      downloadPng: () => this.downloadPng(),
-      downloadCsv: () => this.downloadCsv(),
-    });
-    this._toolbar = bar;
-    this._status = status;
-    figure.append(form, bar, this._message);
-    root.append(figure);
-    restoreFromUrl(this);
-    this.controlsChanged();
-    this._relabelAll();
-    ensureLanguage(this, () => this._relabelAll());
-  }
-
-  /** Gives every picture its text alternative (also before the first frame). */
-  _describeCanvases() {
+  /**
+   * Gives every canvas the text alternative of the picture, describe(), from
+   * the moment it is built; a canvas marked data-panel="KEY" shows a part of
+   * it, named by string KEY after the text.
+   */
+  _describePictures() {
     const text = this.describe?.();
     if (!text) return;
     for (const c of this.shadowRoot.querySelectorAll('canvas[role=img]')) {
-      if (!c.dataset.ownLabel) c.setAttribute('aria-label', text);
+      c.setAttribute('aria-label', c.dataset.panel ? `${text} (${this.t[c.dataset.panel]})` : text);
     }
   }
 
-  _relabelAll() {
-    const t = this.t;
-    for (const el of this.shadowRoot.querySelectorAll('[data-key]')) {
-      const s = t[el.dataset.key];
-      if (typeof s === 'string') el.textContent = s;
-    }
-    for (const el of this.shadowRoot.querySelectorAll('[data-key-label]')) el.setAttribute('aria-label', t[el.dataset.keyLabel]);
-    this.relabel?.();
-    this._describeCanvases();
-    this.invalidate();
+  // ---- drawing (RenderScheduler) ------------------------------------------
+
+  /** Schedules one render for the next animation frame (only on the page). */
+  invalidate() { this._scheduler.request(); }
+
+  /** Renders synchronously and logs how long it took. */
+  renderNow() { this._scheduler.now(); }
+
+  /** The current value of a CSS custom property of this figure. */
+  color(name) {
+    return (this._scheduler.style ?? getComputedStyle(this)).getPropertyValue(name).trim() || '#888';
   }
 
-  // ---- links and downloads ------------------------------------------------
+  // ---- links and downloads (ToolbarController) ---------------------------
 
   /**
    * The prefix of this figure's parameters in a page URL: its id, else its
@@ -229,78 +207,11 @@ export class PnFigure extends PnElement {
   shareUrl() { return shareUrl(this); }
 
   /** Copies shareUrl() (or shows it) and fires `posnorm-share`. */
-  async copyLink() {
-    const url = await copyLink(this, this._status, this.t);
-    emit(this, 'posnorm-share', { url });
-  }
-
-  /** The canvas a PNG is made of (several canvases are laid side by side). */
-  exportCanvas() { return joinCanvases(this.shadowRoot, this.color('--pn-bg')); }
-
-  /** File name stem for downloads: the tag name and the controls. */
-  fileStem() { return fileStem(this); }
+  copyLink() { return this._toolbar.copyLink(); }
 
   /** Saves the figure's pixels (at devicePixelRatio) as a PNG file. */
-  downloadPng() {
-    if (!this.pn || !this.isConnected) return;
-    this.renderNow();
-    this.exportCanvas().toBlob((blob) => saveBlob(this.shadowRoot, blob, `${this.fileStem()}.png`), 'image/png');
-  }
+  downloadPng() { this._toolbar.downloadPng(); }
 
   /** Saves the numbers behind the figure (this.toCsv()) as a CSV file. */
-  downloadCsv() {
-    if (!this.pn || !this.isConnected) return;
-    this.renderNow();
-    saveBlob(this.shadowRoot, new Blob([this.toCsv()], { type: 'text/csv' }), `${this.fileStem()}.csv`);
-  }
-
-  // ---- drawing ----------------------------------------------------------
-
-  /** Schedules one render for the next animation frame (only on the page). */
-  invalidate() {
-    if (!this._started || !this.pn || !this.isConnected || this._frame) return;
-    this._frame = requestAnimationFrame(() => {
-      this._frame = 0;
-      this.renderNow();
-    });
-  }
-
-  /** Renders synchronously and logs how long it took. */
-  renderNow() {
-    if (!this.pn || !this.isConnected) return;
-    const t0 = performance.now();
-    this._style = getComputedStyle(this); // read by color() for this frame
-    this.render();
-    const t1 = performance.now();
-    this.renderTimes.push(t1 - t0);
-    if (this.renderTimes.length > 200) this.renderTimes.shift();
-    if (this.firstFrameAt === undefined) {
-      this.firstFrameAt = t1;
-      this._resolveReady();
-      emit(this, 'posnorm-ready', { time: t1 });
-    }
-  }
-
-  /**
-   * The default body: one canvas and one readout below it (an `ol.steps`
-   * when the subclass sets `static readoutList = true`).
-   */
-  buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
-    this.canvas = canvas;
-    this._readoutEl = this.createReadout(this.constructor.readoutList ? 'ol' : 'div');
-    if (this.constructor.readoutList) this._readoutEl.classList.add('steps');
-    figure.append(plot, this._readoutEl);
-  }
-
-  createPlot(options) { return createPlot(options); }
-
-  createReadout(tag, live) { return createReadout(tag, live); }
-
-  fitCanvas(canvas, cssHeight) { return fitCanvas(canvas, cssHeight, this._figure.clientWidth || 300); }
-
-  /** The current value of a CSS custom property of this figure. */
-  color(name) {
-    return (this._style ?? getComputedStyle(this)).getPropertyValue(name).trim() || '#888';
-  }
+  downloadCsv() { this._toolbar.downloadCsv(); }
 }
