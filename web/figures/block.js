@@ -137,7 +137,6 @@ export class PosnormBlock extends PnFigure {
       t.blockScale(fmt(lim, 3)),
     ];
     showLines(this._readoutEl, items, 'div');
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.blockAlt(this); }

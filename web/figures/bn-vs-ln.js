@@ -80,7 +80,6 @@ export class PosnormBnVsLn extends PnFigure {
     const lines = [t.bnReadout(f(r.bn.mean[0]), f(r.bn.var[0])), t.lnReadout(f(r.ln.mean[0]), f(1 / r.ln.invStdDev[0] ** 2 - 1e-5))];
     if (r.B === 1 && this.mode === 'train') lines.push(t.bnBatchOne);
     showLines(this._readoutEl, lines, 'div');
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.bnAlt(this); }

@@ -103,7 +103,6 @@ export class PosnormCompare extends PnFigure {
       return tr;
     }));
     this._errors.show({ seqLen, dModel, base });
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.cmpAlt; }

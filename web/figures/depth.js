@@ -111,7 +111,6 @@ export class PosnormDepth extends PnFigure {
     }
     items.push(t.depthXiong);
     showLines(this._readoutEl, items, 'div');
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.depthAlt(this); }

@@ -223,7 +223,6 @@ export class PosnormHeatmap extends PnFigure {
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
     this._shapeEl.textContent = t.heatmapShape(this);
     this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 }
 

@@ -35,6 +35,7 @@ export class PosnormLnSimulator extends PnFigure {
       const h = document.createElement('h3');
       h.dataset.key = key;
       const { canvas } = createPlot();
+      canvas.dataset.panel = key; // its text alternative: the figure's, then the panel's name
       const stats = createReadout('p', false);
       box.append(h, canvas, stats);
       panels.append(box);
@@ -127,9 +128,6 @@ export class PosnormLnSimulator extends PnFigure {
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
     before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
     after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;
-    const alt = this.describe();
-    before.canvas.setAttribute('aria-label', `${alt} (${t.before})`);
-    after.canvas.setAttribute('aria-label', `${alt} (${t.after})`);
     const f = (v) => fmt(v, 5);
     const xhat = (s.x1 - s.mu) * s.inv;
     const items = [

@@ -47,7 +47,6 @@ export class PosnormLnSteps extends PnFigure {
       `x₁ = ${f(x[0])} → x₁ − μ = ${f(s.centered[0])} → x̂₁ = ${f(s.normalized[0])} → y₁ = ${f(s.y[0])}`,
     ];
     showLines(this._readoutEl, items);
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.stepsAlt; }

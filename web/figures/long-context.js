@@ -171,7 +171,6 @@ export class PosnormLongContext extends PnFigure {
       t.lcSources,
     ];
     showLines(this._readoutEl, items);
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.lcAlt(this); }

@@ -149,7 +149,6 @@ export class PosnormOrder extends PnFigure {
       `${at}: ${TOKENS[tok]} → [${[...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4)).join(', ')}, …]`);
     lines.push(t.orderDelta(delta < 5e-7 ? '0' : fmt(delta, 3), this.pe === 'on'));
     showLines(this._readoutEl, lines, 'div');
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')); }

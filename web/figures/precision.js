@@ -123,7 +123,6 @@ export class PosnormPrecision extends PnFigure {
       r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),
     ];
     showLines(this._readoutEl, items);
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.precAlt(this); }

@@ -117,7 +117,6 @@ export class PosnormProperties extends PnFigure {
       return tr;
     }));
     this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base });
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 
   describe() { return this.t.propAlt(this); }

@@ -153,7 +153,6 @@ export class PosnormWaveform extends PnFigure {
       `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
       `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
     this._errors.show({ seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
-    this.canvas.setAttribute('aria-label', this.describe());
   }
 }
 
