@@ -8,7 +8,8 @@
 import { PnFigure } from './core/base.js';
 import { emit } from './core/element.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
-import { fmt, ticks } from './draw/format.js';
+import { fmt, signed, ticks } from './draw/format.js';
+import { colourScale, xCaption, xTicks, yTicks, yTitle } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
@@ -105,19 +106,7 @@ export class PosnormHeatmap extends PnFigure {
     this._image.width = dModel;
     this._image.height = seqLen;
     this._image.getContext('2d').putImageData(image, 0, 0);
-    if (!this._bar) this._bar = this._colourBar();
     this._key = key;
-  }
-
-  _colourBar() {
-    const lut = this.pn.colormapTable('diverging');
-    const c = document.createElement('canvas');
-    c.width = 1;
-    c.height = 256;
-    const img = new ImageData(1, 256);
-    for (let k = 0; k < 256; k++) img.data.set(lut.subarray(4 * (255 - k), 4 * (255 - k) + 4), 4 * k);
-    c.getContext('2d').putImageData(img, 0, 0);
-    return c;
   }
 
   /** Value, function, pair index and wavelength at the cursor. */
@@ -159,62 +148,19 @@ export class PosnormHeatmap extends PnFigure {
     const { ctx } = fitCanvas(this.canvas, height);
     const g = { x0: MARGIN.left, y0: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
     this._geom = g;
-    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted');
     ctx.clearRect(0, 0, width, height);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this._image, g.x0, g.y0, g.w, g.h);
-
-    // axes and ticks
-    ctx.fillStyle = muted;
-    ctx.strokeStyle = muted;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
+    // axes: a tick at the middle of its cell, dimensions across and positions down
     const cw = g.w / this.dModel, ch = g.h / this.seqLen;
-    for (const v of ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60)))) {
-      const x = g.x0 + (v + 0.5) * cw;
-      ctx.fillRect(x, g.y0 + g.h, 1, 4);
-      ctx.fillText(String(v), x, g.y0 + g.h + 5);
-    }
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (const v of ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40)))) {
-      const y = g.y0 + (v + 0.5) * ch;
-      ctx.fillRect(g.x0 - 4, y, 4, 1);
-      ctx.fillText(String(v), g.x0 - 6, y);
-    }
-    ctx.textBaseline = 'bottom';
-    ctx.fillStyle = fg;
-    ctx.textAlign = 'left';
-    ctx.fillText(t.highFreq, g.x0, height - 2);
-    ctx.textAlign = 'right';
-    ctx.fillText(t.lowFreq, g.x0 + g.w, height - 2);
-    ctx.save();
-    ctx.translate(11, g.y0 + g.h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = muted;
-    ctx.fillText('pos', 0, 0);
-    ctx.restore();
-
-    // colour bar
-    const bx = g.x0 + g.w + 12;
-    ctx.drawImage(this._bar, bx, g.y0, 12, g.h);
-    ctx.strokeStyle = muted;
-    ctx.strokeRect(bx + 0.5, g.y0 + 0.5, 11, g.h - 1);
-    ctx.fillStyle = muted;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    for (const [v, label] of [[1, '+1'], [0.5, '+0.5'], [0, '0'], [-0.5, '−0.5'], [-1, '−1']]) {
-      const y = g.y0 + ((1 - v) / 2) * g.h;
-      ctx.fillRect(bx + 12, y, 3, 1);
-      ctx.fillText(label, bx + 17, y);
-    }
-
-    // cursor
+    xTicks(this, ctx, ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60))), (v) => g.x0 + (v + 0.5) * cw, g.y0 + g.h);
+    yTicks(this, ctx, ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40))), (v) => g.y0 + (v + 0.5) * ch, g.x0);
+    xCaption(this, ctx, t.highFreq, t.lowFreq, g.x0, g.x0 + g.w, height - 2);
+    yTitle(this, ctx, 'pos', 11, g.y0 + g.h / 2);
+    colourScale(this, ctx, { x: g.x0 + g.w + 12, y: g.y0, w: 12, h: g.h }, 'diverging', -1, 1, [1, 0.5, 0, -0.5, -1].map((v) => [v, signed(v)]));
+    // the cursor's cell
     const { pos, dim } = this.cursor;
-    ctx.strokeStyle = fg;
+    ctx.strokeStyle = this.color('--pn-fg');
     ctx.lineWidth = 2;
     ctx.strokeRect(g.x0 + dim * cw - 1, g.y0 + pos * ch - 1, Math.max(cw, 2) + 2, Math.max(ch, 2) + 2);
     ctx.lineWidth = 1;

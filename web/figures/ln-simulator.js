@@ -4,6 +4,7 @@
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
 import { fmt, ticks } from './draw/format.js';
+import { vRule, xTicks } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
 
@@ -87,21 +88,8 @@ export class PosnormLnSimulator extends PnFigure {
       ctx.fillRect(m.l + k * bw + 0.5, m.t + ph - bh, Math.max(1, bw - 1), bh);
     }
     const X = (v) => m.l + ((v - h.min) / (h.max - h.min)) * w;
-    ctx.fillStyle = this.color('--pn-muted');
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const v of ticks(h.min, h.max, Math.max(2, Math.floor(w / 60)))) {
-      ctx.fillRect(X(v), m.t + ph, 1, 4);
-      ctx.fillText(fmt(v, 3), X(v), m.t + ph + 5);
-    }
-    ctx.strokeStyle = this.color('--pn-fg');
-    ctx.setLineDash([4, 3]);
-    ctx.beginPath();
-    ctx.moveTo(X(mean) + 0.5, m.t);
-    ctx.lineTo(X(mean) + 0.5, m.t + ph);
-    ctx.stroke();
-    ctx.setLineDash([]);
+    xTicks(this, ctx, ticks(h.min, h.max, Math.max(2, Math.floor(w / 60))), X, m.t + ph, (v) => fmt(v, 3));
+    vRule(this, ctx, { y: m.t, h: ph }, X(mean), { colour: '--pn-fg', dash: [4, 3] });
     return h;
   }
 

@@ -8,6 +8,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
+import { hRule, vRule } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
 
@@ -127,18 +128,7 @@ export class PosnormLongContext extends PnFigure {
     const waves = r.methods.map((m, k) => ({ ys: [...m.invFreq].map((w) => (2 * Math.PI) / w), colour: colours[k], dash: METHODS[k].dash }));
     const all = waves.flatMap((s) => s.ys);
     const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin: Math.min(...all), yMax: Math.max(...all, L * factor) * 2, log: true });
-    for (const [v, label] of [[L, `L = ${L}`], [L * factor, `${factor}·L`]]) {
-      ctx.strokeStyle = this.color('--pn-muted');
-      ctx.setLineDash([3, 3]);
-      ctx.beginPath();
-      ctx.moveTo(a.x, Ya(v));
-      ctx.lineTo(a.x + a.w, Ya(v));
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillStyle = this.color('--pn-muted');
-      ctx.textAlign = 'left';
-      ctx.fillText(label, a.x + 4, Ya(v) - 7);
-    }
+    for (const [v, label] of [[L, `L = ${L}`], [L * factor, `${factor}·L`]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
     const allScores = r.methods.flatMap((m) => [...m.scores]);
@@ -148,21 +138,8 @@ export class PosnormLongContext extends PnFigure {
     series.push({ ys: alibi, colour: this.color('--pn-muted'), dash: [1, 3] });
     const span = r.ds.at(-1) || 1;
     const Yb = drawLines(this, ctx, b, series, { x0: 0, dx: span / (SAMPLES - 1), yMin: -lim, yMax: lim, marker: L });
-    ctx.strokeStyle = this.color('--pn-muted');
-    ctx.setLineDash([4, 4]);
-    for (const v of [r.trainMin, r.trainMax]) {
-      ctx.beginPath();
-      ctx.moveTo(b.x, Yb(v));
-      ctx.lineTo(b.x + b.w, Yb(v));
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    const cx = b.x + (Math.min(distance, span) / span) * b.w;
-    ctx.strokeStyle = this.color('--pn-accent');
-    ctx.beginPath();
-    ctx.moveTo(cx + 0.5, b.y);
-    ctx.lineTo(cx + 0.5, b.y + b.h);
-    ctx.stroke();
+    for (const v of [r.trainMin, r.trainMax]) hRule(this, ctx, b, Yb(v), { dash: [4, 4] });
+    vRule(this, ctx, b, b.x + (Math.min(distance, span) / span) * b.w);
     const inside = (v) => v >= r.trainMin && v <= r.trainMax;
     const items = [
       t.lcReadoutScores(distance, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${fmt(r.at[k], 4)}${inside(r.at[k]) ? '' : ' ✗'}`).join(' · '), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),

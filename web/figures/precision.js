@@ -11,6 +11,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
+import { vRule, xLabels } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
 
@@ -98,26 +99,16 @@ export class PosnormPrecision extends PnFigure {
     const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((row) => ({ precErr32: row.err32, precBlur: row.blur, precErr64: row.err64, precDist64: row.dist64, precDist32: row.dist32 })[key]), colour: this.color(colour), dash }));
     const all = series.flatMap((s) => s.ys).filter((v) => v > 0);
     title(this, ctx, t.precTitle(this.dModel), 4, top + 20);
-    // x: sample index over log-spaced positions; ticks show the positions as powers of two
-    const Y = drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: Math.min(...all) / 2, yMax: Math.max(...all) * 2, log: true });
-    void Y;
+    // x: sample index over log-spaced positions
+    drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: Math.min(...all) / 2, yMax: Math.max(...all) * 2, log: true });
+    // the positions as powers of two, over the sample indices drawLines wrote
     const X = (p) => rect.x + (Math.log(p) / Math.log(r.ps.at(-1))) * rect.w;
     ctx.fillStyle = this.color('--pn-bg');
     ctx.fillRect(rect.x - 2, rect.y + rect.h + 2, rect.w + 4, 16);
-    ctx.fillStyle = this.color('--pn-muted');
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (let e = 0; e <= this.maxExp; e += this.maxExp > 16 ? 4 : 2) ctx.fillText(`2^${e}`, X(2 ** e), rect.y + rect.h + 4);
-    for (const [p, colour] of [[c.p, '--pn-accent'], ...(r.crossover ? [[r.crossover, '--pn-muted']] : [])]) {
-      ctx.strokeStyle = this.color(colour);
-      ctx.setLineDash(colour === '--pn-muted' ? [4, 4] : []);
-      ctx.beginPath();
-      ctx.moveTo(X(Math.max(1, p)) + 0.5, rect.y);
-      ctx.lineTo(X(Math.max(1, p)) + 0.5, rect.y + rect.h);
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
+    const step = this.maxExp > 16 ? 4 : 2;
+    xLabels(this, ctx, Array.from({ length: Math.floor(this.maxExp / step) + 1 }, (_, k) => k * step), (e) => X(2 ** e), rect.y + rect.h + 4, (e) => `2^${e}`);
+    vRule(this, ctx, rect, X(Math.max(1, c.p)));
+    if (r.crossover) vRule(this, ctx, rect, X(Math.max(1, r.crossover)), { colour: '--pn-muted', dash: [4, 4] });
     const items = [
       t.precReadout(c.p, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
       r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),

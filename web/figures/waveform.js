@@ -3,7 +3,8 @@
 // sampled by the kernel at fractional positions, one sample per device pixel.
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
-import { fmt, ticks } from './draw/format.js';
+import { fmt, signed, ticks } from './draw/format.js';
+import { vRule, xLabels, yGrid } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
@@ -91,7 +92,7 @@ export class PosnormWaveform extends PnFigure {
     const [s0, c0, si, ci] = this._samples(n);
     const r = this._readout();
     this.readout = r;
-    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted'), grid = this.color('--pn-grid');
+    const fg = this.color('--pn-fg');
     ctx.clearRect(0, 0, width, height);
     ctx.font = '11px system-ui, sans-serif';
     const X = (p) => g.x0 + (p / X_MAX) * g.w;
@@ -101,17 +102,7 @@ export class PosnormWaveform extends PnFigure {
     ];
     for (const p of panels) {
       const Y = (v) => p.top + ((1 - v) / 2) * panelH;
-      ctx.strokeStyle = grid;
-      ctx.fillStyle = muted;
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      for (const v of [-1, 0, 1]) {
-        ctx.beginPath();
-        ctx.moveTo(g.x0, Y(v) + 0.5);
-        ctx.lineTo(g.x0 + g.w, Y(v) + 0.5);
-        ctx.stroke();
-        ctx.fillText(v === 0 ? '0' : v > 0 ? '+1' : '−1', g.x0 - 5, Y(v));
-      }
+      yGrid(this, ctx, { x: g.x0, w: g.w }, [-1, 0, 1], Y, { label: signed, gap: 5 });
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillStyle = fg;
@@ -134,17 +125,8 @@ export class PosnormWaveform extends PnFigure {
       }
     }
     // x axis and marker
-    ctx.fillStyle = muted;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const v of ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70)))) ctx.fillText(String(v), X(v), height - MARGIN.bottom + 8);
-    ctx.strokeStyle = this.color('--pn-accent');
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(X(this.pos) + 0.5, MARGIN.top - 2);
-    ctx.lineTo(X(this.pos) + 0.5, height - MARGIN.bottom + 4);
-    ctx.stroke();
-    ctx.lineWidth = 1;
+    xLabels(this, ctx, ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70))), X, height - MARGIN.bottom + 8);
+    vRule(this, ctx, { y: MARGIN.top - 2, h: height - MARGIN.bottom + 4 - (MARGIN.top - 2) }, X(this.pos), { width: 1.5 });
 
     const v7 = (x) => x.toFixed(7);
     const sub = (k) => String(k).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
