@@ -70,13 +70,12 @@ export class PosnormBlock extends PnFigure {
 
   /** The panels in the order the block computes them: [tensor key, title]. */
   _panels() {
-    const t = this.t, n = this.norm === 'rms' ? 'RMS' : 'LN';
-    const x = this.pe === 'on' ? t.blockEmbPe : t.blockEmb;
-    return this.placement === 'pre'
-      ? [['x', x], ['attnInput', `${n}₁(x)`], ['attention', t.blockAttn], ['attnOutput', `a = Attn(${n}₁(x))`], ['residual1', 'h = x + a'],
-        ['ffnInput', `${n}₂(h)`], ['ffnOutput', `f = FFN(${n}₂(h))`], ['output', `y = h + f`]]
-      : [['x', x], ['attention', t.blockAttn], ['attnOutput', 'a = Attn(x)'], ['residual1', 'x + a'],
-        ['ffnInput', `h = ${n}₁(x + a)`], ['ffnOutput', 'f = FFN(h)'], ['residual2', 'h + f'], ['output', `y = ${n}₂(h + f)`]];
+    const t = this.t;
+    const order = this.placement === 'pre'
+      ? ['x', 'attnInput', 'attention', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'output']
+      : ['x', 'attention', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
+    const titles = { x: this.pe === 'on' ? t.blockEmbPe : t.blockEmb, attention: t.blockAttn, ...t.blockTensors(this.placement, t.blockNormName(this.norm)) };
+    return order.map((key) => [key, titles[key]]);
   }
 
   render() {
@@ -101,7 +100,7 @@ export class PosnormBlock extends PnFigure {
     ctx.clearRect(0, 0, width, height);
     const lim = Math.max(...panels.filter(([k]) => k !== 'attention').flatMap(([k]) => [...r[k]].map(Math.abs)), 1e-6);
     ctx.font = '11px system-ui, sans-serif';
-    const label = 58, statW = ctx.measureText('μ -0.00e-0 σ 0.000').width + 6;
+    const label = 58, statW = ctx.measureText(t.blockTokenStats('-0.00e-0', '0.000')).width + 6;
     this._m ??= {};
     panels.forEach(([key, name], k) => {
       const px = 8 + (k % cols) * (pw + 8), py = Math.floor(k / cols) * ph + 18;
@@ -126,7 +125,7 @@ export class PosnormBlock extends PnFigure {
         if (key === 'attention') return;
         const s = stats[key][i];
         ctx.textAlign = 'left';
-        ctx.fillText(`μ ${fmt(s.mean, 2)} σ ${fmt(s.std, 3)}`, rect.x + rect.w + 4, y);
+        ctx.fillText(t.blockTokenStats(fmt(s.mean, 2), fmt(s.std, 3)), rect.x + rect.w + 4, y);
       });
     });
 

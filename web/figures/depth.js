@@ -100,7 +100,7 @@ export class PosnormDepth extends PnFigure {
     panel(a, stds, t.depthStdTitle);
     if (grads) panel(b, grads, t.depthGradTitle);
     else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
-    const last = BLOCKS.map(([, key], k) => `${t[key]} ${fmt(stds[k][this.layers - 1], 4)}`).join(' · ');
+    const last = t.listed(BLOCKS.map(([, key], k) => t.named(t[key], fmt(stds[k][this.layers - 1], 4))));
     this.result = { stds: stds.map((s) => Float32Array.from(s)), gradNorms: grads ? grads.map((g) => Float32Array.from(g)) : null };
     const items = [t.depthReadout(last)];
     if (grads) {

@@ -114,15 +114,15 @@ export class PosnormLnSimulator extends PnFigure {
     this._histogram(before, this.buffer('x', this.features), '--pn-bar-before', s.inputMean);
     this._histogram(after, this.buffer('y', this.features), '--pn-bar-after', s.outputMean);
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
-    before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
-    after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;
+    before.stats.textContent = t.lnStats(d4(s.inputMean), d4(s.inputStd));
+    after.stats.textContent = t.lnStats(d4(s.outputMean), d4(s.outputStd));
     const f = (v) => fmt(v, 5);
     const xhat = (s.x1 - s.mu) * s.inv;
     const items = [
-      [t.step1, `μ = (1/H)·Σ xᵢ = ${f(s.mu)}`],
-      [t.step2, `σ² = (1/H)·Σ (xᵢ − μ)² = ${f(s.variance)}`],
-      [t.step3, `x̂₁ = (x₁ − μ)/√(σ² + ε) = (${f(s.x1)} − ${f(s.mu)})/√(${f(s.variance)} + ${this.eps.toExponential(0)}) = ${f(xhat)}`],
-      [t.step4, `y₁ = γ·x̂₁ + β = ${this.gamma}·${f(xhat)} + ${this.beta} = ${f(s.y1)}`],
+      [t.step1, t.lnStepMean(f(s.mu))],
+      [t.step2, t.lnStepVariance(f(s.variance))],
+      [t.step3, t.lnStepNormalize(f(s.x1), f(s.mu), f(s.variance), this.eps.toExponential(0), f(xhat))],
+      [t.step4, t.lnStepScale(this.gamma, f(xhat), this.beta, f(s.y1))],
     ];
     this._steps.replaceChildren(...items.map(([label, text]) => {
       const li = document.createElement('li');

@@ -44,7 +44,7 @@ export class PosnormLnSteps extends PnFigure {
     const sigma = Math.sqrt(s.variance);
     const items = [
       t.stepsReadout(f(s.mean), f(sigma)),
-      `x₁ = ${f(x[0])} → x₁ − μ = ${f(s.centered[0])} → x̂₁ = ${f(s.normalized[0])} → y₁ = ${f(s.y[0])}`,
+      t.stepsChain(f(x[0]), f(s.centered[0]), f(s.normalized[0]), f(s.y[0])),
     ];
     showLines(this._readoutEl, items);
   }

@@ -128,7 +128,7 @@ export class PosnormLongContext extends PnFigure {
     const waves = r.methods.map((m, k) => ({ ys: [...m.invFreq].map((w) => (2 * Math.PI) / w), colour: colours[k], dash: METHODS[k].dash }));
     const all = waves.flatMap((s) => s.ys);
     const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin: Math.min(...all), yMax: Math.max(...all, L * factor) * 2, log: true });
-    for (const [v, label] of [[L, `L = ${L}`], [L * factor, `${factor}·L`]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
+    for (const [v, label] of [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
     const allScores = r.methods.flatMap((m) => [...m.scores]);
@@ -141,10 +141,11 @@ export class PosnormLongContext extends PnFigure {
     for (const v of [r.trainMin, r.trainMax]) hRule(this, ctx, b, Yb(v), { dash: [4, 4] });
     vRule(this, ctx, b, b.x + (Math.min(distance, span) / span) * b.w);
     const inside = (v) => v >= r.trainMin && v <= r.trainMax;
+    const each = (value) => t.listed(METHODS.map((m, k) => t.named(t[`lcMethod_${m.key}`], value(k))));
     const items = [
-      t.lcReadoutScores(distance, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${fmt(r.at[k], 4)}${inside(r.at[k]) ? '' : ' ✗'}`).join(' · '), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),
-      t.lcReadoutTurns(L, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${turns[k]}/${this.dim / 2}`).join(' · ')),
-      t.lcReadoutFactors(r.methods.map((m) => `${t[`lcMethod_${m.key}`]} ${fmt(m.attentionFactor, 5)}`).join(' · ')),
+      t.lcReadoutScores(distance, each((k) => (inside(r.at[k]) ? fmt(r.at[k], 4) : t.lcOutside(fmt(r.at[k], 4)))), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),
+      t.lcReadoutTurns(L, each((k) => `${turns[k]}/${this.dim / 2}`)),
+      t.lcReadoutFactors(each((k) => fmt(r.methods[k].attentionFactor, 5))),
       t.lcSources,
     ];
     showLines(this._readoutEl, items);

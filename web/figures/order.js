@@ -145,8 +145,7 @@ export class PosnormOrder extends PnFigure {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     [...this.order].map(Number).forEach((tok, at) => ctx.fillText(TOKENS[tok], 74, rect.y + (at + 0.5) * (rect.h / 3)));
-    const lines = [...this.order].map(Number).map((tok, at) =>
-      `${at}: ${TOKENS[tok]} → [${[...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4)).join(', ')}, …]`);
+    const lines = [...this.order].map(Number).map((tok, at) => t.orderRow(at, TOKENS[tok], [...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4))));
     lines.push(t.orderDelta(delta < 5e-7 ? '0' : fmt(delta, 3), this.pe === 'on'));
     showLines(this._readoutEl, lines, 'div');
   }

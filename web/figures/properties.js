@@ -99,7 +99,7 @@ export class PosnormProperties extends PnFigure {
       ctx.fill();
     }
     const f = (v) => fmt(v, 4);
-    const rot = `[[${f(r.rotation[0][0])}, ${f(r.rotation[0][1])}], [${f(r.rotation[1][0])}, ${f(r.rotation[1][1])}]]`;
+    const rot = t.matrix2(r.rotation.map((row) => row.map(f)));
     const items = [
       t.propBounded(r.lo.toFixed(4), r.hi.toFixed(4)),
       t.propUnique(r.closest.distance.toFixed(6), r.closest.i, r.closest.j, this.seqLen),
@@ -109,11 +109,11 @@ export class PosnormProperties extends PnFigure {
     showLines(this._readoutEl, items);
     const cell = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
     const head = document.createElement('tr');
-    head.append(...['i', `θ = ${this.k}·ω_i`, 'R(k) = [[cos θ, sin θ], [−sin θ, cos θ]]'].map((h) => cell('th', h)));
+    head.append(...t.rotationHead(this.k).map((h) => cell('th', h)));
     this._blocks.replaceChildren(head, ...r.blocks.map((b) => {
       const tr = document.createElement('tr');
       const theta = this.k * this.base ** ((-2 * b.i) / this.dModel);
-      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
+      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', t.matrix2([[f(b.cos), f(b.sin)], [f(-b.sin), f(b.cos)]])));
       return tr;
     }));
     this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base });

@@ -106,7 +106,7 @@ export class PosnormWaveform extends PnFigure {
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillStyle = fg;
-      ctx.fillText(`${p.title} · ${t.wavelength} ${fmt(p.vals.wavelength, 5)}`, g.x0, p.top - 10);
+      ctx.fillText(t.waveformPanel(p.title, fmt(p.vals.wavelength, 5)), g.x0, p.top - 10);
       for (const [data, colourVar, name] of p.curves) {
         ctx.strokeStyle = this.color(colourVar);
         ctx.lineWidth = 2;
@@ -129,11 +129,10 @@ export class PosnormWaveform extends PnFigure {
     vRule(this, ctx, { y: MARGIN.top - 2, h: height - MARGIN.bottom + 4 - (MARGIN.top - 2) }, X(this.pos), { width: 1.5 });
 
     const v7 = (x) => x.toFixed(7);
-    const sub = (k) => String(k).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
-    this._readoutEl.textContent =
-      `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
-      `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
-      `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
+    this._readoutEl.textContent = t.waveformReadout({
+      pos: r.pos, i: r.sel.i, base: this.base, dModel: this.dModel, wavelength: fmt(r.sel.wavelength, 6),
+      ref: { sin: v7(r.ref.sin), cos: v7(r.ref.cos) }, sel: { sin: v7(r.sel.sin), cos: v7(r.sel.cos) },
+    });
     this._errors.show({ seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
   }
 }
