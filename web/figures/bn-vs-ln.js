@@ -5,7 +5,8 @@
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawMatrix, title } from './draw/plots.js';
+import { drawMatrix } from './draw/matrix.js';
+import { title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
 

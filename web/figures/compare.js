@@ -3,7 +3,8 @@
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, drawMatrix, legend, title } from './draw/plots.js';
+import { drawMatrix } from './draw/matrix.js';
+import { drawLines, legend, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';

@@ -5,7 +5,7 @@
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawMatrix } from './draw/plots.js';
+import { drawMatrix } from './draw/matrix.js';
 
 export { configure } from './core/runtime.js';
 

@@ -4,7 +4,8 @@
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawBars, drawLines, drawMatrix, title } from './draw/plots.js';
+import { drawMatrix } from './draw/matrix.js';
+import { drawBars, drawLines, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
