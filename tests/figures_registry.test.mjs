@@ -1,7 +1,8 @@
 // The figures' registry (web/figures/registry.js) against what must name
 // the figures statically: the modules themselves (tag and class), index.js
-// and index.d.ts, the package's exports and sideEffects, the demo page.
-// Node only; the browser tests take their lists from the registry.
+// and index.d.ts, the package's exports and sideEffects, the demo page; and
+// each figure's .d.ts against its controls (attribute, range, default,
+// choices). Node only; the browser tests take their lists from the registry.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -93,4 +94,31 @@ test('the demo page holds every figure once, in the registry\'s order, under its
     assert.deepEqual(tags, FIGURES.filter((f) => f.part === part).map((f) => f.tag), `part ${part}`);
   }
   assert.match(read('web/page.js'), new RegExp(`^import '\\./figures/${FIGURES[0].module.replace('.', '\\.')}';`, 'm'), 'page.js imports the top figure itself');
+});
+
+/** A number as the docs write it: '−3' with a real minus, '1e-8'. */
+const docNumber = (s) => Number(s.replace('−', '-'));
+
+test('each figure\'s .d.ts declares every control with the attribute, range, default and choices of its controls', async () => {
+  for (const f of FIGURES) {
+    const { [f.className]: cls } = await f.load();
+    const types = read(`web/figures/${f.name}.d.ts`);
+    for (const c of cls.controls) {
+      const m = types.match(new RegExp(`/\\*\\* attribute ([^*]*?) \\*/\\n\\s*${c.prop}: ([^;]+);`));
+      assert.ok(m, `${f.name}.d.ts declares ${c.prop} with its attribute`);
+      const [, doc, type] = m;
+      const where = `${f.name}.${c.prop}: "${doc}"`;
+      assert.equal(doc.match(/^[\w-]+/)[0], c.attr, where);
+      if (c.kind === 'choice') {
+        assert.deepEqual([...type.matchAll(/'([^']*)'/g)].map((x) => x[1]).sort(), [...c.choices].sort(), where);
+      } else {
+        assert.equal(type, 'number', where);
+      }
+      const range = doc.match(/(−?[\d.e-]+)…(−?[\d.e-]+)(?![\w/·^])/);
+      if (range && typeof c.min === 'number') assert.equal(docNumber(range[1]), c.min, `${where}: min`);
+      if (range && typeof c.max === 'number') assert.equal(docNumber(range[2]), c.max, `${where}: max`);
+      const def = doc.match(/default ['"]?([^\s,:')"]+)/);
+      if (def) assert.equal(c.kind === 'choice' ? def[1] : docNumber(def[1]), c.def, `${where}: default`);
+    }
+  }
 });
