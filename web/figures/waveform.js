@@ -92,7 +92,7 @@ export class PosnormWaveform extends PnFigure {
     const [s0, c0, si, ci] = this._samples(n);
     const r = this._readout();
     this.readout = r;
-    const fg = this.color('--pn-fg');
+    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted'), grid = this.color('--pn-grid');
     ctx.clearRect(0, 0, width, height);
     ctx.font = '11px system-ui, sans-serif';
     const X = (p) => g.x0 + (p / X_MAX) * g.w;
