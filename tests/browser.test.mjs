@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs';
 import { FIGURES as REGISTRY } from '../web/figures/registry.js';
+import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const FIGURES = REGISTRY.map((f) => f.tag);

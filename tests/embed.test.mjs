@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { open, useBrowser, startFigure } from './browser/harness.mjs';
 import { FIGURES } from '../web/figures/registry.js';
+import { open, useBrowser, startFigure } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 
