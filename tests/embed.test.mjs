@@ -51,6 +51,8 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
   await page.waitForFunction(() => window.heights.length > 0);
   assert.ok((await page.evaluate(() => window.heights.at(-1))) > 300);
   const bad = await open(env.browser, `${env.server.url}/web/figure.html?fig=nope`);
+  // the names come from the registry, which figure.html loads after its own load event
+  await bad.page.waitForSelector('.error');
   assert.match(await bad.page.textContent('body'), /Unknown figure "nope"/);
   await bad.context.close();
   assert.deepEqual(problems, []);
