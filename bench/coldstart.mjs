@@ -5,10 +5,11 @@
 // in ms after navigation started (the fastest and median of `runs`).
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
 export const COLD_START_BUDGET_MS = 1200;
 
-export async function coldStart({ runs = 7, path = '/web/', first = 'posnorm-order' } = {}) {
+export async function coldStart({ runs = 7, path = '/web/', first = FIGURES[0].tag } = {}) {
   const server = await serve({ dir: fileURLToPath(new URL('../build/site/', import.meta.url)) });
   const browser = await launch();
   const times = [];

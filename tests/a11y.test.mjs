@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { open, useBrowser, startFigure } from './browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
 const env = useBrowser(before, after);
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block'];
 
 async function audit(page) {
   await page.addScriptTag({ content: AXE });
@@ -35,17 +35,17 @@ for (const [width, colorScheme] of [[1280, 'light'], [360, 'dark']]) {
     assert.deepEqual(await audit(page), [], 'index.html as loaded');
     await context.close();
     ({ page, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, opts));
-    await startAll(page, FIGURES.map((f) => `posnorm-${f}`));
+    await startAll(page, FIGURES.map((f) => f.tag));
     assert.deepEqual(await audit(page), [], 'index.html, every figure started');
     await context.close();
     ({ page, context } = await open(env.browser, `${env.server.url}/web/embed.html`, opts));
     await startAll(page, ['posnorm-heatmap', 'posnorm-waveform']);
     assert.deepEqual(await audit(page), [], 'embed.html');
     await context.close();
-    for (const fig of FIGURES) {
-      ({ page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}`, opts));
-      await startAll(page, [`posnorm-${fig}`]);
-      assert.deepEqual(await audit(page), [], `figure.html?fig=${fig}`);
+    for (const { name, tag } of FIGURES) {
+      ({ page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}`, opts));
+      await startAll(page, [tag]);
+      assert.deepEqual(await audit(page), [], `figure.html?fig=${name}`);
       await context.close();
     }
   });

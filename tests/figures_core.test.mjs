@@ -1,7 +1,8 @@
 // The figures' element core in real Chromium, as other people's pages use
 // it: attributes in any order, properties set before the element is
 // defined, batched updates, removal, the parse rule, namespaced events,
-// the heatmap cursor, memory while off the page, no WebAssembly, and links.
+// the heatmap cursor, memory while off the page, no WebAssembly, links, and
+// the pictures' text alternatives.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openHtml, useBrowser } from './browser/harness.mjs';
@@ -292,4 +293,37 @@ test('"Copy link" leaves someone else\'s address bar alone, and updates it where
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+test('every canvas has the figure\'s text alternative from the moment it is built, after each change and in the new language', async () => {
+  // #far is built at once, but starts only when it comes near the viewport
+  const { page: p, context, problems } = await page(`
+    <posnorm-ln-simulator id="s" features="64"></posnorm-ln-simulator>
+    <div style="height: 20000px"></div>
+    <posnorm-heatmap id="far" d-model="16"></posnorm-heatmap>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#s');
+  const labels = (sel) => p.evaluate((s) => {
+    const el = document.querySelector(s);
+    return { started: el.renderTimes.length > 0, canvases: [...el.shadowRoot.querySelectorAll('canvas')].map((c) => c.getAttribute('aria-label')), headings: [...el.shadowRoot.querySelectorAll('h3')].map((h) => h.textContent) };
+  }, sel);
+  let far = await labels('#far');
+  assert.equal(far.started, false, 'not started');
+  assert.match(far.canvases[0], /^Heatmap of the sinusoidal positional encoding: 30 positions × 16 dimensions, base 10000, interleaved layout\./);
+  await p.evaluate(() => { const el = document.querySelector('#far'); el.seqLen = 7; el.layout = 'concat'; });
+  await settle(p);
+  far = await labels('#far');
+  assert.match(far.canvases[0], /: 7 positions × 16 dimensions, base 10000, concat layout\./, 'follows the values');
+  await p.evaluate(() => document.querySelector('#far').setAttribute('lang', 'ko'));
+  await settle(p);
+  assert.match((await labels('#far')).canvases[0], /^사인파 위치 인코딩 히트맵: 위치 7개 × 차원 16개/, 'and the language');
+  // the simulator's two canvases: the figure's text, then the name of the panel
+  const s = await labels('#s');
+  assert.equal(s.canvases.length, 2);
+  s.canvases.forEach((label, k) => assert.equal(label, `LayerNorm simulator: histogram of 64 input features drawn from N(3, 2²) and of the output normalised with γ=1, β=0. (${s.headings[k]})`));
+  await p.evaluate(() => { document.querySelector('#s').mu = -2; });
+  await settle(p);
+  assert.equal((await labels('#s')).canvases[1], 'LayerNorm simulator: histogram of 64 input features drawn from N(-2, 2²) and of the output normalised with γ=1, β=0. (after (output y))');
+  assert.deepEqual(problems, []);
+  await context.close();
 });

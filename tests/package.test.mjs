@@ -4,13 +4,14 @@
 // consumer, and linted by publint and arethetypeswrong.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launch, open, pixels, serve, startFigure } from './browser/harness.mjs';
 import { installPacked, packTarball } from './packaging.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -73,14 +74,44 @@ test('installed package runs its kernels in Node', () => {
   assert.equal(got.m, 2.5);
 });
 
-test('every entry point of the installed package imports in Node, where there is no DOM', () => {
-  const pkg = JSON.parse(execFileSync('npm', ['pkg', 'get', 'exports', '--json'], { cwd: root, encoding: 'utf8' }));
-  const entries = Object.keys(pkg).filter((k) => !k.endsWith('.wasm') && k !== './package.json').map((k) => k.replace(/^\./, 'posnorm'));
-  const script = `for (const m of ${JSON.stringify(entries)}) await import(m); console.log('imported', ${entries.length});`;
+/**
+ * The subpaths the installed package exports: its exact keys, and every
+ * file a `*` pattern reaches that no more specific key takes away (null).
+ */
+async function exportedSubpaths() {
+  const { exports } = JSON.parse(await readFile(join(work, 'node_modules/posnorm/package.json'), 'utf8'));
+  const keys = Object.keys(exports).filter((k) => !k.endsWith('.wasm') && k !== './package.json');
+  const excluded = (sub) => keys.some((k) => exports[k] === null && (k === sub || (k.endsWith('/*') && sub.startsWith(k.slice(0, -1)))));
+  const subpaths = [];
+  for (const key of keys) {
+    if (exports[key] === null) continue;
+    if (!key.includes('*')) {
+      subpaths.push(key);
+      continue;
+    }
+    const [head, tail] = exports[key].default.split('*');
+    const dir = join(work, 'node_modules/posnorm', head);
+    for (const f of (await readdir(dir)).filter((n) => n.endsWith(tail))) {
+      const sub = key.replace('*', f.slice(0, -tail.length));
+      if (!excluded(sub)) subpaths.push(sub);
+    }
+  }
+  return subpaths;
+}
+
+test('every entry point of the installed package imports in Node, where there is no DOM; the internal folders are not exported', async () => {
+  const subpaths = await exportedSubpaths();
+  const entries = subpaths.map((k) => k.replace(/^\./, 'posnorm'));
+  for (const name of FIGURES.map((f) => f.name)) assert.ok(entries.includes(`posnorm/figures/${name}`), `posnorm/figures/${name} is exported`);
+  const internal = ['posnorm/figures/core/base', 'posnorm/figures/draw/plots', 'posnorm/figures/registry', 'posnorm/figures/index'];
+  const script = `for (const m of ${JSON.stringify(entries)}) await import(m);
+    const refused = [];
+    for (const m of ${JSON.stringify(internal)}) await import(m).catch((e) => refused.push(e.code));
+    console.log(JSON.stringify({ imported: ${entries.length}, refused }));`;
   const r = run(process.execPath, ['--input-type=module', '-e', script], work);
   assert.equal(r.code, 0, r.out);
-  assert.match(r.out, new RegExp(`imported ${entries.length}`));
-  assert.ok(entries.length >= 11);
+  assert.deepEqual(JSON.parse(r.out.trim().split('\n')[0]), { imported: entries.length, refused: internal.map(() => 'ERR_PACKAGE_PATH_NOT_EXPORTED') });
+  assert.ok(entries.length >= 1 + FIGURES.length);
 });
 
 test('a page with no bundler uses the installed package from a static host', async () => {
@@ -169,8 +200,11 @@ test('publint and arethetypeswrong report no problems', () => {
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /All good/);
   // ESM-only by design: CommonJS require() and node10 resolution are out of scope;
-  // the .wasm entry points are assets, not modules with types
-  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', './wasm/posnorm-simd.wasm', './wasm/posnorm-scalar.wasm'], root);
+  // the .wasm entry points are assets, not modules with types; attw does not
+  // expand the ./figures/* pattern, so each figure's subpath is named
+  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', './wasm/posnorm-simd.wasm', './wasm/posnorm-scalar.wasm',
+    '--include-entrypoints', ...FIGURES.map((f) => `./figures/${f.name}`)], root);
   assert.equal(r.code, 0, r.out);
   assert.doesNotMatch(r.out.replace(/\(ignored[^\n]*/g, ''), /💀|❌|🐛|🥴|❗️/);
+  for (const f of FIGURES) assert.match(r.out, new RegExp(`"posnorm/figures/${f.name}"\\s+node16 \\(from ESM\\): 🟢`), `${f.name}: types resolve`);
 });

@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SOURCE_URL, posnormModules } from './bundle-modules.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outfile = fileURLToPath(new URL('../build/frame/posnorm-frame.js', import.meta.url));
@@ -14,14 +15,16 @@ export async function buildFrame() {
     entryPoints: [fileURLToPath(new URL('frame-entry.js', import.meta.url))],
     bundle: true,
     format: 'iife',
+    globalName: 'posnormFrame',
     minify: true,
     target: 'es2022',
     loader: { '.wasm': 'binary' },
     outfile,
     // modules find their neighbours (posters) from import.meta.url: in the
-    // bundle that is web/figures/ seen from where the script was loaded
-    banner: { js: 'var __pnModuleUrl=new URL("../../web/figures/bundle.js",document.currentScript&&document.currentScript.src||location.href).href;' },
-    define: { 'import.meta.url': '__pnModuleUrl' },
+    // bundle, the URL of their source file under the root the script was
+    // loaded from (build/frame/ is two levels down)
+    banner: { js: `var __pnRoot=new URL("../../",document.currentScript&&document.currentScript.src||location.href).href;${SOURCE_URL.replace('const', 'var')}` },
+    plugins: [posnormModules(root)],
     logLevel: 'warning',
   });
   return outfile;

@@ -13,6 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { buildFrame } from './build-frame.mjs';
+import { SOURCE_URL, posnormModules } from './bundle-modules.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'build', 'site');
@@ -54,31 +55,10 @@ export async function buildSite() {
 }
 
 /**
- * The figures' stylesheets are CSS in template literals (style.js's
- * FIGURE_CSS, each figure's `static css`), which a JS minifier leaves as
- * written. This plugin minifies each of them as CSS in the page's bundle;
- * a literal with a ${…} substitution is left alone.
- */
-const minifyCssLiterals = {
-  name: 'minify-css-literals',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]web[\\/]figures[\\/][^\\/]+\.js$/ }, async (args) => {
-      let code = await readFile(args.path, 'utf8');
-      const literals = [...code.matchAll(/((?:FIGURE_CSS|static css) = )`([^`]*)`/g)];
-      for (const [whole, head, css] of literals.reverse()) {
-        if (css.includes('${')) continue;
-        const min = (await transform(css, { loader: 'css', minify: true })).code.trim();
-        code = code.replace(whole, `${head}\`${min}\``);
-      }
-      return { contents: code, loader: 'js' };
-    });
-  },
-};
-
-/**
- * web/page.js and everything it imports, as one module. Inside it every
- * module sees import.meta.url as web/figures/… (where the figure modules
- * live), so the wasm and posters are found as from the separate files.
+ * web/page.js and everything it imports, as one module and the chunks it
+ * loads later. Inside them every module sees import.meta.url as the URL of
+ * its own source file (bundle-modules.mjs), so the wasm and posters are
+ * found as from the separate files.
  */
 async function bundlePage() {
   const result = await build({
@@ -97,10 +77,9 @@ async function bundlePage() {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     allowOverwrite: true,
-    // chunks live in web/chunks/, the entry in web/: each finds web/figures/ from itself
-    banner: { js: 'const __pnModuleUrl=new URL(import.meta.url.includes("/chunks/")?"../figures/page.js":"./figures/page.js",import.meta.url).href;' },
-    define: { 'import.meta.url': '__pnModuleUrl' },
-    plugins: [minifyCssLiterals],
+    // chunks live in web/chunks/, the entry in web/: each finds the site's root from itself
+    banner: { js: `const __pnRoot=new URL(import.meta.url.includes("/chunks/")?"../../":"../",import.meta.url).href;${SOURCE_URL}` },
+    plugins: [posnormModules(root)],
     logLevel: 'warning',
   });
   // the chunks page.js imports statically are asked for with the page, not

@@ -6,8 +6,8 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
-export const FIGURES = ['order', 'heatmap', 'waveform', 'properties', 'compare', 'long-context', 'precision', 'depth', 'ln-simulator', 'ln-steps', 'bn-vs-ln', 'block'];
 const WIDTH = 640;
 const web = fileURLToPath(new URL('../web/', import.meta.url));
 
@@ -17,9 +17,8 @@ const made = {};
 try {
   const context = await browser.newContext({ viewport: { width: WIDTH + 16, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
-  for (const name of FIGURES) {
+  for (const { name, tag } of FIGURES) {
     for (const lang of ['ko', 'en']) {
-      const tag = `posnorm-${name}`;
       await page.goto(`${server.url}/web/figure.html?fig=${name}&lang=${lang}`);
       await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });

@@ -5,8 +5,9 @@
 // waiting for the code of all twelve (make demo bundles this file). The
 // page's Korean text is in index.html itself; the page's own strings
 // (page-i18n.js) are loaded only for English.
-import './figures/order.js';
-import { configure, getPosnorm } from './figures/runtime.js';
+import './figures/order.js'; // the top figure, the registry's first
+import { configure, getPosnorm } from './figures/core/runtime.js';
+import { FIGURES } from './figures/registry.js';
 
 // posnorm's own page: "Copy link" may also update the address bar
 configure({ history: true });
@@ -54,39 +55,26 @@ apply();
 getPosnorm().then((pn) => { simd = pn.simd; apply(); }, () => {});
 
 // Every other figure's code loads when the reader comes within a screen of
-// it (make demo gives each its own chunk): the first load carries the top
-// figure and the shared core only, and a reader who stops halfway never
-// downloads the rest. Posters stay hidden meanwhile (styles.css: they show
-// only where scripts do not run).
-// (one import() with a literal path per figure: that is what lets a bundler
-// give each figure its chunk)
-const FIGURE_MODULES = {
-  'posnorm-heatmap': () => import('./figures/heatmap.js'),
-  'posnorm-waveform': () => import('./figures/waveform.js'),
-  'posnorm-properties': () => import('./figures/properties.js'),
-  'posnorm-compare': () => import('./figures/compare.js'),
-  'posnorm-long-context': () => import('./figures/long-context.js'),
-  'posnorm-precision': () => import('./figures/precision.js'),
-  'posnorm-depth': () => import('./figures/depth.js'),
-  'posnorm-ln-simulator': () => import('./figures/ln-simulator.js'),
-  'posnorm-ln-steps': () => import('./figures/ln-steps.js'),
-  'posnorm-bn-vs-ln': () => import('./figures/bn-vs-ln.js'),
-  'posnorm-block': () => import('./figures/block.js'),
-};
-const figures = document.querySelectorAll(Object.keys(FIGURE_MODULES).join(','));
+// it (make demo gives each its own chunk: figures/registry.js imports each
+// with a literal path): the first load carries the top figure and the
+// shared core only, and a reader who stops halfway never downloads the
+// rest. Posters stay hidden meanwhile (styles.css: they show only where
+// scripts do not run).
+const load = new Map(FIGURES.map((f) => [f.tag, f.load]));
+const figures = [...document.querySelectorAll(FIGURES.map((f) => f.tag).join(','))].filter((el) => !customElements.get(el.localName));
 if (typeof IntersectionObserver === 'function') {
   // watch each figure's box (figure.article-figure), not the element: the
   // box has its size while it is off-screen (content-visibility: auto with
   // an intrinsic size), the element inside it has not been laid out yet
-  const boxes = new Map([...figures].map((el) => [el.closest('figure') ?? el, el.localName]));
+  const boxes = new Map(figures.map((el) => [el.closest('figure') ?? el, el.localName]));
   const near = new IntersectionObserver((entries) => {
     for (const e of entries) {
       if (!e.isIntersecting) continue;
       near.unobserve(e.target);
-      FIGURE_MODULES[boxes.get(e.target)]();
+      load.get(boxes.get(e.target))();
     }
   }, { rootMargin: '100% 0px' });
   for (const box of boxes.keys()) near.observe(box);
 } else {
-  for (const el of figures) FIGURE_MODULES[el.localName]();
+  for (const el of figures) load.get(el.localName)();
 }

@@ -3,10 +3,13 @@
 // article's code) or Post-Norm (the original paper) — every intermediate
 // tensor as a heatmap with each token's mean and std beside it (C kernel
 // pn_transformer_block_f32: multi-head attention, GELU FFN, residuals).
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix, title } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawMatrix } from './draw/matrix.js';
+import { title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const TOKENS = ['나는', 'AI를', '공부한다'];
 const T = TOKENS.length;
@@ -34,6 +37,10 @@ export class PosnormBlock extends PnFigure {
     { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 4, def: 2, label: 'attnHeads', round: (v) => (v === 3 ? 4 : v) },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
+
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+  }
 
   /**
    * x = seeded embeddings (+ PE) and the seeded weights, drawn again only
@@ -64,13 +71,12 @@ export class PosnormBlock extends PnFigure {
 
   /** The panels in the order the block computes them: [tensor key, title]. */
   _panels() {
-    const t = this.t, n = this.norm === 'rms' ? 'RMS' : 'LN';
-    const x = this.pe === 'on' ? t.blockEmbPe : t.blockEmb;
-    return this.placement === 'pre'
-      ? [['x', x], ['attnInput', `${n}₁(x)`], ['attention', t.blockAttn], ['attnOutput', `a = Attn(${n}₁(x))`], ['residual1', 'h = x + a'],
-        ['ffnInput', `${n}₂(h)`], ['ffnOutput', `f = FFN(${n}₂(h))`], ['output', `y = h + f`]]
-      : [['x', x], ['attention', t.blockAttn], ['attnOutput', 'a = Attn(x)'], ['residual1', 'x + a'],
-        ['ffnInput', `h = ${n}₁(x + a)`], ['ffnOutput', 'f = FFN(h)'], ['residual2', 'h + f'], ['output', `y = ${n}₂(h + f)`]];
+    const t = this.t;
+    const order = this.placement === 'pre'
+      ? ['x', 'attnInput', 'attention', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'output']
+      : ['x', 'attention', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
+    const titles = { x: this.pe === 'on' ? t.blockEmbPe : t.blockEmb, attention: t.blockAttn, ...t.blockTensors(this.placement, t.blockNormName(this.norm)) };
+    return order.map((key) => [key, titles[key]]);
   }
 
   render() {
@@ -91,11 +97,11 @@ export class PosnormBlock extends PnFigure {
     const cols = width >= 620 ? 2 : 1;
     const pw = (width - 8 * (cols + 1)) / cols, rowH = 18, ph = T * rowH + 30;
     const height = Math.ceil(panels.length / cols) * ph + 4;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const lim = Math.max(...panels.filter(([k]) => k !== 'attention').flatMap(([k]) => [...r[k]].map(Math.abs)), 1e-6);
     ctx.font = '11px system-ui, sans-serif';
-    const label = 58, statW = ctx.measureText('μ -0.00e-0 σ 0.000').width + 6;
+    const label = 58, statW = ctx.measureText(t.blockTokenStats('-0.00e-0', '0.000')).width + 6;
     this._m ??= {};
     panels.forEach(([key, name], k) => {
       const px = 8 + (k % cols) * (pw + 8), py = Math.floor(k / cols) * ph + 18;
@@ -120,7 +126,7 @@ export class PosnormBlock extends PnFigure {
         if (key === 'attention') return;
         const s = stats[key][i];
         ctx.textAlign = 'left';
-        ctx.fillText(`μ ${fmt(s.mean, 2)} σ ${fmt(s.std, 3)}`, rect.x + rect.w + 4, y);
+        ctx.fillText(t.blockTokenStats(fmt(s.mean, 2), fmt(s.std, 3)), rect.x + rect.w + 4, y);
       });
     });
 
@@ -130,8 +136,7 @@ export class PosnormBlock extends PnFigure {
       this.placement === 'pre' ? t.blockPreOut(outStd) : t.blockPostOut(outStd),
       t.blockScale(fmt(lim, 3)),
     ];
-    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('div'), { textContent: v })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, items, 'div');
   }
 
   describe() { return this.t.blockAlt(this); }

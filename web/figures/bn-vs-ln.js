@@ -2,10 +2,13 @@
 // BatchNorm down each column and by LayerNorm along each row; batch size 1
 // shows BatchNorm's failure in training mode; inference uses running
 // statistics gathered from earlier seeded batches.
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix, title } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawMatrix } from './draw/matrix.js';
+import { title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const WARMUP = 30;
 
@@ -17,6 +20,9 @@ export class PosnormBnVsLn extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
 
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+  }
 
   /** A batch whose columns have different means and scales. */
   _batch(seed) {
@@ -55,7 +61,7 @@ export class PosnormBnVsLn extends PnFigure {
     const cols = width >= 520 ? 3 : 1;
     const pw = (width - 16 * cols) / cols, ph = Math.min(220, Math.max(60, (pw * r.B) / r.H));
     const height = (ph + 30) * (3 / cols) + 6;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (ph + 30), w: pw, h: ph });
     const lim = Math.max(...r.x.map(Math.abs));
@@ -74,8 +80,7 @@ export class PosnormBnVsLn extends PnFigure {
     const f = (v) => fmt(v, 5);
     const lines = [t.bnReadout(f(r.bn.mean[0]), f(r.bn.var[0])), t.lnReadout(f(r.ln.mean[0]), f(1 / r.ln.invStdDev[0] ** 2 - 1e-5))];
     if (r.B === 1 && this.mode === 'train') lines.push(t.bnBatchOne);
-    this._readoutEl.replaceChildren(...lines.map((s) => Object.assign(document.createElement('div'), { textContent: s })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, lines, 'div');
   }
 
   describe() { return this.t.bnAlt(this); }

@@ -1,10 +1,13 @@
 // compare.js — <posnorm-compare> (section 5): sinusoidal, learned, RoPE and
 // ALiBi with the same seq_len, d_model and base, and the article's table.
-import { PnFigure, fmt } from './base.js';
-import { drawLines, drawMatrix, legend, title } from './draw.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawMatrix } from './draw/matrix.js';
+import { drawLines, legend, title } from './draw/plots.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 export class PosnormCompare extends PnFigure {
   static controls = [
@@ -23,13 +26,13 @@ export class PosnormCompare extends PnFigure {
   `;
 
   buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
+    const { plot, canvas } = createPlot();
     this.canvas = canvas;
-    this._readoutEl = this.createReadout();
+    this._readoutEl = createReadout();
     this._table = document.createElement('table');
     this._table.setAttribute('part', 'table');
-    this._errorEl = createErrorLine(this);
-    figure.append(plot, this._readoutEl, this._errorEl, this._table);
+    this._errors = new PeErrorLine(this);
+    figure.append(plot, this._readoutEl, this._errors.element, this._table);
   }
 
   /** q·k after RoPE, q at start + Δ and k at start, for Δ in [0, seqLen). */
@@ -66,7 +69,7 @@ export class PosnormCompare extends PnFigure {
     const cols = width >= 560 ? 2 : 1;
     const pw = (width - 20 * cols) / cols, ph = Math.min(200, Math.max(120, pw * 0.6));
     const height = (ph + 34) * (4 / cols) + 10;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const rect = (k) => ({ x: 10 + (k % cols) * (pw + 20), y: 24 + Math.floor(k / cols) * (ph + 34), w: pw, h: ph });
     const r0 = rect(0), r1 = rect(1), r2 = rect(2), r3 = rect(3);
@@ -100,8 +103,7 @@ export class PosnormCompare extends PnFigure {
       tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
       return tr;
     }));
-    showPeErrors(this, this._errorEl, { seqLen, dModel, base });
-    this.canvas.setAttribute('aria-label', this.describe());
+    this._errors.show({ seqLen, dModel, base });
   }
 
   describe() { return this.t.cmpAlt; }

@@ -1,6 +1,6 @@
-import { PnFigure } from './base.js';
-export { configure } from './runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';
+import { PnFigure } from './core/base.js';
+export { configure } from './core/runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-depth>`: activation std through a residual stack, four ways. */
 export declare class PosnormDepth extends PnFigure {

@@ -1,11 +1,13 @@
 // depth.js — <posnorm-depth> (Fig. 4): activation spread through a stack of
 // seeded random residual layers, without normalisation and with Post-Norm,
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
-import { whenIdle } from './observers.js';
+import { PnFigure } from './core/base.js';
+import { whenIdle } from './core/observers.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawLines, legend, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const ROWS = 16;
 /** Rows the gradients are taken over (fewer than ROWS, to stay cheap at 96 layers). */
@@ -21,6 +23,9 @@ export class PosnormDepth extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
   ];
 
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+  }
 
   _compute() {
     const { layers, width, scale, seed } = this;
@@ -80,7 +85,7 @@ export class PosnormDepth extends PnFigure {
     const wide = width >= 620;
     const ph = Math.round(Math.min(300, Math.max(200, (wide ? width / 2 : width) * 0.5)));
     const height = wide ? ph + 70 : 2 * ph + 110;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const top = legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), 44, 12);
     const pw = wide ? (width - 120) / 2 : width - 56;
@@ -95,7 +100,7 @@ export class PosnormDepth extends PnFigure {
     panel(a, stds, t.depthStdTitle);
     if (grads) panel(b, grads, t.depthGradTitle);
     else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
-    const last = BLOCKS.map(([, key], k) => `${t[key]} ${fmt(stds[k][this.layers - 1], 4)}`).join(' · ');
+    const last = t.listed(BLOCKS.map(([, key], k) => t.named(t[key], fmt(stds[k][this.layers - 1], 4))));
     this.result = { stds: stds.map((s) => Float32Array.from(s)), gradNorms: grads ? grads.map((g) => Float32Array.from(g)) : null };
     const items = [t.depthReadout(last)];
     if (grads) {
@@ -105,8 +110,7 @@ export class PosnormDepth extends PnFigure {
       items.push(t.depthGradReadout(fmt(post, 3), fmt(pre, 3), post > 1.5 * pre && post > 1));
     }
     items.push(t.depthXiong);
-    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('div'), { textContent: v })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, items, 'div');
   }
 
   describe() { return this.t.depthAlt(this); }

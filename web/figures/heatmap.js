@@ -5,11 +5,14 @@
 // wasm memory, the colormap kernel turns it into RGBA8 in a second wasm
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
-import { PnFigure, fmt, ticks } from './base.js';
-import { emit } from './element.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure } from './core/base.js';
+import { emit } from './core/element.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, signed, ticks } from './draw/format.js';
+import { colourScale, xCaption, xTicks, yTicks, yTitle } from './draw/axes.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const MARGIN = { left: 46, right: 58, top: 8, bottom: 44 };
 
@@ -29,17 +32,17 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   buildBody(figure) {
-    const { plot, canvas } = this.createPlot({ focusable: true });
+    const { plot, canvas } = createPlot({ focusable: true });
     this.canvas = canvas;
-    this._readoutEl = this.createReadout();
-    this._shapeEl = this.createReadout('p', false);
+    this._readoutEl = createReadout();
+    this._shapeEl = createReadout('p', false);
     const readout = this._readoutEl, shape = this._shapeEl;
     const hint = document.createElement('p');
     hint.className = 'hint';
     hint.setAttribute('part', 'hint');
     hint.dataset.key = 'cursorHint';
-    this._errorEl = createErrorLine(this);
-    figure.append(plot, readout, shape, this._errorEl, hint);
+    this._errors = new PeErrorLine(this);
+    figure.append(plot, readout, shape, this._errors.element, hint);
 
     const fromPointer = (e) => {
       const g = this._geom;
@@ -87,7 +90,6 @@ export class PosnormHeatmap extends PnFigure {
 
   describe() { return this.t.heatmapAlt(this); }
 
-
   _compute() {
     const { dModel, seqLen, base, layout } = this;
     const n = dModel * seqLen;
@@ -104,19 +106,7 @@ export class PosnormHeatmap extends PnFigure {
     this._image.width = dModel;
     this._image.height = seqLen;
     this._image.getContext('2d').putImageData(image, 0, 0);
-    if (!this._bar) this._bar = this._colourBar();
     this._key = key;
-  }
-
-  _colourBar() {
-    const lut = this.pn.colormapTable('diverging');
-    const c = document.createElement('canvas');
-    c.width = 1;
-    c.height = 256;
-    const img = new ImageData(1, 256);
-    for (let k = 0; k < 256; k++) img.data.set(lut.subarray(4 * (255 - k), 4 * (255 - k) + 4), 4 * k);
-    c.getContext('2d').putImageData(img, 0, 0);
-    return c;
   }
 
   /** Value, function, pair index and wavelength at the cursor. */
@@ -155,65 +145,22 @@ export class PosnormHeatmap extends PnFigure {
     const t = this.t;
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     const g = { x0: MARGIN.left, y0: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
     this._geom = g;
-    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted');
     ctx.clearRect(0, 0, width, height);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this._image, g.x0, g.y0, g.w, g.h);
-
-    // axes and ticks
-    ctx.fillStyle = muted;
-    ctx.strokeStyle = muted;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
+    // axes: a tick at the middle of its cell, dimensions across and positions down
     const cw = g.w / this.dModel, ch = g.h / this.seqLen;
-    for (const v of ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60)))) {
-      const x = g.x0 + (v + 0.5) * cw;
-      ctx.fillRect(x, g.y0 + g.h, 1, 4);
-      ctx.fillText(String(v), x, g.y0 + g.h + 5);
-    }
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (const v of ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40)))) {
-      const y = g.y0 + (v + 0.5) * ch;
-      ctx.fillRect(g.x0 - 4, y, 4, 1);
-      ctx.fillText(String(v), g.x0 - 6, y);
-    }
-    ctx.textBaseline = 'bottom';
-    ctx.fillStyle = fg;
-    ctx.textAlign = 'left';
-    ctx.fillText(t.highFreq, g.x0, height - 2);
-    ctx.textAlign = 'right';
-    ctx.fillText(t.lowFreq, g.x0 + g.w, height - 2);
-    ctx.save();
-    ctx.translate(11, g.y0 + g.h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillStyle = muted;
-    ctx.fillText('pos', 0, 0);
-    ctx.restore();
-
-    // colour bar
-    const bx = g.x0 + g.w + 12;
-    ctx.drawImage(this._bar, bx, g.y0, 12, g.h);
-    ctx.strokeStyle = muted;
-    ctx.strokeRect(bx + 0.5, g.y0 + 0.5, 11, g.h - 1);
-    ctx.fillStyle = muted;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    for (const [v, label] of [[1, '+1'], [0.5, '+0.5'], [0, '0'], [-0.5, '−0.5'], [-1, '−1']]) {
-      const y = g.y0 + ((1 - v) / 2) * g.h;
-      ctx.fillRect(bx + 12, y, 3, 1);
-      ctx.fillText(label, bx + 17, y);
-    }
-
-    // cursor
+    xTicks(this, ctx, ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60))), (v) => g.x0 + (v + 0.5) * cw, g.y0 + g.h);
+    yTicks(this, ctx, ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40))), (v) => g.y0 + (v + 0.5) * ch, g.x0);
+    xCaption(this, ctx, t.highFreq, t.lowFreq, g.x0, g.x0 + g.w, height - 2);
+    yTitle(this, ctx, t.posAxis, 11, g.y0 + g.h / 2);
+    colourScale(this, ctx, { x: g.x0 + g.w + 12, y: g.y0, w: 12, h: g.h }, 'diverging', -1, 1, [1, 0.5, 0, -0.5, -1].map((v) => [v, signed(v)]));
+    // the cursor's cell
     const { pos, dim } = this.cursor;
-    ctx.strokeStyle = fg;
+    ctx.strokeStyle = this.color('--pn-fg');
     ctx.lineWidth = 2;
     ctx.strokeRect(g.x0 + dim * cw - 1, g.y0 + pos * ch - 1, Math.max(cw, 2) + 2, Math.max(ch, 2) + 2);
     ctx.lineWidth = 1;
@@ -221,8 +168,7 @@ export class PosnormHeatmap extends PnFigure {
     this.readout = this._readout();
     this._readoutEl.textContent = t.heatmapReadout(this.readout);
     this._shapeEl.textContent = t.heatmapShape(this);
-    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
-    this.canvas.setAttribute('aria-label', this.describe());
+    this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
   }
 }
 

@@ -1,4 +1,5 @@
-// Types of web/figures/index.js: importing it registers every figure.
+// Types of web/figures/index.js: importing it registers every figure (the
+// figures of registry.js; tests/figures_registry.test.mjs holds them to it).
 export { PosnormHeatmap } from './heatmap.js';
 export { PosnormWaveform } from './waveform.js';
 export { PosnormLnSimulator } from './ln-simulator.js';
@@ -11,5 +12,5 @@ export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { PosnormBlock } from './block.js';
-export { configure, figureSettings } from './runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './base.js';
+export { configure, figureSettings } from './core/runtime.js';
+export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';

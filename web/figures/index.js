@@ -1,4 +1,6 @@
-// index.js — registers every posnorm figure.
+// index.js — registers every posnorm figure: the figures of registry.js, each
+// named statically so that bundlers see them (tests/figures_registry.test.mjs
+// holds this list to the registry).
 export { PosnormHeatmap } from './heatmap.js';
 export { PosnormWaveform } from './waveform.js';
 export { PosnormLnSimulator } from './ln-simulator.js';
@@ -11,4 +13,4 @@ export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { PosnormBlock } from './block.js';
-export { configure, figureSettings } from './runtime.js';
+export { configure, figureSettings } from './core/runtime.js';

@@ -1,9 +1,12 @@
 // ln-simulator.js — <posnorm-ln-simulator>: H features drawn from N(μ, σ²),
 // normalised by LayerNorm with scalar γ and β; histograms before and after,
 // measured statistics, and the four steps of the formula with live numbers.
-import { PnFigure, fmt, ticks } from './base.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, ticks } from './draw/format.js';
+import { vRule, xTicks } from './draw/axes.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const BINS = 40;
 
@@ -32,8 +35,9 @@ export class PosnormLnSimulator extends PnFigure {
       box.className = 'panel';
       const h = document.createElement('h3');
       h.dataset.key = key;
-      const { canvas } = this.createPlot();
-      const stats = this.createReadout('p', false);
+      const { canvas } = createPlot();
+      canvas.dataset.panel = key; // its text alternative: the figure's, then the panel's name
+      const stats = createReadout('p', false);
       box.append(h, canvas, stats);
       panels.append(box);
       return { canvas, stats, key };
@@ -48,7 +52,6 @@ export class PosnormLnSimulator extends PnFigure {
   buildExtraControls() {
     this.addButton('resample', () => this.request('seed', (this.seed + 1) % 2 ** 31, 'user'));
   }
-
 
   _compute() {
     const h = this.features;
@@ -72,7 +75,7 @@ export class PosnormLnSimulator extends PnFigure {
   _histogram(panel, data, colourVar, mean) {
     const width = panel.canvas.clientWidth || 280;
     const height = Math.round(Math.min(220, Math.max(150, width * 0.5)));
-    const { ctx } = this.fitCanvas(panel.canvas, height);
+    const { ctx } = fitCanvas(panel.canvas, height);
     const h = this.pn.histogram(data, { bins: BINS });
     const m = { l: 8, r: 8, t: 6, b: 22 };
     const w = width - m.l - m.r, ph = height - m.t - m.b;
@@ -85,21 +88,8 @@ export class PosnormLnSimulator extends PnFigure {
       ctx.fillRect(m.l + k * bw + 0.5, m.t + ph - bh, Math.max(1, bw - 1), bh);
     }
     const X = (v) => m.l + ((v - h.min) / (h.max - h.min)) * w;
-    ctx.fillStyle = this.color('--pn-muted');
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const v of ticks(h.min, h.max, Math.max(2, Math.floor(w / 60)))) {
-      ctx.fillRect(X(v), m.t + ph, 1, 4);
-      ctx.fillText(fmt(v, 3), X(v), m.t + ph + 5);
-    }
-    ctx.strokeStyle = this.color('--pn-fg');
-    ctx.setLineDash([4, 3]);
-    ctx.beginPath();
-    ctx.moveTo(X(mean) + 0.5, m.t);
-    ctx.lineTo(X(mean) + 0.5, m.t + ph);
-    ctx.stroke();
-    ctx.setLineDash([]);
+    xTicks(this, ctx, ticks(h.min, h.max, Math.max(2, Math.floor(w / 60))), X, m.t + ph, (v) => fmt(v, 3));
+    vRule(this, ctx, { y: m.t, h: ph }, X(mean), { colour: '--pn-fg', dash: [4, 3] });
     return h;
   }
 
@@ -124,18 +114,15 @@ export class PosnormLnSimulator extends PnFigure {
     this._histogram(before, this.buffer('x', this.features), '--pn-bar-before', s.inputMean);
     this._histogram(after, this.buffer('y', this.features), '--pn-bar-after', s.outputMean);
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
-    before.stats.textContent = `${t.mean} ${d4(s.inputMean)} · ${t.std} ${d4(s.inputStd)}`;
-    after.stats.textContent = `${t.mean} ${d4(s.outputMean)} · ${t.std} ${d4(s.outputStd)}`;
-    const alt = this.describe();
-    before.canvas.setAttribute('aria-label', `${alt} (${t.before})`);
-    after.canvas.setAttribute('aria-label', `${alt} (${t.after})`);
+    before.stats.textContent = t.lnStats(d4(s.inputMean), d4(s.inputStd));
+    after.stats.textContent = t.lnStats(d4(s.outputMean), d4(s.outputStd));
     const f = (v) => fmt(v, 5);
     const xhat = (s.x1 - s.mu) * s.inv;
     const items = [
-      [t.step1, `μ = (1/H)·Σ xᵢ = ${f(s.mu)}`],
-      [t.step2, `σ² = (1/H)·Σ (xᵢ − μ)² = ${f(s.variance)}`],
-      [t.step3, `x̂₁ = (x₁ − μ)/√(σ² + ε) = (${f(s.x1)} − ${f(s.mu)})/√(${f(s.variance)} + ${this.eps.toExponential(0)}) = ${f(xhat)}`],
-      [t.step4, `y₁ = γ·x̂₁ + β = ${this.gamma}·${f(xhat)} + ${this.beta} = ${f(s.y1)}`],
+      [t.step1, t.lnStepMean(f(s.mu))],
+      [t.step2, t.lnStepVariance(f(s.variance))],
+      [t.step3, t.lnStepNormalize(f(s.x1), f(s.mu), f(s.variance), this.eps.toExponential(0), f(xhat))],
+      [t.step4, t.lnStepScale(this.gamma, f(xhat), this.beta, f(s.y1))],
     ];
     this._steps.replaceChildren(...items.map(([label, text]) => {
       const li = document.createElement('li');

@@ -1,9 +1,11 @@
 // ln-steps.js — <posnorm-ln-steps> (Fig. 5): one token vector through
 // x → x − μ → x̂ → γ·x̂ + β, four panels with live numbers.
-import { PnFigure, fmt } from './base.js';
-import { drawBars, title } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawBars, title } from './draw/plots.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const H = 16;
 
@@ -14,7 +16,9 @@ export class PosnormLnSteps extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 2, label: 'seed', hidden: true },
   ];
 
-  static readoutList = true;
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+  }
 
   buildExtraControls() {
     this.addButton('resample', () => this.request('seed', (this.seed + 1) % 2 ** 31, 'user'));
@@ -28,7 +32,7 @@ export class PosnormLnSteps extends PnFigure {
     const panels = [[t.stepX, x, '--pn-bar-before'], [t.stepCentered, s.centered, '--pn-bar-before'], [t.stepNormalized, s.normalized, '--pn-bar-after'], [t.stepY, s.y, '--pn-bar-after']];
     const width = this.canvas.clientWidth || 300;
     const ph = 70, height = panels.length * (ph + 22);
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const lim = Math.max(...panels.flatMap(([, v]) => [...v].map(Math.abs)), 1e-6);
     panels.forEach(([label, values, colour], k) => {
@@ -40,10 +44,9 @@ export class PosnormLnSteps extends PnFigure {
     const sigma = Math.sqrt(s.variance);
     const items = [
       t.stepsReadout(f(s.mean), f(sigma)),
-      `x₁ = ${f(x[0])} → x₁ − μ = ${f(s.centered[0])} → x̂₁ = ${f(s.normalized[0])} → y₁ = ${f(s.y[0])}`,
+      t.stepsChain(f(x[0]), f(s.centered[0]), f(s.normalized[0]), f(s.y[0])),
     ];
-    this._readoutEl.replaceChildren(...items.map((v) => Object.assign(document.createElement('li'), { textContent: v })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, items);
   }
 
   describe() { return this.t.stepsAlt; }

@@ -4,10 +4,13 @@
 // reference. (a) the wavelength 2π/w_i of every dimension pair against L and
 // factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
 // relative distance out to factor·L, the training window shaded.
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawLines, legend, title } from './draw/plots.js';
+import { hRule, vRule } from './draw/axes.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 /** The methods drawn, each with the scaling it passes to the kernels. */
 export const METHODS = [
@@ -31,7 +34,9 @@ export class PosnormLongContext extends PnFigure {
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
   ];
 
-  static readoutList = true;
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+  }
 
   /**
    * The seeded query and key for the current dim: k is q plus a little
@@ -111,7 +116,7 @@ export class PosnormLongContext extends PnFigure {
     const wide = width >= 620;
     const ph = Math.min(240, Math.max(150, (wide ? width / 2 : width) * 0.5));
     const height = wide ? ph + 70 : 2 * ph + 130;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const colours = METHODS.map((m) => this.color(m.colour));
     const pw = wide ? (width - 90) / 2 : width - 60;
@@ -123,18 +128,7 @@ export class PosnormLongContext extends PnFigure {
     const waves = r.methods.map((m, k) => ({ ys: [...m.invFreq].map((w) => (2 * Math.PI) / w), colour: colours[k], dash: METHODS[k].dash }));
     const all = waves.flatMap((s) => s.ys);
     const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin: Math.min(...all), yMax: Math.max(...all, L * factor) * 2, log: true });
-    for (const [v, label] of [[L, `L = ${L}`], [L * factor, `${factor}·L`]]) {
-      ctx.strokeStyle = this.color('--pn-muted');
-      ctx.setLineDash([3, 3]);
-      ctx.beginPath();
-      ctx.moveTo(a.x, Ya(v));
-      ctx.lineTo(a.x + a.w, Ya(v));
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillStyle = this.color('--pn-muted');
-      ctx.textAlign = 'left';
-      ctx.fillText(label, a.x + 4, Ya(v) - 7);
-    }
+    for (const [v, label] of [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
     const allScores = r.methods.flatMap((m) => [...m.scores]);
@@ -144,30 +138,17 @@ export class PosnormLongContext extends PnFigure {
     series.push({ ys: alibi, colour: this.color('--pn-muted'), dash: [1, 3] });
     const span = r.ds.at(-1) || 1;
     const Yb = drawLines(this, ctx, b, series, { x0: 0, dx: span / (SAMPLES - 1), yMin: -lim, yMax: lim, marker: L });
-    ctx.strokeStyle = this.color('--pn-muted');
-    ctx.setLineDash([4, 4]);
-    for (const v of [r.trainMin, r.trainMax]) {
-      ctx.beginPath();
-      ctx.moveTo(b.x, Yb(v));
-      ctx.lineTo(b.x + b.w, Yb(v));
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    const cx = b.x + (Math.min(distance, span) / span) * b.w;
-    ctx.strokeStyle = this.color('--pn-accent');
-    ctx.beginPath();
-    ctx.moveTo(cx + 0.5, b.y);
-    ctx.lineTo(cx + 0.5, b.y + b.h);
-    ctx.stroke();
+    for (const v of [r.trainMin, r.trainMax]) hRule(this, ctx, b, Yb(v), { dash: [4, 4] });
+    vRule(this, ctx, b, b.x + (Math.min(distance, span) / span) * b.w);
     const inside = (v) => v >= r.trainMin && v <= r.trainMax;
+    const each = (value) => t.listed(METHODS.map((m, k) => t.named(t[`lcMethod_${m.key}`], value(k))));
     const items = [
-      t.lcReadoutScores(distance, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${fmt(r.at[k], 4)}${inside(r.at[k]) ? '' : ' ✗'}`).join(' · '), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),
-      t.lcReadoutTurns(L, METHODS.map((m, k) => `${t[`lcMethod_${m.key}`]} ${turns[k]}/${this.dim / 2}`).join(' · ')),
-      t.lcReadoutFactors(r.methods.map((m) => `${t[`lcMethod_${m.key}`]} ${fmt(m.attentionFactor, 5)}`).join(' · ')),
+      t.lcReadoutScores(distance, each((k) => (inside(r.at[k]) ? fmt(r.at[k], 4) : t.lcOutside(fmt(r.at[k], 4)))), fmt(r.trainMin, 3), fmt(r.trainMax, 3)),
+      t.lcReadoutTurns(L, each((k) => `${turns[k]}/${this.dim / 2}`)),
+      t.lcReadoutFactors(each((k) => fmt(r.methods[k].attentionFactor, 5))),
       t.lcSources,
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, items);
   }
 
   describe() { return this.t.lcAlt(this); }

@@ -2,10 +2,12 @@
 // Three tokens with small seeded embeddings go through one attention head
 // (C kernel). Without PE a token's output is the same wherever it stands;
 // with PE added, it changes with the order.
-import { PnFigure, fmt } from './base.js';
-import { drawMatrix } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawMatrix } from './draw/matrix.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const TOKENS = ['나는', 'AI를', '공부한다'];
 const D = 8;
@@ -49,9 +51,9 @@ export class PosnormOrder extends PnFigure {
     const end = () => { this._drag = null; };
     this._list.addEventListener('pointerup', end);
     this._list.addEventListener('pointercancel', end);
-    const { plot, canvas } = this.createPlot();
+    const { plot, canvas } = createPlot();
     this.canvas = canvas;
-    this._readoutEl = this.createReadout('div');
+    this._readoutEl = createReadout('div');
     figure.append(this._list, plot, this._readoutEl);
   }
 
@@ -133,7 +135,7 @@ export class PosnormOrder extends PnFigure {
     for (let tok = 0; tok < 3; tok++) for (let c = 0; c < D; c++) delta = Math.max(delta, Math.abs(now.byToken[tok][c] - ref.byToken[tok][c]));
     this.result = { order: this.order, pe: this.pe, outputs: now.byToken, delta };
     const width = this.canvas.clientWidth || 300;
-    const { ctx } = this.fitCanvas(this.canvas, 150);
+    const { ctx } = fitCanvas(this.canvas, 150);
     ctx.clearRect(0, 0, width, 150);
     const lim = Math.max(...now.out.map(Math.abs), 1e-6);
     const rect = { x: 80, y: 8, w: width - 90, h: 132 };
@@ -143,11 +145,9 @@ export class PosnormOrder extends PnFigure {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     [...this.order].map(Number).forEach((tok, at) => ctx.fillText(TOKENS[tok], 74, rect.y + (at + 0.5) * (rect.h / 3)));
-    const lines = [...this.order].map(Number).map((tok, at) =>
-      `${at}: ${TOKENS[tok]} → [${[...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4)).join(', ')}, …]`);
+    const lines = [...this.order].map(Number).map((tok, at) => t.orderRow(at, TOKENS[tok], [...now.byToken[tok].slice(0, 4)].map((v) => v.toFixed(4))));
     lines.push(t.orderDelta(delta < 5e-7 ? '0' : fmt(delta, 3), this.pe === 'on'));
-    this._readoutEl.replaceChildren(...lines.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, lines, 'div');
   }
 
   describe() { return this.t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')); }

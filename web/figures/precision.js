@@ -7,10 +7,13 @@
 // code's own error: the first position where some pair's error reaches the
 // step that pair takes from p to p + 1 (the slow pairs, which carry
 // long-range position, get there first).
-import { PnFigure, fmt } from './base.js';
-import { drawLines, legend, title } from './draw.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawLines, legend, title } from './draw/plots.js';
+import { vRule, xLabels } from './draw/axes.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const SAMPLES = 72;
 const LINES = [['precErr32', '--pn-accent', []], ['precBlur', '--pn-bar-after', [1, 2]], ['precErr64', '--pn-sin', []], ['precDist64', '--pn-fg', [6, 3]], ['precDist32', '--pn-cos', [2, 3]]];
@@ -23,7 +26,9 @@ export class PosnormPrecision extends PnFigure {
     { prop: 'pos', attr: 'pos', kind: 'log', min: 1, max: (f) => 2 ** f.maxExp - 1, logStep: 0.01, def: 65536, label: 'precPos', round: (v) => Math.round(v) },
   ];
 
-  static readoutList = true;
+  buildBody(figure) {
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+  }
 
   /**
    * The frequency w_i of every column, each pair's chord 2·sin(w_i/2) (the
@@ -87,39 +92,28 @@ export class PosnormPrecision extends PnFigure {
     this.result = { ...c, crossover: r.crossover, samples: r.rows };
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [this.t[key], this.color(colour), dash]), 4, 12);
     const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
     const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((row) => ({ precErr32: row.err32, precBlur: row.blur, precErr64: row.err64, precDist64: row.dist64, precDist32: row.dist32 })[key]), colour: this.color(colour), dash }));
     const all = series.flatMap((s) => s.ys).filter((v) => v > 0);
     title(this, ctx, t.precTitle(this.dModel), 4, top + 20);
-    // x: sample index over log-spaced positions; ticks show the positions as powers of two
-    const Y = drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: Math.min(...all) / 2, yMax: Math.max(...all) * 2, log: true });
-    void Y;
+    // x: sample index over log-spaced positions
+    drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: Math.min(...all) / 2, yMax: Math.max(...all) * 2, log: true });
+    // the positions as powers of two, over the sample indices drawLines wrote
     const X = (p) => rect.x + (Math.log(p) / Math.log(r.ps.at(-1))) * rect.w;
     ctx.fillStyle = this.color('--pn-bg');
     ctx.fillRect(rect.x - 2, rect.y + rect.h + 2, rect.w + 4, 16);
-    ctx.fillStyle = this.color('--pn-muted');
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (let e = 0; e <= this.maxExp; e += this.maxExp > 16 ? 4 : 2) ctx.fillText(`2^${e}`, X(2 ** e), rect.y + rect.h + 4);
-    for (const [p, colour] of [[c.p, '--pn-accent'], ...(r.crossover ? [[r.crossover, '--pn-muted']] : [])]) {
-      ctx.strokeStyle = this.color(colour);
-      ctx.setLineDash(colour === '--pn-muted' ? [4, 4] : []);
-      ctx.beginPath();
-      ctx.moveTo(X(Math.max(1, p)) + 0.5, rect.y);
-      ctx.lineTo(X(Math.max(1, p)) + 0.5, rect.y + rect.h);
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
+    const step = this.maxExp > 16 ? 4 : 2;
+    xLabels(this, ctx, Array.from({ length: Math.floor(this.maxExp / step) + 1 }, (_, k) => k * step), (e) => X(2 ** e), rect.y + rect.h + 4, (e) => `2^${e}`);
+    vRule(this, ctx, rect, X(Math.max(1, c.p)));
+    if (r.crossover) vRule(this, ctx, rect, X(Math.max(1, r.crossover)), { colour: '--pn-muted', dash: [4, 4] });
     const items = [
       t.precReadout(c.p, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
       r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
-    this.canvas.setAttribute('aria-label', this.describe());
+    showLines(this._readoutEl, items);
   }
 
   describe() { return this.t.precAlt(this); }

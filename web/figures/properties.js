@@ -1,11 +1,14 @@
 // properties.js — <posnorm-properties> (section 4): the four reasons for
 // sin/cos — bounded, unique, relative, extrapolating — each shown with a
 // number computed by the kernels.
-import { PnFigure, fmt } from './base.js';
-import { drawBars, drawLines, drawMatrix, title } from './draw.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure } from './core/base.js';
+import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fmt } from './draw/format.js';
+import { drawMatrix } from './draw/matrix.js';
+import { drawBars, drawLines, title } from './draw/plots.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 export class PosnormProperties extends PnFigure {
   static controls = [
@@ -17,19 +20,17 @@ export class PosnormProperties extends PnFigure {
     { prop: 'trainLen', attr: 'train-len', kind: 'int', min: 10, max: 100, def: 40, label: 'trainLen' },
   ];
 
-  static readoutList = true;
-
   static css = `
     table { border-collapse: collapse; margin: 0.4em 0 0; font-size: 0.85em; font-variant-numeric: tabular-nums; }
     th, td { border-bottom: 1px solid var(--pn-grid); padding: 0.15em 0.5em; text-align: right; }
   `;
 
   buildBody(figure) {
-    super.buildBody(figure);
+    ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
     this._blocks = document.createElement('table');
     this._blocks.setAttribute('part', 'table');
-    this._errorEl = createErrorLine(this);
-    figure.append(this._errorEl, this._blocks);
+    this._errors = new PeErrorLine(this);
+    figure.append(this._errors.element, this._blocks);
   }
 
   _compute() {
@@ -71,7 +72,7 @@ export class PosnormProperties extends PnFigure {
     const side = wide ? Math.min(260, width / 2 - 30) : Math.min(width - 20, 300);
     const barsH = 90;
     const height = (wide ? side + 50 : side * 2 + 100) + barsH + 30;
-    const { ctx } = this.fitCanvas(this.canvas, height);
+    const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const half = this.dModel / 2;
     title(this, ctx, t.gramTitle, 4, 16);
@@ -99,25 +100,24 @@ export class PosnormProperties extends PnFigure {
       ctx.fill();
     }
     const f = (v) => fmt(v, 4);
-    const rot = `[[${f(r.rotation[0][0])}, ${f(r.rotation[0][1])}], [${f(r.rotation[1][0])}, ${f(r.rotation[1][1])}]]`;
+    const rot = t.matrix2(r.rotation.map((row) => row.map(f)));
     const items = [
       t.propBounded(r.lo.toFixed(4), r.hi.toFixed(4)),
       t.propUnique(r.closest.distance.toFixed(6), r.closest.i, r.closest.j, this.seqLen),
       t.propRelative(this.k, rot, r.err.toExponential(2), this.pos),
       t.propExtrapolate(L),
     ];
-    this._readoutEl.replaceChildren(...items.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    showLines(this._readoutEl, items);
     const cell = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
     const head = document.createElement('tr');
-    head.append(...['i', `θ = ${this.k}·ω_i`, 'R(k) = [[cos θ, sin θ], [−sin θ, cos θ]]'].map((h) => cell('th', h)));
+    head.append(...t.rotationHead(this.k).map((h) => cell('th', h)));
     this._blocks.replaceChildren(head, ...r.blocks.map((b) => {
       const tr = document.createElement('tr');
       const theta = this.k * this.base ** ((-2 * b.i) / this.dModel);
-      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', `[[${f(b.cos)}, ${f(b.sin)}], [${f(-b.sin)}, ${f(b.cos)}]]`));
+      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', t.matrix2([[f(b.cos), f(b.sin)], [f(-b.sin), f(b.cos)]])));
       return tr;
     }));
-    showPeErrors(this, this._errorEl, { seqLen: this.seqLen, dModel: this.dModel, base: this.base });
-    this.canvas.setAttribute('aria-label', this.describe());
+    this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base });
   }
 
   describe() { return this.t.propAlt(this); }

@@ -1,10 +1,13 @@
 // waveform.js — <posnorm-waveform>: sin and cos of one frequency pair against
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
-import { PnFigure, fmt, ticks } from './base.js';
-import { createErrorLine, showPeErrors } from './pe-error.js';
+import { PnFigure } from './core/base.js';
+import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { fmt, signed, ticks } from './draw/format.js';
+import { vRule, xLabels, yGrid } from './draw/axes.js';
+import { PeErrorLine } from './draw/pe-error.js';
 
-export { configure } from './runtime.js';
+export { configure } from './core/runtime.js';
 
 const MARGIN = { left: 40, right: 12, top: 30, bottom: 28 };
 const X_MAX = 100;
@@ -18,12 +21,12 @@ export class PosnormWaveform extends PnFigure {
   ];
 
   buildBody(figure) {
-    const { plot, canvas } = this.createPlot();
+    const { plot, canvas } = createPlot();
     this.canvas = canvas;
-    const readout = this.createReadout('div');
+    const readout = createReadout('div');
     this._readoutEl = readout;
-    this._errorEl = createErrorLine(this);
-    figure.append(plot, readout, this._errorEl);
+    this._errors = new PeErrorLine(this);
+    figure.append(plot, readout, this._errors.element);
     this._n = 0;
     const fromPointer = (e) => {
       const g = this._geom;
@@ -85,7 +88,7 @@ export class PosnormWaveform extends PnFigure {
     const t = this.t;
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(420, Math.max(260, width * 0.5)));
-    const { ctx, dpr } = this.fitCanvas(this.canvas, height);
+    const { ctx, dpr } = fitCanvas(this.canvas, height);
     const panelH = (height - MARGIN.top * 2 - MARGIN.bottom) / 2;
     const g = { x0: MARGIN.left, w: width - MARGIN.left - MARGIN.right };
     this._geom = g;
@@ -105,21 +108,11 @@ export class PosnormWaveform extends PnFigure {
     ];
     for (const p of panels) {
       const Y = (v) => p.top + ((1 - v) / 2) * panelH;
-      ctx.strokeStyle = grid;
-      ctx.fillStyle = muted;
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      for (const v of [-1, 0, 1]) {
-        ctx.beginPath();
-        ctx.moveTo(g.x0, Y(v) + 0.5);
-        ctx.lineTo(g.x0 + g.w, Y(v) + 0.5);
-        ctx.stroke();
-        ctx.fillText(v === 0 ? '0' : v > 0 ? '+1' : '−1', g.x0 - 5, Y(v));
-      }
+      yGrid(this, ctx, { x: g.x0, w: g.w }, [-1, 0, 1], Y, { label: signed, gap: 5 });
       ctx.textAlign = 'left';
       ctx.textBaseline = 'bottom';
       ctx.fillStyle = fg;
-      ctx.fillText(`${p.title} · ${t.wavelength} ${fmt(p.vals.wavelength, 5)}`, g.x0, p.top - 10);
+      ctx.fillText(t.waveformPanel(p.title, fmt(p.vals.wavelength, 5)), g.x0, p.top - 10);
       for (const [data, colourVar, name] of p.curves) {
         ctx.strokeStyle = this.color(colourVar);
         ctx.lineWidth = 2;
@@ -138,26 +131,15 @@ export class PosnormWaveform extends PnFigure {
       }
     }
     // x axis and marker
-    ctx.fillStyle = muted;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const v of ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70)))) ctx.fillText(String(v), X(v), height - MARGIN.bottom + 8);
-    ctx.strokeStyle = this.color('--pn-accent');
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.moveTo(X(this.pos) + 0.5, MARGIN.top - 2);
-    ctx.lineTo(X(this.pos) + 0.5, height - MARGIN.bottom + 4);
-    ctx.stroke();
-    ctx.lineWidth = 1;
+    xLabels(this, ctx, ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70))), X, height - MARGIN.bottom + 8);
+    vRule(this, ctx, { y: MARGIN.top - 2, h: height - MARGIN.bottom + 4 - (MARGIN.top - 2) }, X(this.pos), { width: 1.5 });
 
     const v7 = (x) => x.toFixed(7);
-    const sub = (k) => String(k).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
-    this._readoutEl.textContent =
-      `pos = ${r.pos}: sin(pos·ω₀) = ${v7(r.ref.sin)}, cos(pos·ω₀) = ${v7(r.ref.cos)}; ` +
-      `sin(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.sin)}, cos(pos·ω${sub(r.sel.i)}) = ${v7(r.sel.cos)}; ` +
-      `${t.wavelength} λ${sub(r.sel.i)} = 2π·${this.base}^(${2 * r.sel.i}/${this.dModel}) = ${fmt(r.sel.wavelength, 6)}`;
-    showPeErrors(this, this._errorEl, { seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
-    this.canvas.setAttribute('aria-label', this.describe());
+    this._readoutEl.textContent = t.waveformReadout({
+      pos: r.pos, i: r.sel.i, base: this.base, dModel: this.dModel, wavelength: fmt(r.sel.wavelength, 6),
+      ref: { sin: v7(r.ref.sin), cos: v7(r.ref.cos) }, sel: { sin: v7(r.sel.sin), cos: v7(r.sel.cos) },
+    });
+    this._errors.show({ seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
   }
 }
 

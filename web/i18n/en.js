@@ -1,7 +1,9 @@
 // i18n/en.js — the figures' labels in English (see ../i18n.js).
 import { sub } from './subscript.js';
+import notation from './notation.js';
 
 export default {
+    ...notation,
     wasmMissing: 'WebAssembly is not available in this browser, so this figure cannot be computed.',
     loading: 'Preparing…',
     dModel: 'd_model (embedding size)',
@@ -15,7 +17,8 @@ export default {
     pairIndex: 'dimension index i',
     highFreq: '← high frequency',
     lowFreq: 'low frequency →',
-    wavelength: 'wavelength',
+    waveformPanel: (title, wavelength) => `${title} · wavelength ${wavelength}`,
+    waveformReadout: (r) => `pos = ${r.pos}: sin(pos·ω₀) = ${r.ref.sin}, cos(pos·ω₀) = ${r.ref.cos}; sin(pos·ω${sub(r.i)}) = ${r.sel.sin}, cos(pos·ω${sub(r.i)}) = ${r.sel.cos}; wavelength λ${sub(r.i)} = 2π·${r.base}^(${2 * r.i}/${r.dModel}) = ${r.wavelength}`,
     heatmapAlt: (s) => `Heatmap of the sinusoidal positional encoding: ${s.seqLen} positions × ${s.dModel} dimensions, base ${s.base}, ${s.layout} layout. The x axis is the embedding dimension, the y axis the position; colour shows the value from −1 (blue) to +1 (orange). Columns on the left oscillate fastest.`,
     heatmapReadout: (r) => `PE(pos=${r.pos}, dim=${r.dim}) = ${r.text} — ${r.fn}(${r.pos} · ω${sub(r.i)}), wavelength ${r.wavelengthText}`,
     heatmapShape: (s) => `matrix ${s.seqLen} × ${s.dModel}, base ${s.base}, ${s.layout} layout; every value lies in [−1, 1].`,
@@ -33,8 +36,7 @@ export default {
     resample: 'Resample',
     before: 'before (input x)',
     after: 'after (output y)',
-    mean: 'mean',
-    std: 'std',
+    lnStats: (mean, std) => `mean ${mean} · std ${std}`,
     step1: '① mean',
     step2: '② variance',
     step3: '③ normalise',

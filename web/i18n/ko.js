@@ -1,7 +1,9 @@
 // i18n/ko.js — the figures' labels in Korean (see ../i18n.js).
 import { sub } from './subscript.js';
+import notation from './notation.js';
 
 export default {
+    ...notation,
     wasmMissing: '이 브라우저에서는 WebAssembly를 사용할 수 없어 그림을 계산할 수 없습니다.',
     loading: '계산 준비 중…',
     dModel: 'd_model (임베딩 차원)',
@@ -15,7 +17,8 @@ export default {
     pairIndex: '차원 인덱스 i',
     highFreq: '← 높은 주파수',
     lowFreq: '낮은 주파수 →',
-    wavelength: '파장',
+    waveformPanel: (title, wavelength) => `${title} · 파장 ${wavelength}`,
+    waveformReadout: (r) => `pos = ${r.pos}: sin(pos·ω₀) = ${r.ref.sin}, cos(pos·ω₀) = ${r.ref.cos}; sin(pos·ω${sub(r.i)}) = ${r.sel.sin}, cos(pos·ω${sub(r.i)}) = ${r.sel.cos}; 파장 λ${sub(r.i)} = 2π·${r.base}^(${2 * r.i}/${r.dModel}) = ${r.wavelength}`,
     heatmapAlt: (s) => `사인파 위치 인코딩 히트맵: 위치 ${s.seqLen}개 × 차원 ${s.dModel}개, base ${s.base}, ${s.layout === 'concat' ? '연결' : '교차'} 배치. 가로축은 임베딩 차원, 세로축은 위치이며 색은 −1(파랑)에서 +1(주황)까지의 값을 나타냅니다. 왼쪽 열일수록 빠르게 진동합니다.`,
     heatmapReadout: (r) => `PE(pos=${r.pos}, dim=${r.dim}) = ${r.text} — ${r.fn}(${r.pos} · ω${sub(r.i)}), 파장 ${r.wavelengthText}`,
     heatmapShape: (s) => `행렬 ${s.seqLen} × ${s.dModel}, base ${s.base}, ${s.layout === 'concat' ? '연결' : '교차'} 배치, 모든 값은 [−1, 1] 안에 있습니다.`,
@@ -33,8 +36,7 @@ export default {
     resample: '다시 뽑기',
     before: '정규화 전 (입력 x)',
     after: '정규화 후 (출력 y)',
-    mean: '평균',
-    std: '표준편차',
+    lnStats: (mean, std) => `평균 ${mean} · 표준편차 ${std}`,
     step1: '① 평균',
     step2: '② 분산',
     step3: '③ 정규화',

@@ -3,8 +3,9 @@
 // article's float32 PyTorch code at the same sizes. Computed in idle time
 // after the frame (a 2048 × 1024 matrix takes a few tens of ms), cached by
 // the sizes, so a repaint never waits for it.
+import { createReadout } from './canvas.js';
 import { fmt } from './format.js';
-import { whenIdle } from './observers.js';
+import { whenIdle } from '../core/observers.js';
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
@@ -30,30 +31,37 @@ export function peErrors(pn, { seqLen, dModel, base = 10000, offset = 0, layout 
   return { posnorm, float32 };
 }
 
-/** Creates the readout line (a `p.readout`) a figure appends under its readouts. */
-export function createErrorLine(fig) {
-  const el = fig.createReadout('p', false);
-  el.classList.add('pe-error');
-  return el;
-}
-
-/** Shows the errors for `sizes` in `el`: at once when cached, else after the frame. */
-export function showPeErrors(fig, el, sizes) {
-  const key = JSON.stringify(sizes);
-  const write = () => {
-    const e = fig.peErrors;
-    el.textContent = fig.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3));
-  };
-  if (fig._peErrorKey === key && fig.peErrors) {
-    write();
-    return;
+/**
+ * The error line of a figure (`element`, a `p.readout.pe-error` the figure
+ * places); the figure's `peErrors` holds the numbers shown, with their sizes.
+ */
+export class PeErrorLine {
+  constructor(host) {
+    this.host = host;
+    this.element = createReadout('p', false);
+    this.element.classList.add('pe-error');
+    this._key = null;
   }
-  fig._peErrorKey = key;
-  fig.peErrors = null;
-  el.textContent = fig.t.peErrorPending;
-  whenIdle(() => {
-    if (fig._peErrorKey !== key || !fig.pn || !fig.isConnected) return;
-    fig.peErrors = { ...peErrors(fig.pn, sizes), sizes };
-    write();
-  });
+
+  /** Shows the errors for `sizes` (peErrors' options): at once when known, else after the frame. */
+  show(sizes) {
+    const { host, element } = this;
+    const key = JSON.stringify(sizes);
+    const write = () => {
+      const e = host.peErrors;
+      element.textContent = host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3));
+    };
+    if (this._key === key && host.peErrors) {
+      write();
+      return;
+    }
+    this._key = key;
+    host.peErrors = null;
+    element.textContent = host.t.peErrorPending;
+    whenIdle(() => {
+      if (this._key !== key || !host.pn || !host.isConnected) return;
+      host.peErrors = { ...peErrors(host.pn, sizes), sizes };
+      write();
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import type { Posnorm } from '../../src/js/posnorm.js';
+import type { Posnorm } from '../../../src/js/posnorm.js';
 
 /** The `detail` of `posnorm-change`: a control changed (after the figure settled on the page). */
 export interface FigureChangeDetail {

@@ -1,4 +1,4 @@
-import type { InitOptions, Posnorm } from '../../src/js/posnorm.js';
+import type { InitOptions, Posnorm } from '../../../src/js/posnorm.js';
 
 /** Options for the figures of a page: init()'s options for the shared instance, and page-wide behaviour. */
 export interface FigureOptions extends InitOptions {

@@ -1,6 +1,5 @@
-// controls.js — what a figure's control is, the one rule that turns an
-// attribute, property or URL value into its value, and the native form
-// element that shows it.
+// controls.js — what a figure's control is, and the one rule that turns an
+// attribute, property or URL value into its value (form.js shows them).
 //
 // A control is { prop, attr, kind, min, max, step, def, label, round,
 // format, choices, choiceLabels, hidden, logStep }:
@@ -57,58 +56,4 @@ export function parseControl(c, raw) {
 export function resolveControl(fig, c, requested) {
   if (c.kind === 'choice') return requested;
   return clampRound(c, requested, bound(fig, c, 'min'), bound(fig, c, 'max'));
-}
-
-/** Builds the labelled native input for `c`; `onInput(value)` gets reader changes. */
-export function buildControl(c, id, onInput) {
-  const wrap = document.createElement('div');
-  wrap.className = 'control';
-  const label = document.createElement('label');
-  label.htmlFor = id;
-  label.dataset.key = c.label;
-  wrap.append(label);
-  let input;
-  let output = null;
-  if (c.kind === 'choice') {
-    input = document.createElement('select');
-    for (const choice of c.choices) {
-      const opt = document.createElement('option');
-      opt.value = choice;
-      opt.dataset.key = c.choiceLabels?.[choice] ?? choice;
-      input.append(opt);
-    }
-    input.addEventListener('change', () => onInput(input.value));
-  } else {
-    input = document.createElement('input');
-    input.type = 'range';
-    input.step = String(c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
-    output = document.createElement('output');
-    output.htmlFor = id;
-    wrap.append(output);
-    input.addEventListener('input', () => {
-      const pos = Number(input.value);
-      onInput(c.kind === 'log' ? 10 ** pos : pos);
-    });
-  }
-  input.id = id;
-  input.name = c.prop;
-  wrap.append(input);
-  return { wrap, input, output, label };
-}
-
-/** Shows `value` on the control's input: range, position, text. */
-export function syncControl(fig, c, entry, value) {
-  const { input, output } = entry;
-  if (c.kind === 'choice') {
-    input.value = value;
-    return;
-  }
-  const scale = (v) => (c.kind === 'log' ? Math.log10(v) : v);
-  input.min = String(scale(bound(fig, c, 'min')));
-  input.max = String(scale(bound(fig, c, 'max')));
-  const pos = scale(value);
-  if (Number(input.value) !== pos) input.value = String(pos);
-  const text = c.format ? c.format(value) : String(value);
-  output.value = text;
-  input.setAttribute('aria-valuetext', text);
 }

@@ -20,3 +20,8 @@ export function ticks(lo, hi, count = 5) {
   for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
   return out;
 }
+
+/** A value on a symmetric scale with its sign: '+1', '+0.5', '0', '−0.5' (a real minus). */
+export function signed(v) {
+  return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0';
+}

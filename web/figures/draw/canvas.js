@@ -1,4 +1,5 @@
-// canvas.js — plot boxes, readouts and canvases drawn at devicePixelRatio.
+// canvas.js — a figure's plot boxes and readouts, and canvases drawn at
+// devicePixelRatio.
 
 /** A `.plot` box holding a canvas with role img (focusable if asked). */
 export function createPlot({ focusable = false } = {}) {
@@ -23,12 +24,29 @@ export function createReadout(tag = 'p', live = true) {
 }
 
 /**
- * Sizes `canvas` to its CSS width (or `fallbackWidth`) and `cssHeight` at
- * devicePixelRatio; returns a 2D context in CSS pixels.
+ * The body most figures have: one canvas, and a readout below it — a
+ * `div`, or with `list` an `ol.steps` of lines — appended to `figure`.
  */
-export function fitCanvas(canvas, cssHeight, fallbackWidth = 300) {
+export function plotWithReadout(figure, { list = false } = {}) {
+  const { plot, canvas } = createPlot();
+  const readout = createReadout(list ? 'ol' : 'div');
+  if (list) readout.classList.add('steps');
+  figure.append(plot, readout);
+  return { canvas, readout };
+}
+
+/** Shows `lines` in `el`, one `tag` element (an `li` by default) each. */
+export function showLines(el, lines, tag = 'li') {
+  el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
+}
+
+/**
+ * Sizes `canvas` to its CSS width (or, before it has one, its figure's, or
+ * 300) and `cssHeight` at devicePixelRatio; returns a 2D context in CSS pixels.
+ */
+export function fitCanvas(canvas, cssHeight) {
   const dpr = globalThis.devicePixelRatio || 1;
-  const cssWidth = Math.max(1, canvas.clientWidth || fallbackWidth);
+  const cssWidth = Math.max(1, canvas.clientWidth || canvas.closest('figure')?.clientWidth || 300);
   canvas.style.height = `${cssHeight}px`;
   const w = Math.round(cssWidth * dpr), h = Math.round(cssHeight * dpr);
   if (canvas.width !== w) canvas.width = w;

@@ -1,24 +1,7 @@
-// draw.js — small canvas helpers shared by the figures.
+// plots.js — the data of a chart: lines and bars, and a panel's title and
+// legend (axes.js draws around them, matrix.js draws matrices).
+import { xLabels, yGrid } from './axes.js';
 import { fmt, ticks } from './format.js';
-
-let matrices = 0;
-
-/**
- * Paints `data` [rows × cols] (a Float32Array or PnBuffer) with the
- * colormap kernel into `rect` of ctx. `cache` names the figure's wasm pixel
- * buffer and keeps the offscreen canvas between frames.
- */
-export function drawMatrix(fig, ctx, cache, data, rows, cols, rect, { map = 'diverging', vmin = -1, vmax = 1 } = {}) {
-  cache.name ??= `matrix${++matrices}`;
-  cache.px = fig.buffer(cache.name, rows * cols * 4, 'u8c');
-  fig.pn.colormap(data, { map, vmin, vmax: vmax > vmin ? vmax : vmin + 1, out: cache.px });
-  cache.canvas ??= document.createElement('canvas');
-  cache.canvas.width = cols;
-  cache.canvas.height = rows;
-  cache.canvas.getContext('2d').putImageData(new ImageData(cache.px.array, cols, rows), 0, 0);
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(cache.canvas, rect.x, rect.y, rect.w, rect.h);
-}
 
 /** A small title above a panel. */
 export function title(fig, ctx, text, x, y) {
@@ -39,23 +22,9 @@ export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, 
   const n = Math.max(...series.map((s) => s.ys.length));
   const X = (k) => rect.x + (n > 1 ? (k / (n - 1)) * rect.w : rect.w / 2);
   const Y = (v) => rect.y + rect.h - ((Math.min(hi, Math.max(lo, T(v))) - lo) / (hi - lo)) * rect.h;
-  const muted = fig.color('--pn-muted');
-  ctx.strokeStyle = fig.color('--pn-grid');
-  ctx.fillStyle = muted;
-  ctx.font = '11px system-ui, sans-serif';
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
   const yt = log ? ticks(Math.ceil(lo), Math.floor(hi), 5).filter(Number.isInteger).map((e) => 10 ** e) : ticks(yMin, yMax, 4);
-  for (const v of yt) {
-    ctx.beginPath();
-    ctx.moveTo(rect.x, Math.round(Y(v)) + 0.5);
-    ctx.lineTo(rect.x + rect.w, Math.round(Y(v)) + 0.5);
-    ctx.stroke();
-    ctx.fillText(log ? `1e${Math.round(Math.log10(v))}` : fmt(v, 3), rect.x - 4, Y(v));
-  }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  for (const v of ticks(x0, x0 + (n - 1) * dx, Math.max(2, Math.floor(rect.w / 70)))) ctx.fillText(String(v), X((v - x0) / dx), rect.y + rect.h + 4);
+  yGrid(fig, ctx, rect, yt, Y, { label: log ? (v) => `1e${Math.round(Math.log10(v))}` : (v) => fmt(v, 3), snap: true });
+  xLabels(fig, ctx, ticks(x0, x0 + (n - 1) * dx, Math.max(2, Math.floor(rect.w / 70))), (v) => X((v - x0) / dx), rect.y + rect.h + 4);
   if (marker !== undefined) {
     ctx.fillStyle = fig.color('--pn-grid');
     ctx.globalAlpha = 0.35;

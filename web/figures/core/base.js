@@ -1,0 +1,217 @@
+// base.js — a posnorm figure's life on a page. It builds its shadow DOM
+// when first connected, starts when it comes near the viewport (the page's
+// shared wasm instance and the figure's language, together), draws after
+// every change, holds wasm memory only while it is on the page, and gives
+// its pictures their text alternative.
+//
+// What every figure also does is done by controllers, in the manner of
+// Lit's reactive controllers: objects that follow the figure's life through
+// hostConnected() and hostDisconnected() (addController) and ask it to draw
+// with invalidate(). The base composes
+//   RenderScheduler (scheduler.js)    when it draws, how long it took, the first frame
+//   LanguageController (language.js)  its labels in its language
+//   ToolbarController (toolbar.js)    "Copy link", "Download PNG", "Download CSV"
+//   PosterController (poster.js)      a message while it starts, the poster where it cannot run
+//   ControlsForm (form.js)            the native inputs of its controls
+// and a figure may compose its own (draw/pe-error.js).
+//
+// A figure subclass declares `static controls` (controls.js), optionally
+// `static css`, and implements
+//   buildBody(figure)  — add its canvas(es) and readouts (once),
+//   render()           — compute with this.pn and draw (every change),
+//   describe()         — the text alternative of its picture, from its values,
+//   toCsv()            — the numbers behind the picture,
+//   buildExtraControls(form) — add its buttons (addButton; optional).
+import { PnElement, emit } from './element.js';
+import { ControlsForm } from './form.js';
+import { FigureBuffers } from './buffers.js';
+import { whenNearViewport } from './observers.js';
+import { LanguageController } from './language.js';
+import { PosterController } from './poster.js';
+import { RenderScheduler } from './scheduler.js';
+import { ToolbarController } from './toolbar.js';
+import { restoreFromUrl, shareUrl } from './share.js';
+import { FIGURE_CSS, adoptStyles } from './style.js';
+import { getPosnorm } from './runtime.js';
+
+export class PnFigure extends PnElement {
+  constructor() {
+    super();
+    /** wasm buffers this figure owns; freed when it leaves the page. */
+    this.buffers = new FigureBuffers();
+    /** The shared kernel instance, once started. */
+    this.pn = null;
+    this._controllers = new Set();
+    this._scheduler = new RenderScheduler(this);
+    this._language = new LanguageController(this, () => {
+      this._describePictures();
+      this.invalidate();
+    });
+    this._toolbar = new ToolbarController(this);
+    this._poster = new PosterController(this);
+    this._form = new ControlsForm(this);
+    this._built = false;
+    this._started = false;
+  }
+
+  /** Adds a controller: its hostConnected() and hostDisconnected() follow the figure's. */
+  addController(controller) {
+    this._controllers.add(controller);
+    if (this._built && this.isConnected) controller.hostConnected?.();
+  }
+
+  removeController(controller) {
+    this._controllers.delete(controller);
+  }
+
+  /** The language of the labels: own lang, an ancestor's, or 'ko'. */
+  get language() { return this._language.lang; }
+
+  /** The strings of that language. */
+  get t() { return this._language.strings; }
+
+  /** Resolves after the first frame; rejects where the figure cannot run. */
+  get ready() { return this._scheduler.firstFrame; }
+
+  /** Milliseconds each of the last renders took (compute + draw). */
+  get renderTimes() { return this._scheduler.times; }
+
+  /** performance.now() at the end of the first frame. */
+  get firstFrameAt() { return this._scheduler.firstFrameAt; }
+
+  connectedCallback() {
+    if (!this._built) this._build();
+    this.settle();
+    for (const c of this._controllers) c.hostConnected?.();
+    if (this._started || this._poster.shown) return;
+    if (typeof WebAssembly !== 'object') {
+      this._fail(new Error('posnorm: this browser has no WebAssembly'));
+      return;
+    }
+    this._cancelStart = whenNearViewport(this, () => this._start());
+  }
+
+  disconnectedCallback() {
+    this._cancelStart?.();
+    for (const c of this._controllers) c.hostDisconnected?.();
+    this.buffers.clear();
+  }
+
+  async _start() {
+    if (this._started) return;
+    this._started = true;
+    try {
+      // the figure's language (if not Korean) loads with the wasm, so its first frame is labelled
+      [this.pn] = await Promise.all([getPosnorm(), this._language.load()]);
+    } catch (error) {
+      this._fail(error);
+      return;
+    }
+    this._poster.started();
+    // the first frame is drawn at once, to be painted with the page's next frame
+    if (this.isConnected && this.firstFrameAt === undefined) this.renderNow();
+    else this.invalidate();
+  }
+
+  /** No WebAssembly (or it failed to load): the poster and a message; `ready` rejects. */
+  _fail(error) {
+    this._poster.show();
+    this._scheduler.abandon(error);
+    emit(this, 'posnorm-error', { error, message: this.t.wasmMissing });
+  }
+
+  _build() {
+    this._built = true;
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    adoptStyles(root, FIGURE_CSS, this.constructor.css);
+    const figure = document.createElement('figure');
+    figure.setAttribute('part', 'figure');
+    const { box, message } = this._poster.build();
+    figure.append(box);
+    this.buildBody(figure);
+    const form = this._form.build();
+    this.buildExtraControls?.(form);
+    figure.append(form, this._toolbar.build(), message);
+    root.append(figure);
+    restoreFromUrl(this);
+    this.controlsChanged();
+    this._language.relabel();
+    this._language.load();
+  }
+
+  /**
+   * The wasm buffer kept under `name` (made anew when its length or type
+   * changes). Only while the figure is on the page and started.
+   */
+  buffer(name, length, type = 'f32') {
+    if (!this.isConnected || !this.pn) {
+      throw new Error(`${this.localName}: wasm buffers exist only while the figure is on the page and started`);
+    }
+    return this.buffers.get(this.pn, name, length, type);
+  }
+
+  /** Called by the element core after each batch of control changes. */
+  controlsChanged() {
+    if (!this._built) return;
+    this._form.sync(this.values);
+    this._describePictures();
+    this.invalidate();
+  }
+
+  languageChanged() {
+    if (!this._built) return;
+    this._language.relabel();
+    this._language.load();
+  }
+
+  /** Adds a button (labelled by string `key`) to the controls; returns it. */
+  addButton(key, onClick) { return this._form.addButton(key, onClick); }
+
+  /**
+   * Gives every canvas the text alternative of the picture, describe(), from
+   * the moment it is built; a canvas marked data-panel="KEY" shows a part of
+   * it, named by string KEY after the text.
+   */
+  _describePictures() {
+    const text = this.describe?.();
+    if (!text) return;
+    for (const c of this.shadowRoot.querySelectorAll('canvas[role=img]')) {
+      c.setAttribute('aria-label', c.dataset.panel ? `${text} (${this.t[c.dataset.panel]})` : text);
+    }
+  }
+
+  // ---- drawing (RenderScheduler) ------------------------------------------
+
+  /** Schedules one render for the next animation frame (only on the page). */
+  invalidate() { this._scheduler.request(); }
+
+  /** Renders synchronously and logs how long it took. */
+  renderNow() { this._scheduler.now(); }
+
+  /** The current value of a CSS custom property of this figure. */
+  color(name) {
+    return (this._scheduler.style ?? getComputedStyle(this)).getPropertyValue(name).trim() || '#888';
+  }
+
+  // ---- links and downloads (ToolbarController) ---------------------------
+
+  /**
+   * The prefix of this figure's parameters in a page URL: its id, else its
+   * tag name ("fig-a1.d-model=128"). Set `shareKey = ''` for a page that
+   * holds one figure and uses plain names ("d-model=128").
+   */
+  get shareKey() { return this._shareKey ?? (this.id || this.localName); }
+  set shareKey(v) { this._shareKey = String(v); }
+
+  /** A link to the current page that restores this figure's controls. */
+  shareUrl() { return shareUrl(this); }
+
+  /** Copies shareUrl() (or shows it) and fires `posnorm-share`. */
+  copyLink() { return this._toolbar.copyLink(); }
+
+  /** Saves the figure's pixels (at devicePixelRatio) as a PNG file. */
+  downloadPng() { this._toolbar.downloadPng(); }
+
+  /** Saves the numbers behind the figure (this.toCsv()) as a CSV file. */
+  downloadCsv() { this._toolbar.downloadCsv(); }
+}

@@ -1,0 +1,106 @@
+// form.js — a figure's controls on the page: one labelled native input per
+// visible control (a range slider, or a <select> for a choice), kept showing
+// the control's value and current range, and the figure's own buttons.
+import { bound } from './controls.js';
+
+let uid = 0;
+
+/** Builds the labelled native input for `c`; `onInput(value)` gets reader changes. */
+function buildControl(c, id, onInput) {
+  const wrap = document.createElement('div');
+  wrap.className = 'control';
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  label.dataset.key = c.label;
+  wrap.append(label);
+  let input;
+  let output = null;
+  if (c.kind === 'choice') {
+    input = document.createElement('select');
+    for (const choice of c.choices) {
+      const opt = document.createElement('option');
+      opt.value = choice;
+      opt.dataset.key = c.choiceLabels?.[choice] ?? choice;
+      input.append(opt);
+    }
+    input.addEventListener('change', () => onInput(input.value));
+  } else {
+    input = document.createElement('input');
+    input.type = 'range';
+    input.step = String(c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
+    output = document.createElement('output');
+    output.htmlFor = id;
+    wrap.append(output);
+    input.addEventListener('input', () => {
+      const pos = Number(input.value);
+      onInput(c.kind === 'log' ? 10 ** pos : pos);
+    });
+  }
+  input.id = id;
+  input.name = c.prop;
+  wrap.append(input);
+  return { wrap, input, output, label };
+}
+
+/** Shows `value` on the control's input: range, position, text. */
+function syncControl(fig, c, entry, value) {
+  const { input, output } = entry;
+  if (c.kind === 'choice') {
+    input.value = value;
+    return;
+  }
+  const scale = (v) => (c.kind === 'log' ? Math.log10(v) : v);
+  input.min = String(scale(bound(fig, c, 'min')));
+  input.max = String(scale(bound(fig, c, 'max')));
+  const pos = scale(value);
+  if (Number(input.value) !== pos) input.value = String(pos);
+  const text = c.format ? c.format(value) : String(value);
+  output.value = text;
+  input.setAttribute('aria-valuetext', text);
+}
+
+/** The <form> of a figure's controls; reader changes go to host.request(prop, value, 'user'). */
+export class ControlsForm {
+  constructor(host) {
+    this.host = host;
+    this.element = null;
+    this._inputs = new Map();
+  }
+
+  /** Builds the form (once), with a labelled input per visible control. */
+  build() {
+    const form = document.createElement('form');
+    form.className = 'controls';
+    form.setAttribute('part', 'controls');
+    form.addEventListener('submit', (e) => e.preventDefault());
+    for (const c of this.host.constructor.controls) {
+      if (c.hidden) continue;
+      const entry = buildControl(c, `pn-${++uid}-${c.prop}`, (value) => this.host.request(c.prop, value, 'user'));
+      form.append(entry.wrap);
+      this._inputs.set(c.prop, entry);
+    }
+    this.element = form;
+    return form;
+  }
+
+  /** Shows the current values (and ranges) on the inputs. */
+  sync(values) {
+    for (const c of this.host.constructor.controls) {
+      const entry = this._inputs.get(c.prop);
+      if (entry) syncControl(this.host, c, entry, values[c.prop]);
+    }
+  }
+
+  /** Adds a button (labelled by string `key`) to the form; returns it. */
+  addButton(key, onClick) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.key = key;
+    button.addEventListener('click', onClick);
+    const wrap = document.createElement('div');
+    wrap.className = 'control';
+    wrap.append(button);
+    this.element.append(wrap);
+    return button;
+  }
+}

@@ -1,0 +1,50 @@
+// language.js — which language a figure speaks: its own `lang`, the nearest
+// ancestor's, the document's, else Korean (the article's); and the
+// controller that keeps the figure's labels in it.
+import { hasStrings, loadStrings, strings } from '../../i18n.js';
+
+/** 'en' or 'ko' for element `el`. */
+export function languageOf(el) {
+  const owner = el.closest?.('[lang]');
+  const lang = (owner?.getAttribute('lang') || globalThis.document?.documentElement.lang || 'ko').slice(0, 2).toLowerCase();
+  return lang === 'en' ? 'en' : 'ko';
+}
+
+/**
+ * The figure's labels: every element of its shadow DOM marked
+ * `data-key="KEY"` shows the string KEY, every one marked
+ * `data-key-label="KEY"` has it as its aria-label. What the figure draws
+ * or writes itself follows at its next render; `onRelabel` is called after
+ * each relabelling (the base describes its pictures again and redraws).
+ */
+export class LanguageController {
+  constructor(host, onRelabel) {
+    this.host = host;
+    this._onRelabel = onRelabel;
+  }
+
+  /** 'en' or 'ko'. */
+  get lang() { return languageOf(this.host); }
+
+  /** The strings of that language (Korean until it has loaded). */
+  get strings() { return strings(this.lang); }
+
+  /** Loads the figure's language if it is not here yet, then relabels; resolves once its strings are in place. */
+  load() {
+    const lang = this.lang;
+    if (hasStrings(lang)) return Promise.resolve();
+    return loadStrings(lang).then(() => this.relabel(), () => {});
+  }
+
+  /** Puts every marked label in the figure's language. */
+  relabel() {
+    const t = this.strings;
+    const root = this.host.shadowRoot;
+    for (const el of root.querySelectorAll('[data-key]')) {
+      const s = t[el.dataset.key];
+      if (typeof s === 'string') el.textContent = s;
+    }
+    for (const el of root.querySelectorAll('[data-key-label]')) el.setAttribute('aria-label', t[el.dataset.keyLabel]);
+    this._onRelabel();
+  }
+}

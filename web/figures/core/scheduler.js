@@ -1,0 +1,69 @@
+// scheduler.js — when a figure draws: at most once per animation frame after
+// a change, again when its box changes size, and at once when asked (the
+// first frame, a download). It times every render; the first frame settles
+// the figure's `ready` and fires `posnorm-ready`. A controller (base.js):
+// while the figure is off the page it neither observes nor draws.
+import { emit } from './element.js';
+import { onResize } from './observers.js';
+
+export class RenderScheduler {
+  constructor(host) {
+    this.host = host;
+    /** Milliseconds each of the last renders took (compute + draw). */
+    this.times = [];
+    /** performance.now() at the end of the first frame. */
+    this.firstFrameAt = undefined;
+    /** The figure's computed style during a render (read by its color()). */
+    this.style = null;
+    this._frame = 0;
+    /** Resolves after the first frame; rejects where the figure cannot run. */
+    this.firstFrame = new Promise((resolve, reject) => {
+      this._resolve = resolve;
+      this._reject = reject;
+    });
+    this.firstFrame.catch(() => {}); // a page that never awaits `ready` gets no unhandled rejection
+    host.addController(this);
+  }
+
+  hostConnected() {
+    this._stopResize = onResize(this.host.shadowRoot.querySelector('figure'), () => this.request());
+    this.request();
+  }
+
+  hostDisconnected() {
+    this._stopResize?.();
+    if (this._frame) cancelAnimationFrame(this._frame);
+    this._frame = 0;
+  }
+
+  /** Schedules one render for the next animation frame (once started, and only on the page). */
+  request() {
+    if (!this.host.pn || !this.host.isConnected || this._frame) return;
+    this._frame = requestAnimationFrame(() => {
+      this._frame = 0;
+      this.now();
+    });
+  }
+
+  /** Renders synchronously and logs how long it took. */
+  now() {
+    const { host } = this;
+    if (!host.pn || !host.isConnected) return;
+    const t0 = performance.now();
+    this.style = getComputedStyle(host);
+    host.render();
+    const t1 = performance.now();
+    this.times.push(t1 - t0);
+    if (this.times.length > 200) this.times.shift();
+    if (this.firstFrameAt === undefined) {
+      this.firstFrameAt = t1;
+      this._resolve();
+      emit(host, 'posnorm-ready', { time: t1 });
+    }
+  }
+
+  /** The figure will never draw (it cannot run): `ready` rejects with `error`. */
+  abandon(error) {
+    this._reject(error);
+  }
+}

@@ -1,0 +1,59 @@
+// toolbar.js — the "Copy link", "Download PNG" and "Download CSV" buttons
+// under a figure and the status line that answers them: the link from
+// share.js, the files from download.js.
+import { emit } from './element.js';
+import { copyLink } from './share.js';
+import { fileStem, joinCanvases, saveBlob } from './download.js';
+
+export class ToolbarController {
+  constructor(host) {
+    this.host = host;
+    this.element = null;
+    this._status = null;
+  }
+
+  /** Builds the toolbar (once); its buttons call the figure's own methods. */
+  build() {
+    const bar = document.createElement('div');
+    bar.className = 'toolbar';
+    bar.setAttribute('part', 'toolbar');
+    bar.setAttribute('role', 'group');
+    bar.dataset.keyLabel = 'toolbar';
+    for (const action of ['copyLink', 'downloadPng', 'downloadCsv']) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.key = action;
+      b.dataset.action = action;
+      b.addEventListener('click', () => this.host[action]());
+      bar.append(b);
+    }
+    this._status = document.createElement('span');
+    this._status.className = 'status';
+    this._status.setAttribute('role', 'status');
+    bar.append(this._status);
+    this.element = bar;
+    return bar;
+  }
+
+  /** Copies the figure's link (or shows it) and fires `posnorm-share`. */
+  async copyLink() {
+    const url = await copyLink(this.host, this._status, this.host.t);
+    emit(this.host, 'posnorm-share', { url });
+  }
+
+  /** Saves the figure's pixels (at devicePixelRatio; several canvases side by side) as a PNG file. */
+  downloadPng() {
+    const { host } = this;
+    if (!host.pn || !host.isConnected) return;
+    host.renderNow();
+    joinCanvases(host.shadowRoot, host.color('--pn-bg')).toBlob((blob) => saveBlob(host.shadowRoot, blob, `${fileStem(host)}.png`), 'image/png');
+  }
+
+  /** Saves the numbers behind the figure (its toCsv()) as a CSV file. */
+  downloadCsv() {
+    const { host } = this;
+    if (!host.pn || !host.isConnected) return;
+    host.renderNow();
+    saveBlob(host.shadowRoot, new Blob([host.toCsv()], { type: 'text/csv' }), `${fileStem(host)}.csv`);
+  }
+}

@@ -1,2 +1,0 @@
-// draw.js is internal to the figures; it has no public API.
-export {};

@@ -1,0 +1,135 @@
+// axes.js — the parts of a chart around its data: ticks and labels along
+// an axis, grid lines, reference lines and markers, an axis title, and a
+// colour scale. Every helper sets the canvas state it draws with; labels
+// are in the muted colour and the figures' 11 px font.
+
+const FONT = '11px system-ui, sans-serif';
+
+function labelStyle(fig, ctx, align, baseline) {
+  ctx.fillStyle = fig.color('--pn-muted');
+  ctx.font = FONT;
+  ctx.textAlign = align;
+  ctx.textBaseline = baseline;
+}
+
+/** Under a horizontal axis at y: a 4 px tick at X(v) for each value, its label (label(v)) below. */
+export function xTicks(fig, ctx, values, X, y, label = String) {
+  labelStyle(fig, ctx, 'center', 'top');
+  for (const v of values) {
+    ctx.fillRect(X(v), y, 1, 4);
+    ctx.fillText(label(v), X(v), y + 5);
+  }
+}
+
+/** Left of a vertical axis at x: a 4 px tick at Y(v) for each value, its label (label(v)) beside. */
+export function yTicks(fig, ctx, values, Y, x, label = String) {
+  labelStyle(fig, ctx, 'right', 'middle');
+  for (const v of values) {
+    ctx.fillRect(x - 4, Y(v), 4, 1);
+    ctx.fillText(label(v), x - 6, Y(v));
+  }
+}
+
+/** Labels only, centred under X(v) at y. */
+export function xLabels(fig, ctx, values, X, y, label = String) {
+  labelStyle(fig, ctx, 'center', 'top');
+  for (const v of values) ctx.fillText(label(v), X(v), y);
+}
+
+/**
+ * A grid line across `rect` at Y(v) for each value, labelled `gap` px left
+ * of it; `snap` puts each line on whole pixels.
+ */
+export function yGrid(fig, ctx, rect, values, Y, { label = String, gap = 4, snap = false } = {}) {
+  ctx.strokeStyle = fig.color('--pn-grid');
+  labelStyle(fig, ctx, 'right', 'middle');
+  for (const v of values) {
+    const y = (snap ? Math.round(Y(v)) : Y(v)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(rect.x, y);
+    ctx.lineTo(rect.x + rect.w, y);
+    ctx.stroke();
+    ctx.fillText(label(v), rect.x - gap, Y(v));
+  }
+}
+
+/** A reference line across `rect` at y (colour a CSS property; dashed if asked), `label` above its left end. */
+export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], label } = {}) {
+  ctx.strokeStyle = fig.color(colour);
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(rect.x, y);
+  ctx.lineTo(rect.x + rect.w, y);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (label === undefined) return;
+  ctx.fillStyle = fig.color(colour);
+  ctx.font = FONT;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(label, rect.x + 4, y - 7);
+}
+
+/** A marker line down `rect` at x, on the pixel (colour a CSS property; dashed and `width` wide if asked). */
+export function vRule(fig, ctx, rect, x, { colour = '--pn-accent', dash = [], width = 1 } = {}) {
+  ctx.strokeStyle = fig.color(colour);
+  ctx.setLineDash(dash);
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.moveTo(x + 0.5, rect.y);
+  ctx.lineTo(x + 0.5, rect.y + rect.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 1;
+}
+
+/** An axis title turned to run upwards, centred at (x, y). */
+export function yTitle(fig, ctx, text, x, y) {
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.rotate(-Math.PI / 2);
+  labelStyle(fig, ctx, 'center', 'middle');
+  ctx.fillText(text, 0, 0);
+  ctx.restore();
+}
+
+/** A caption in two halves under an axis: `left` from x0, `right` up to x1, on baseline y. */
+export function xCaption(fig, ctx, left, right, x0, x1, y) {
+  ctx.fillStyle = fig.color('--pn-fg');
+  ctx.font = FONT;
+  ctx.textBaseline = 'bottom';
+  ctx.textAlign = 'left';
+  ctx.fillText(left, x0, y);
+  ctx.textAlign = 'right';
+  ctx.fillText(right, x1, y);
+}
+
+const strips = new Map();
+
+/**
+ * A colour scale in `rect`: colormap `map` (the kernel's table) from vmax
+ * at the top to vmin at the bottom, framed, with a 3 px tick and a label
+ * right of it at each [value, label] of `marks`.
+ */
+export function colourScale(fig, ctx, rect, map, vmin, vmax, marks) {
+  let strip = strips.get(map);
+  if (!strip) {
+    const lut = fig.pn.colormapTable(map);
+    strip = document.createElement('canvas');
+    strip.width = 1;
+    strip.height = 256;
+    const img = new ImageData(1, 256);
+    for (let k = 0; k < 256; k++) img.data.set(lut.subarray(4 * (255 - k), 4 * (255 - k) + 4), 4 * k);
+    strip.getContext('2d').putImageData(img, 0, 0);
+    strips.set(map, strip);
+  }
+  ctx.drawImage(strip, rect.x, rect.y, rect.w, rect.h);
+  ctx.strokeStyle = fig.color('--pn-muted');
+  ctx.strokeRect(rect.x + 0.5, rect.y + 0.5, rect.w - 1, rect.h - 1);
+  labelStyle(fig, ctx, 'left', 'middle');
+  for (const [v, label] of marks) {
+    const y = rect.y + ((vmax - v) / (vmax - vmin)) * rect.h;
+    ctx.fillRect(rect.x + rect.w, y, 3, 1);
+    ctx.fillText(label, rect.x + rect.w + 5, y);
+  }
+}
