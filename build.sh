@@ -20,6 +20,11 @@ HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/reduce.c"
 COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
 src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
+# The test builds (native, simdtest, fuzz) add the counting pn_malloc/pn_free
+# (src/pn_alloc.h): the tests check that no call allocates before it has
+# validated its arguments and that every allocation is freed.
+TEST_SOURCES="$SOURCES src/alloc_count.c"
+TEST_DEFINES="-DPN_COUNT_ALLOC"
 CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
 EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
 _pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
@@ -78,7 +83,7 @@ build_native() {
   local cc=${CC:-cc}
   local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
   # shellcheck disable=SC2086
-  $cc ${CFLAGS_COMMON/-O3/-O1} $san -Isrc $SOURCES tests/c/test_kernels.c -lm \
+  $cc ${CFLAGS_COMMON/-O3/-O1} $san $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c -lm \
     -o build/native/test_kernels
   echo "built build/native/test_kernels (ASan + UBSan)"
 }
@@ -88,7 +93,7 @@ build_fuzz() {
   mkdir -p build/native
   # shellcheck disable=SC2086
   ${CLANG:-clang} ${CFLAGS_COMMON/-O3/-O1} -g -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=all -Isrc $SOURCES tests/c/fuzz_kernels.c -lm -o build/native/fuzz_kernels
+    -fno-sanitize-recover=all $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/fuzz_kernels.c -lm -o build/native/fuzz_kernels
   echo "built build/native/fuzz_kernels (libFuzzer + ASan + UBSan)"
 }
 
@@ -100,7 +105,7 @@ build_simdtest() {
   ensure_emcc
   mkdir -p build/native
   # shellcheck disable=SC2086
-  emcc ${CFLAGS_COMMON/-O2/-O1} -msimd128 -fsanitize=address,undefined -Isrc $SOURCES tests/c/test_kernels.c \
+  emcc ${CFLAGS_COMMON/-O2/-O1} -msimd128 -fsanitize=address,undefined $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c \
     -o build/native/test_kernels_simd.cjs -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
   echo "built build/native/test_kernels_simd.cjs (wasm SIMD128 + ASan + UBSan, run with node)"
 }

@@ -24,7 +24,7 @@ int pn_attention_f32(float *out, float *weights, const float *x,
       d_head < 1 || d_head > 4096)
     return PN_ERR_SIZE;
   const size_t nq = (size_t)seq_len * (size_t)d_head, nx = (size_t)seq_len * (size_t)d_model;
-  double *q = malloc(sizeof(double) * (3 * nq + (size_t)seq_len + nx));
+  double *q = pn_malloc(sizeof(double) * (3 * nq + (size_t)seq_len + nx));
   if (!q) return PN_ERR_NOMEM;
   double *k = q + nq, *v = k + nq, *a = v + nq, *x64 = a + seq_len;
   for (size_t i = 0; i < nx; i++) x64[i] = (double)x[i];
@@ -58,6 +58,6 @@ int pn_attention_f32(float *out, float *weights, const float *x,
       oi[c] = (float)s;
     }
   }
-  free(q);
+  pn_free(q);
   return PN_OK;
 }

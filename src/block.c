@@ -59,7 +59,7 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
   /* the 8 traced tensors, then the attention's q, k, v, ctx and one row of
    * scores, then the FFN's hidden layer */
-  double *s = malloc(sizeof(double) * (12 * n + (size_t)T + (size_t)T * (size_t)d_ff));
+  double *s = pn_malloc(sizeof(double) * (12 * n + (size_t)T + (size_t)T * (size_t)d_ff));
   if (!s) return PN_ERR_NOMEM;
   double *slot[PN_BLOCK_TRACE_SLOTS];
   for (int i = 0; i < PN_BLOCK_TRACE_SLOTS; i++) slot[i] = s + (size_t)i * n;
@@ -82,6 +82,6 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   else pn_norm_rows_f64(slot[7], NULL, slot[6], T, d, norm == PN_NORM_RMS, e);
 
   for (size_t i = 0; i < 8 * n; i++) trace[i] = (float)s[i];
-  free(s);
+  pn_free(s);
   return PN_OK;
 }

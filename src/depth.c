@@ -46,7 +46,7 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
     return PN_ERR_SIZE;
   if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale))
     return PN_ERR_ARG;
-  float *x = malloc(sizeof(float) * 3 * (size_t)n);
+  float *x = pn_malloc(sizeof(float) * 3 * (size_t)n);
   if (!x) return PN_ERR_NOMEM;
   float *h = x + n, *z = h + n;
   memcpy(x, x0, sizeof(float) * (size_t)n);
@@ -66,6 +66,6 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
       pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
     std_out[l] = (float)population_std(x, (size_t)n);
   }
-  free(x);
+  pn_free(x);
   return PN_OK;
 }

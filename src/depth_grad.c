@@ -64,7 +64,7 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
   const int rms = block == PN_BLOCK_PRE_RMS;
   /* kept for the backward pass: x_l (L+1), the branch input h_l and z_l, the
    * per-row inverse spreads of the norms, and the final norm's output */
-  double *xs = malloc(sizeof(double) * (N * (3 * L + 5) + (size_t)rows * (L + 1)));
+  double *xs = pn_malloc(sizeof(double) * (N * (3 * L + 5) + (size_t)rows * (L + 1)));
   if (!xs) return PN_ERR_NOMEM;
   double *hs = xs + N * (L + 1), *zs = hs + N * L, *out = zs + N * L;
   double *dx = out + N, *dh = dx + N, *dbranch = dh + N, *invs = dbranch + N;
@@ -145,6 +145,6 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     if (pre) norm_rows_back(dx, dbranch, h, invs + li * rows, rows, width, rms);
     else for (size_t k = 0; k < N; k++) dx[k] += dbranch[k];
   }
-  free(xs);
+  pn_free(xs);
   return PN_OK;
 }

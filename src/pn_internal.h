@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pn_alloc.h"
 #include "posnorm.h"
 
 /* Rows between exact re-anchoring of the PE rotation (see pe.c). */

@@ -85,7 +85,7 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
   }
   const int32_t half = rotary_dim / 2;
   const size_t table_rows = position_ids ? 1 : (size_t)seq_len;
-  float *sn = malloc(sizeof(float) * 2 * table_rows * (size_t)half);
+  float *sn = pn_malloc(sizeof(float) * 2 * table_rows * (size_t)half);
   if (!sn) return PN_ERR_NOMEM;
   float *cs = sn + table_rows * (size_t)half;
   if (!position_ids)
@@ -102,7 +102,7 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
       rope_token(y, x, srow, crow, b, s, seq_len, heads, head_dim, half, interleaved, layout);
     }
   }
-  free(sn);
+  pn_free(sn);
   return PN_OK;
 }
 

@@ -135,12 +135,12 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   const int64_t tokens = pn_count2(batch, seq_len);
   if (tokens < 0 || half < 1 || tokens * half > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
   if (!position_ids && (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT)) return PN_ERR_ARG;
-  float *cs = malloc(sizeof(float) * 2 * (size_t)tokens * (size_t)half);
+  float *cs = pn_malloc(sizeof(float) * 2 * (size_t)tokens * (size_t)half);
   if (!cs) return PN_ERR_NOMEM;
   float *sn = cs + (size_t)tokens * (size_t)half;
   for (int64_t t = 0; t < tokens; t++) {
     const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % seq_len);
-    if (position_ids && position_ids[t] < 0) { free(cs); return PN_ERR_ARG; }
+    if (position_ids && position_ids[t] < 0) { pn_free(cs); return PN_ERR_ARG; }
     for (int32_t i = 0; i < half; i++) {
       const double a = p * inv_freq[i];
       cs[t * half + i] = (float)(cos(a) * attention_factor);
@@ -148,6 +148,6 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
     }
   }
   const int rc = pn_rope_cache_f32(y, x, cs, sn, NULL, (int32_t)tokens, batch, seq_len, heads, head_dim, rotary_dim, interleaved, layout);
-  free(cs);
+  pn_free(cs);
   return rc;
 }
