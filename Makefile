@@ -18,7 +18,7 @@ wasm: $(WASM)
 $(WASM): $(C_SOURCES) build.sh
 	./build.sh wasm
 
-$(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
+$(NATIVE): $(C_SOURCES) $(wildcard tests/c/*.c tests/c/*.h) build.sh
 	./build.sh native
 
 # All tests: native C under sanitizers, a short libFuzzer run, kernels and
