@@ -26,8 +26,10 @@ static inline int64_t pn_count2(int32_t a, int32_t b) {
   return n > PN_MAX_ELEMENTS ? -1 : n;
 }
 
-/* Natural log of a finite x > 0 from IEEE + - * / only (random.c): keeps
- * libm's log and pow, and their tables, out of the wasm. Within 2 ulp. */
+/* Natural log from IEEE + - * / only (random.c): keeps libm's log and pow,
+ * and their tables, out of the wasm. Within 2 ulp for every x > 0,
+ * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
+ * O(1): no loop over the exponent. */
 double pn_log(double x);
 
 /* Frequency of pair i for an encoding of `dims` dimensions:
