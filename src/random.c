@@ -68,7 +68,7 @@ double pn_log(double x) {
 int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
                          double std) {
   if (!out) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1)) return PN_ERR_SIZE;
   if (!isfinite(mean) || !isfinite(std) || !(std >= 0.0)) return PN_ERR_ARG;
   uint32_t st = seed, s[4];
   for (int k = 0; k < 4; k++) s[k] = splitmix32(&st);

@@ -50,7 +50,7 @@ static int rope_check(const float *x, const float *y, int32_t batch,
   if (!x || !y) return PN_ERR_NULL;
   const int64_t tokens = pn_count2(batch, seq_len);
   const int64_t per_token = pn_count2(heads, head_dim);
-  if (tokens < 0 || per_token < 0 || tokens * per_token > PN_MAX_ELEMENTS)
+  if (!tokens || !per_token || tokens * per_token > PN_MAX_ELEMENTS)
     return PN_ERR_SIZE;
   if (rotary_dim < 2 || rotary_dim > head_dim || (rotary_dim & 1) ||
       (layout != PN_ROPE_BSHD && layout != PN_ROPE_BHSD))
@@ -116,7 +116,7 @@ int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
   if (!cos_cache || !sin_cache) return PN_ERR_NULL;
   const int32_t half = rotary_dim / 2;
   const int64_t tokens = (int64_t)batch * seq_len;
-  if (pn_count2(cache_rows, half) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(cache_rows, half)) return PN_ERR_SIZE;
   if (position_ids) {
     for (int64_t t = 0; t < tokens; t++)
       if (position_ids[t] < 0 || position_ids[t] >= cache_rows) return PN_ERR_ARG;

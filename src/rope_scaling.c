@@ -133,7 +133,7 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   /* the cos/sin of every token's angles, scaled by the attention factor and
    * rounded once, handed to the cache kernel as a 3-D cache */
   const int64_t tokens = pn_count2(batch, seq_len);
-  if (tokens < 0 || half < 1 || tokens * half > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!tokens || half < 1 || tokens * half > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
   if (!position_ids && (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT)) return PN_ERR_ARG;
   float *cs = pn_malloc(sizeof(float) * 2 * (size_t)tokens * (size_t)half);
   if (!cs) return PN_ERR_NOMEM;
