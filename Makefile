@@ -8,6 +8,7 @@ C_SOURCES := $(wildcard src/*.c src/*.h)
 
 .PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
 FUZZ_SECONDS ?= 660
+FUZZ_TEST_SECONDS ?= 15
 
 all: build
 
@@ -21,23 +22,26 @@ $(WASM): $(C_SOURCES) build.sh
 $(NATIVE): $(C_SOURCES) $(wildcard tests/c/*.c tests/c/*.h) build.sh
 	./build.sh native
 
-# All tests: native C under sanitizers, a short libFuzzer run, kernels and
-# API in Node, the package, and the browser tests in headless Chromium
-# (node --test runs every *.test.mjs).
+# All tests: native C under sanitizers, a short run of both libFuzzer
+# drivers (64-bit and 32-bit, FUZZ_TEST_SECONDS each), kernels and API in
+# Node, the package, and the browser tests in headless Chromium (node --test
+# runs every *.test.mjs).
 test: build
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
+	tests/c/run_fuzz.sh $(FUZZ_TEST_SECONDS)
 	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
 
-# A longer fuzzing run than the one in make test: FUZZ_SECONDS (11 minutes)
-# of one core through every kernel; findings are written as crash-* files.
+# A longer fuzzing run than the one in make test: both drivers (64-bit, then
+# 32-bit) for FUZZ_SECONDS (11 minutes) each on one core, sharing a corpus;
+# each prints its execution count, a finding is left in build/fuzz-findings/.
 fuzz:
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
 	mkdir -p build/fuzz-corpus
-	build/native/fuzz_kernels -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz-corpus
+	tests/c/run_fuzz.sh $(FUZZ_SECONDS) build/fuzz-corpus
 
 bench: build
 	tools/ensure-test-deps.sh

@@ -4,7 +4,7 @@
 #   ./build.sh            both wasm builds (SIMD128 and scalar) into build/wasm/
 #   ./build.sh wasm       the same
 #   ./build.sh native     native C tests under ASan + UBSan
-#   ./build.sh fuzz       the libFuzzer driver (needs clang and compiler-rt)
+#   ./build.sh fuzz       the libFuzzer driver, 64-bit and 32-bit (clang, compiler-rt)
 #   ./build.sh simdtest   the native C tests compiled to wasm SIMD128 with ASan + UBSan
 #
 # Emscripten is required for the wasm builds. On Debian, run as root, this
@@ -92,13 +92,25 @@ build_native() {
   echo "built build/native/test_kernels (ASan + UBSan)"
 }
 
-# libFuzzer driver (clang with compiler-rt: Debian's clang and libclang-rt-14-dev)
+# The libFuzzer driver, twice: 64-bit (build/native/fuzz_kernels) and 32-bit
+# (build/native/fuzz_kernels32, clang -m32), whose 32-bit size_t is the word
+# size the wasm modules ship with; its doubles in SSE2 (-mfpmath=sse), as
+# wasm evaluates them, not in the x87's extended precision. Both with ASan +
+# UBSan; the 32-bit one needs Debian's libc6-dev-i386, lib32gcc-12-dev,
+# lib32stdc++-12-dev and the i386 runtimes of libclang-rt-14-dev
+# (tools/ensure-test-deps.sh), and runs under qemu-i386 where the kernel has
+# no 32-bit emulation (tests/c/run_fuzz.sh).
 build_fuzz() {
   mkdir -p build/native
-  # shellcheck disable=SC2086
-  ${CLANG:-clang} $CFLAGS_TEST -g -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=all $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/fuzz_kernels.c -lm -o build/native/fuzz_kernels
-  echo "built build/native/fuzz_kernels (libFuzzer + ASan + UBSan)"
+  local bits out arch
+  for bits in 64 32; do
+    out=build/native/fuzz_kernels arch=-m64
+    [ "$bits" = 32 ] && out=build/native/fuzz_kernels32 arch="-m32 -msse2 -mfpmath=sse"
+    # shellcheck disable=SC2086
+    ${CLANG:-clang} $arch $CFLAGS_TEST -g -fsanitize=fuzzer,address,undefined \
+      -fno-sanitize-recover=all $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/fuzz_kernels.c -lm -o $out
+    echo "built $out (libFuzzer + ASan + UBSan, ${bits}-bit)"
+  done
 }
 
 # The same C tests on the SIMD128 code path itself: compiled by emcc with
