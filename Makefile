@@ -8,6 +8,7 @@ C_SOURCES := $(wildcard src/*.c src/*.h)
 
 .PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
 FUZZ_SECONDS ?= 660
+FUZZ_TEST_SECONDS ?= 15
 # The JS property suite's time budget per build in make fuzz (make test runs a fixed number of runs).
 PROPERTY_SECONDS ?= 600
 
@@ -20,28 +21,31 @@ wasm: $(WASM)
 $(WASM): $(C_SOURCES) build.sh
 	./build.sh wasm
 
-$(NATIVE): $(C_SOURCES) tests/c/test_kernels.c build.sh
+$(NATIVE): $(C_SOURCES) $(wildcard tests/c/*.c tests/c/*.h) build.sh
 	./build.sh native
 
-# All tests: native C under sanitizers, a short libFuzzer run, kernels and
-# API in Node, the package, and the browser tests in headless Chromium
-# (node --test runs every *.test.mjs).
+# All tests: native C under sanitizers, a short run of both libFuzzer
+# drivers (64-bit and 32-bit, FUZZ_TEST_SECONDS each), kernels and API in
+# Node, the package, and the browser tests in headless Chromium (node --test
+# runs every *.test.mjs).
 test: build
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
+	tests/c/run_fuzz.sh $(FUZZ_TEST_SECONDS)
 	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
 
-# A longer fuzzing run than the one in make test: FUZZ_SECONDS (11 minutes)
-# of one core through every kernel; findings are written as crash-* files.
+# A longer fuzzing run than the one in make test: both drivers (64-bit, then
+# 32-bit) for FUZZ_SECONDS (11 minutes) each on one core, sharing a corpus;
+# each prints its execution count, a finding is left in build/fuzz-findings/.
 # Then the JS property suite for PROPERTY_SECONDS per build (both builds at
 # once) with a new seed, printing the runs per call and the seed.
 fuzz:
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
 	mkdir -p build/fuzz-corpus
-	build/native/fuzz_kernels -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 build/fuzz-corpus
+	tests/c/run_fuzz.sh $(FUZZ_SECONDS) build/fuzz-corpus
 	PROPERTY_SECONDS=$(PROPERTY_SECONDS) PROPERTY_SEED=$$(date +%s) PROPERTY_REPORT=1 $(NODE) --test tests/properties.test.mjs
 
 bench: build

@@ -4,7 +4,7 @@
 #   ./build.sh            both wasm builds (SIMD128 and scalar) into build/wasm/
 #   ./build.sh wasm       the same
 #   ./build.sh native     native C tests under ASan + UBSan
-#   ./build.sh fuzz       the libFuzzer driver (needs clang and compiler-rt)
+#   ./build.sh fuzz       the libFuzzer driver, 64-bit and 32-bit (clang, compiler-rt)
 #   ./build.sh simdtest   the native C tests compiled to wasm SIMD128 with ASan + UBSan
 #
 # Emscripten is required for the wasm builds. On Debian, run as root, this
@@ -20,7 +20,16 @@ HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/reduce.c"
 COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
 src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
+# The test builds (native, simdtest, fuzz) add the counting pn_malloc/pn_free
+# (src/pn_alloc.h): the tests check that no call allocates before it has
+# validated its arguments and that every allocation is freed.
+TEST_SOURCES="$SOURCES src/alloc_count.c"
+TEST_DEFINES="-DPN_COUNT_ALLOC"
 CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
+# The test builds (native ASan + UBSan, simdtest, the fuzzers) at -O1, the
+# level sanitizers are meant for: said here, not substituted into
+# CFLAGS_COMMON (the substitution -O3 -> -O1 never matched and left -O2).
+CFLAGS_TEST="-std=c11 -O1 -Wall -Wextra -Werror -ffp-contract=off"
 EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
 _pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
 _pn_batchnorm_infer_f32,_pn_rope_f32,_pn_rope_cache_f32,_pn_rope_frequencies_f64,_pn_rope_scaled_f32,_pn_alibi_slopes_f32,_pn_alibi_bias_f32,\
@@ -78,18 +87,30 @@ build_native() {
   local cc=${CC:-cc}
   local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
   # shellcheck disable=SC2086
-  $cc ${CFLAGS_COMMON/-O3/-O1} $san -Isrc $SOURCES tests/c/test_kernels.c -lm \
+  $cc $CFLAGS_TEST $san $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c -lm \
     -o build/native/test_kernels
   echo "built build/native/test_kernels (ASan + UBSan)"
 }
 
-# libFuzzer driver (clang with compiler-rt: Debian's clang and libclang-rt-14-dev)
+# The libFuzzer driver, twice: 64-bit (build/native/fuzz_kernels) and 32-bit
+# (build/native/fuzz_kernels32, clang -m32), whose 32-bit size_t is the word
+# size the wasm modules ship with; its doubles in SSE2 (-mfpmath=sse), as
+# wasm evaluates them, not in the x87's extended precision. Both with ASan +
+# UBSan; the 32-bit one needs Debian's libc6-dev-i386, lib32gcc-12-dev,
+# lib32stdc++-12-dev and the i386 runtimes of libclang-rt-14-dev
+# (tools/ensure-test-deps.sh), and runs under qemu-i386 where the kernel has
+# no 32-bit emulation (tests/c/run_fuzz.sh).
 build_fuzz() {
   mkdir -p build/native
-  # shellcheck disable=SC2086
-  ${CLANG:-clang} ${CFLAGS_COMMON/-O3/-O1} -g -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=all -Isrc $SOURCES tests/c/fuzz_kernels.c -lm -o build/native/fuzz_kernels
-  echo "built build/native/fuzz_kernels (libFuzzer + ASan + UBSan)"
+  local bits out arch
+  for bits in 64 32; do
+    out=build/native/fuzz_kernels arch=-m64
+    [ "$bits" = 32 ] && out=build/native/fuzz_kernels32 arch="-m32 -msse2 -mfpmath=sse"
+    # shellcheck disable=SC2086
+    ${CLANG:-clang} $arch $CFLAGS_TEST -g -fsanitize=fuzzer,address,undefined \
+      -fno-sanitize-recover=all $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/fuzz_kernels.c -lm -o $out
+    echo "built $out (libFuzzer + ASan + UBSan, ${bits}-bit)"
+  done
 }
 
 # The same C tests on the SIMD128 code path itself: compiled by emcc with
@@ -100,7 +121,7 @@ build_simdtest() {
   ensure_emcc
   mkdir -p build/native
   # shellcheck disable=SC2086
-  emcc ${CFLAGS_COMMON/-O2/-O1} -msimd128 -fsanitize=address,undefined -Isrc $SOURCES tests/c/test_kernels.c \
+  emcc $CFLAGS_TEST -msimd128 -fsanitize=address,undefined $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c \
     -o build/native/test_kernels_simd.cjs -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
   echo "built build/native/test_kernels_simd.cjs (wasm SIMD128 + ASan + UBSan, run with node)"
 }

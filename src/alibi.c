@@ -28,11 +28,11 @@ int pn_alibi_slopes_f32(float *slopes, int32_t heads) {
 int pn_alibi_bias_f32(float *bias, int32_t heads, int32_t seq_len) {
   if (!bias) return PN_ERR_NULL;
   if (heads < 1 || heads > 65536 || seq_len < 1) return PN_ERR_SIZE;
-  const int64_t sq = pn_count2(seq_len, seq_len);
-  if (sq < 0 || sq * heads > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  const size_t sq = pn_count2(seq_len, seq_len);
+  if (!sq || !pn_fits(pn_size_mul(sq, (size_t)heads))) return PN_ERR_SIZE;
   for (int32_t h = 0; h < heads; h++) {
     const double m = alibi_slope(h, heads);
-    float *bh = bias + (size_t)h * (size_t)sq;
+    float *bh = bias + (size_t)h * sq;
     for (int32_t i = 0; i < seq_len; i++) {
       float *row = bh + (size_t)i * (size_t)seq_len;
       for (int32_t j = 0; j < seq_len; j++)

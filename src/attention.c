@@ -1,6 +1,4 @@
 /* attention.c — single-head self-attention for the order figure. */
-#include <stdlib.h>
-
 #include "pn_internal.h"
 
 void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
@@ -24,7 +22,12 @@ int pn_attention_f32(float *out, float *weights, const float *x,
       d_head < 1 || d_head > 4096)
     return PN_ERR_SIZE;
   const size_t nq = (size_t)seq_len * (size_t)d_head, nx = (size_t)seq_len * (size_t)d_model;
-  double *q = malloc(sizeof(double) * (3 * nq + (size_t)seq_len + nx));
+  /* q, k, v [seq_len × d_head], one row of scores, x in float64:
+   * 24·seq_len·d_head + 8·seq_len + 8·seq_len·d_model bytes */
+  const size_t values = pn_size_mul_add(nq, 3, pn_size_add((size_t)seq_len, nx));
+  const size_t bytes = pn_size_mul(values, sizeof(double));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
+  double *q = pn_malloc(bytes);
   if (!q) return PN_ERR_NOMEM;
   double *k = q + nq, *v = k + nq, *a = v + nq, *x64 = a + seq_len;
   for (size_t i = 0; i < nx; i++) x64[i] = (double)x[i];
@@ -58,6 +61,6 @@ int pn_attention_f32(float *out, float *weights, const float *x,
       oi[c] = (float)s;
     }
   }
-  free(q);
+  pn_free(q);
   return PN_OK;
 }

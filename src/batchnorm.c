@@ -30,7 +30,7 @@ int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
                            float eps, float momentum) {
   if (!x || !y) return PN_ERR_NULL;
   if ((running_mean == NULL) != (running_var == NULL)) return PN_ERR_NULL;
-  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(rows, cols)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps) || !(momentum >= 0.0f && momentum <= 1.0f))
     return PN_ERR_ARG;
   double m[COLS_PER_PASS], v[COLS_PER_PASS], inv[COLS_PER_PASS];
@@ -72,7 +72,7 @@ int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
                            const float *running_var, int32_t rows,
                            int32_t cols, float eps) {
   if (!x || !y || !running_mean || !running_var) return PN_ERR_NULL;
-  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(rows, cols)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   double m[COLS_PER_PASS], inv[COLS_PER_PASS];
   for (int32_t c0 = 0; c0 < cols; c0 += COLS_PER_PASS) {

@@ -1,8 +1,6 @@
 /* block.c — one Transformer block (multi-head self-attention and a GELU
  * feed-forward network, each behind a residual connection, with Pre- or
  * Post-Norm), every intermediate tensor kept, for the block figure. */
-#include <stdlib.h>
-
 #include "pn_internal.h"
 
 /* Multi-head scaled dot-product self-attention of s [T × d] with the
@@ -58,8 +56,11 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   const int32_t T = tokens, d = d_model;
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
   /* the 8 traced tensors, then the attention's q, k, v, ctx and one row of
-   * scores, then the FFN's hidden layer */
-  double *s = malloc(sizeof(double) * (12 * n + (size_t)T + (size_t)T * (size_t)d_ff));
+   * scores, then the FFN's hidden layer: 8·(12·T·d + T + T·d_ff) bytes */
+  const size_t values = pn_size_mul_add(n, 12, pn_size_mul_add((size_t)T, (size_t)d_ff, (size_t)T));
+  const size_t bytes = pn_size_mul(values, sizeof(double));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
+  double *s = pn_malloc(bytes);
   if (!s) return PN_ERR_NOMEM;
   double *slot[PN_BLOCK_TRACE_SLOTS];
   for (int i = 0; i < PN_BLOCK_TRACE_SLOTS; i++) slot[i] = s + (size_t)i * n;
@@ -82,6 +83,6 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   else pn_norm_rows_f64(slot[7], NULL, slot[6], T, d, norm == PN_NORM_RMS, e);
 
   for (size_t i = 0; i < 8 * n; i++) trace[i] = (float)s[i];
-  free(s);
+  pn_free(s);
   return PN_OK;
 }

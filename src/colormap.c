@@ -15,7 +15,7 @@ static const uint8_t *colormap_table(int32_t map) {
 int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
                       float vmax, int32_t map) {
   if (!rgba || !x) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1)) return PN_ERR_SIZE; /* 4·n bytes: at most 2^30 */
   const uint8_t *lut = colormap_table(map);
   if (!lut || !isfinite(vmin) || !isfinite(vmax) || !(vmin < vmax))
     return PN_ERR_ARG;

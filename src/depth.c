@@ -1,7 +1,6 @@
 /* depth.c — a stack of residual blocks, for the depth-stability figure:
  * how the spread of activations grows, shrinks or stays put with depth
  * with and without normalisation. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "pn_internal.h"
@@ -39,14 +38,16 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
                           const float *weights, int32_t layers, int32_t rows,
                           int32_t width, int32_t block, float weight_scale) {
   if (!std_out || !x0 || !weights) return PN_ERR_NULL;
-  const int64_t n = pn_count2(rows, width);
-  const int64_t wsize = pn_count2(width, width);
-  if (layers < 1 || layers > 1024 || rows > 4096 || width > 4096 || n < 0 ||
-      wsize < 0 || wsize * layers > PN_MAX_ELEMENTS)
+  if (layers < 1 || layers > 1024 || rows < 1 || rows > 4096 || width < 1 || width > 4096)
     return PN_ERR_SIZE;
+  const size_t n = (size_t)rows * (size_t)width, wsize = (size_t)width * (size_t)width; /* <= 2^24 */
+  if (!pn_fits(pn_size_mul(wsize, (size_t)layers))) return PN_ERR_SIZE;
   if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale))
     return PN_ERR_ARG;
-  float *x = malloc(sizeof(float) * 3 * (size_t)n);
+  /* x, the branch input h and its product z, [rows × width] each */
+  const size_t bytes = pn_size_mul(n, 3 * sizeof(float));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
+  float *x = pn_malloc(bytes);
   if (!x) return PN_ERR_NOMEM;
   float *h = x + n, *z = h + n;
   memcpy(x, x0, sizeof(float) * (size_t)n);
@@ -61,11 +62,11 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
       in = h;
     }
     matmul(z, in, w, rows, width, weight_scale);
-    for (int64_t k = 0; k < n; k++) x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);
+    for (size_t k = 0; k < n; k++) x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);
     if (block == PN_BLOCK_POST_LN)
       pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
-    std_out[l] = (float)population_std(x, (size_t)n);
+    std_out[l] = (float)population_std(x, n);
   }
-  free(x);
+  pn_free(x);
   return PN_OK;
 }

@@ -2,7 +2,6 @@
  * with respect to every weight (backpropagation, float64), for showing how
  * gradients grow or stay level through depth (Xiong et al., 2020). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "pn_internal.h"
@@ -52,19 +51,23 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                int32_t layers, int32_t rows, int32_t width,
                                int32_t block, float weight_scale) {
   if (!std_out || !loss || !grad || !grad_norm || !x0 || !weights || !readout) return PN_ERR_NULL;
-  const int64_t n = pn_count2(rows, width);
-  const int64_t wsize = pn_count2(width, width);
-  if (layers < 1 || layers > 1024 || rows > 4096 || width > 4096 || n < 0 ||
-      wsize < 0 || wsize * layers > PN_MAX_ELEMENTS || n * (int64_t)(layers + 1) > PN_MAX_ELEMENTS)
+  if (layers < 1 || layers > 1024 || rows < 1 || rows > 4096 || width < 1 || width > 4096)
     return PN_ERR_SIZE;
+  const size_t N = (size_t)rows * (size_t)width, L = (size_t)layers; /* N <= 2^24 */
+  const size_t wsize = (size_t)width * (size_t)width;
+  if (!pn_fits(pn_size_mul(wsize, L)) || !pn_fits(pn_size_mul(N, L + 1))) return PN_ERR_SIZE;
   if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale))
     return PN_ERR_ARG;
-  const size_t N = (size_t)n, L = (size_t)layers;
+  /* kept for the backward pass: x_l (L+1), the branch input h_l and z_l (L
+   * each), the final norm's output and three work rows, and the per-row
+   * inverse spreads of the norms (L+1): 8·(N·(3L + 5) + rows·(L + 1)) bytes,
+   * which passes 2^32 for shapes the limits allow (4096 × 4096, 9 layers) */
+  const size_t values = pn_size_mul_add(N, 3 * L + 5, pn_size_mul((size_t)rows, L + 1));
+  const size_t bytes = pn_size_mul(values, sizeof(double));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
   const int pre = block == PN_BLOCK_PRE_LN || block == PN_BLOCK_PRE_RMS;
   const int rms = block == PN_BLOCK_PRE_RMS;
-  /* kept for the backward pass: x_l (L+1), the branch input h_l and z_l, the
-   * per-row inverse spreads of the norms, and the final norm's output */
-  double *xs = malloc(sizeof(double) * (N * (3 * L + 5) + (size_t)rows * (L + 1)));
+  double *xs = pn_malloc(bytes);
   if (!xs) return PN_ERR_NOMEM;
   double *hs = xs + N * (L + 1), *zs = hs + N * L, *out = zs + N * L;
   double *dx = out + N, *dh = dx + N, *dbranch = dh + N, *invs = dbranch + N;
@@ -145,6 +148,6 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     if (pre) norm_rows_back(dx, dbranch, h, invs + li * rows, rows, width, rms);
     else for (size_t k = 0; k < N; k++) dx[k] += dbranch[k];
   }
-  free(xs);
+  pn_free(xs);
   return PN_OK;
 }

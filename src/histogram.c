@@ -6,7 +6,7 @@
 int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
                      int32_t n, int32_t bins, float min, float max) {
   if (!counts || !extra || !x) return PN_ERR_NULL;
-  if (n < 0 || n > PN_MAX_ELEMENTS || bins < 1 || bins > 65536) return PN_ERR_SIZE;
+  if ((n != 0 && !pn_count2(n, 1)) || bins < 1 || bins > 65536) return PN_ERR_SIZE;
   if (!isfinite(min) || !isfinite(max) || !(min < max)) return PN_ERR_ARG;
   memset(counts, 0, sizeof(uint32_t) * (size_t)bins);
   uint32_t below = 0, above = 0, nan = 0;

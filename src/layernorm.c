@@ -105,7 +105,7 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
                      const float *gamma, const float *beta, int32_t rows,
                      int32_t cols, float eps) {
   if (!x || !y) return PN_ERR_NULL;
-  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(rows, cols)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   /* Row r's sums about its provisional shift were taken while row r-1 was
    * written (row 0's here); pn_moments_finish adds a second pass only for
@@ -145,7 +145,7 @@ int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
                            float *stats, const float *x, const float *gamma,
                            const float *beta, int32_t n, float eps) {
   if (!x) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   double mu = 0.0, var = 0.0;
   for (int32_t j = 0; j < n; j++) mu += (double)x[j];

@@ -110,19 +110,17 @@ static int pe_base_ok(double base) { return isfinite(base) && base > 1.0; }
 int pn_pe_sinusoidal_f32(float *out, int32_t seq_len, int32_t d_model,
                          double base, int32_t offset, int32_t layout) {
   if (!out) return PN_ERR_NULL;
-  if (pn_count2(seq_len, d_model) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(seq_len, d_model)) return PN_ERR_SIZE;
   if (!pe_base_ok(base) || offset < 0 ||
-      (double)offset + (double)seq_len > PN_POS_LIMIT)
+      (double)offset + (double)seq_len > PN_POS_LIMIT ||
+      (layout != PN_PE_INTERLEAVED && layout != PN_PE_CONCAT))
     return PN_ERR_ARG;
   const int32_t n_pairs = (d_model + 1) / 2, n_cos = d_model / 2;
-  if (layout == PN_PE_INTERLEAVED) {
+  if (layout == PN_PE_INTERLEAVED)
     pe_rows(out, NULL, d_model, 1, seq_len, n_pairs, n_cos, d_model, base, offset);
-  } else if (layout == PN_PE_CONCAT) {
+  else
     pe_rows(out, out + n_pairs, d_model, 0, seq_len, n_pairs, n_cos, d_model,
             base, offset);
-  } else {
-    return PN_ERR_ARG;
-  }
   return PN_OK;
 }
 
@@ -145,7 +143,7 @@ void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
 int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
                      int32_t dim, int32_t d_model, double base) {
   if (!out) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS || d_model < 1) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1) || d_model < 1) return PN_ERR_SIZE;
   const double pos_end = pos_start + (double)(n - 1) * pos_step;
   if (dim < 0 || dim >= d_model || !pe_base_ok(base) || !isfinite(pos_start) ||
       !isfinite(pos_step) || fabs(pos_start) > PN_POS_LIMIT ||

@@ -7,7 +7,7 @@
 int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
                            double base, int32_t offset, int32_t layout) {
   if (!out) return PN_ERR_NULL;
-  if (pn_count2(seq_len, d_model) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(seq_len, d_model)) return PN_ERR_SIZE;
   if (!isfinite(base) || !(base > 1.0) || offset < 0 ||
       (double)offset + (double)seq_len > PN_POS_LIMIT ||
       (layout != PN_PE_INTERLEAVED && layout != PN_PE_CONCAT))

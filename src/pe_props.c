@@ -5,7 +5,7 @@
 
 int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols) {
   if (!out || !x) return PN_ERR_NULL;
-  if (rows < 1 || rows > 8192 || pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (rows < 1 || rows > 8192 || !pn_count2(rows, cols)) return PN_ERR_SIZE; /* out: rows² <= 2^26 */
   for (int32_t i = 0; i < rows; i++) {
     const float *xi = x + (size_t)i * (size_t)cols;
     for (int32_t j = 0; j <= i; j++) {
@@ -22,7 +22,7 @@ int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols) {
 int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
                             int32_t rows, int32_t cols) {
   if (!distance || !pair || !x) return PN_ERR_NULL;
-  if (rows < 2 || rows > 8192 || pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (rows < 2 || rows > 8192 || !pn_count2(rows, cols)) return PN_ERR_SIZE;
   double best = INFINITY;
   int32_t bi = 0, bj = 1;
   for (int32_t i = 0; i < rows; i++) {
@@ -50,8 +50,9 @@ int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
 int pn_pe_shift_f32(float *out, const float *pe_row, int32_t d_model,
                     double base, int32_t k) {
   if (!out || !pe_row) return PN_ERR_NULL;
-  if (d_model < 2 || d_model > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
-  if ((d_model & 1) || !isfinite(base) || !(base > 1.0)) return PN_ERR_ARG;
+  if (d_model < 2 || !pn_count2(d_model, 1)) return PN_ERR_SIZE;
+  if ((d_model & 1) || !isfinite(base) || !(base > 1.0) || k == INT32_MIN) /* |k| < 2^31 */
+    return PN_ERR_ARG;
   const double log_base = pn_log(base);
   for (int32_t i = 0; i < d_model / 2; i++) {
     const double a = (double)k * pn_pe_frequency(log_base, i, d_model);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pn_alloc.h"
 #include "posnorm.h"
 
 /* Rows between exact re-anchoring of the PE rotation (see pe.c). */
@@ -17,16 +18,49 @@
 /* 2^31: the largest position any kernel accepts. */
 #define PN_POS_LIMIT 2147483648.0
 
-/* Element count of a [a × b] tensor, or -1 if a or b < 1 or it exceeds
- * PN_MAX_ELEMENTS. */
-static inline int64_t pn_count2(int32_t a, int32_t b) {
-  if (a < 1 || b < 1) return -1;
-  int64_t n = (int64_t)a * (int64_t)b;
-  return n > PN_MAX_ELEMENTS ? -1 : n;
+/* Checked sizes. Every allocation size and every element-count bound is
+ * computed with pn_size_mul_add, in the target's size_t (32 bits on
+ * wasm32): a result that does not fit saturates to PN_SIZE_OVERFLOW
+ * (SIZE_MAX) and stays there through every later product and sum, so a
+ * kernel checks once, at the end, and nothing wraps. */
+#define PN_SIZE_OVERFLOW SIZE_MAX
+
+/* a·b + c in size_t, or PN_SIZE_OVERFLOW if any operand is
+ * PN_SIZE_OVERFLOW or the result does not fit. */
+static inline size_t pn_size_mul_add(size_t a, size_t b, size_t c) {
+  size_t ab, r;
+  if (a == PN_SIZE_OVERFLOW || b == PN_SIZE_OVERFLOW || c == PN_SIZE_OVERFLOW ||
+      __builtin_mul_overflow(a, b, &ab) || __builtin_add_overflow(ab, c, &r))
+    return PN_SIZE_OVERFLOW;
+  return r;
 }
 
-/* Natural log of a finite x > 0 from IEEE + - * / only (random.c): keeps
- * libm's log and pow, and their tables, out of the wasm. Within 2 ulp. */
+/* a·b and a + b through pn_size_mul_add. */
+static inline size_t pn_size_mul(size_t a, size_t b) { return pn_size_mul_add(a, b, 0); }
+static inline size_t pn_size_add(size_t a, size_t b) { return pn_size_mul_add(a, 1, b); }
+
+/* An int32 size as a size_t factor: itself when >= 1, else
+ * PN_SIZE_OVERFLOW (so a product with a size < 1 never fits). */
+static inline size_t pn_size(int32_t a) {
+  return a >= 1 ? (size_t)a : PN_SIZE_OVERFLOW;
+}
+
+/* Whether n is the element count of a tensor: 1 <= n <= PN_MAX_ELEMENTS. */
+static inline int pn_fits(size_t n) {
+  return n >= 1 && n <= (size_t)PN_MAX_ELEMENTS;
+}
+
+/* Element count of a [a × b] tensor, or 0 if a or b < 1 or a·b exceeds
+ * PN_MAX_ELEMENTS. */
+static inline size_t pn_count2(int32_t a, int32_t b) {
+  const size_t n = pn_size_mul(pn_size(a), pn_size(b));
+  return pn_fits(n) ? n : 0;
+}
+
+/* Natural log from IEEE + - * / only (random.c): keeps libm's log and pow,
+ * and their tables, out of the wasm. Within 2 ulp for every x > 0,
+ * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
+ * O(1): no loop over the exponent. */
 double pn_log(double x);
 
 /* Frequency of pair i for an encoding of `dims` dimensions:
@@ -48,6 +82,15 @@ void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
 void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
                         int32_t n_pairs, int32_t dims, double base,
                         double offset);
+
+/* RoPE's shared checks (rope.c, rope_scaling.c). pn_rope_shape_ok: the
+ * element count of x, batch·seq_len·heads·head_dim, is a tensor's (else
+ * PN_ERR_SIZE). pn_rope_args_ok: rotary_dim even in [2, head_dim],
+ * interleaved 0 or 1, layout a pn_rope_layout (else PN_ERR_ARG). */
+int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
+                     int32_t head_dim);
+int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
+                    int32_t layout);
 
 /* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2), in
  * float64: z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), with

@@ -12,7 +12,27 @@
  *              otherwise. A tensor's element count must not exceed
  *              PN_MAX_ELEMENTS (2^28, i.e. 1 GiB of float32).
  * Return       every function returns an `int` status: PN_OK (0) on success,
- *              or a negative PN_ERR_* code. On error nothing has been written.
+ *              or a negative PN_ERR_* code. Every function checks all of
+ *              its arguments before it writes an output or allocates
+ *              anything: on error nothing has been written (outputs, and
+ *              in/out arguments such as BatchNorm's running statistics,
+ *              hold what they held) and nothing is left allocated. The
+ *              checks run in the order of the codes: pointers
+ *              (PN_ERR_NULL), then sizes (PN_ERR_SIZE), then the other
+ *              arguments (PN_ERR_ARG), then the scratch allocation
+ *              (PN_ERR_NOMEM); so with one invalid argument the status
+ *              names its kind.
+ * Sizes        every element count and every scratch byte count is
+ *              computed with one checked, saturating multiply-add in the
+ *              target's size_t (32 bits in wasm; pn_internal.h), so nothing
+ *              wraps: a count past its limit, or a scratch that does not
+ *              fit in size_t, is PN_ERR_SIZE; one malloc cannot give is
+ *              PN_ERR_NOMEM.
+ * Scratch      a function's "Scratch:" line is the exact byte count of the
+ *              one malloc it makes (after validating), freed before it
+ *              returns; functions without that line allocate nothing. The
+ *              JS wrapper computes the same formulas to refuse calls that
+ *              cannot fit in wasm memory before it allocates.
  * Aliasing     outputs may alias their main input only where a function says
  *              "in place allowed"; otherwise buffers must not overlap (this
  *              is not checked: overlapping buffers give unspecified values,
@@ -33,7 +53,8 @@
  *              precise enough to count ulps.
  * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
  *              RMSNorm) or columns (BatchNorm) whose statistics they enter.
- * Threads      no global mutable state; all functions are re-entrant.
+ * Threads      no global mutable state (but the allocation counters of the
+ *              test builds, src/pn_alloc.h); all functions are re-entrant.
  *
  * ======================================================================
  * LIMITS (every range and precondition in one place)
@@ -44,12 +65,19 @@
  *   positions (PE, RoPE)       0 <= p < 2^31; PE/RoPE base > 1 and finite;
  *                              accuracy is tested for p < 2^20, d_model <= 8192
  *   peSample positions         |start|, |start + (n-1)·step| <= 2^31
+ *   PE shift                   even d_model; |k| < 2^31 (k != INT32_MIN)
  *   LayerNorm/RMSNorm/BatchNorm  any finite float32 input (up to FLT_MAX,
  *                              denormals included), eps >= 0 finite; NaN/Inf
  *                              reach only their own row (column)
  *   BatchNorm momentum         0 <= momentum <= 1
  *   RoPE                       rotary_dim even, 2 <= rotary_dim <= head_dim;
- *                              cache ids in [0, cache_rows)
+ *                              interleaved 0 or 1; cache ids in
+ *                              [0, cache_rows); given frequencies finite,
+ *                              attention factor finite and > 0
+ *   RoPE scaling               dim even in [2, 65536] (>= 4 for dynamic);
+ *                              every parameter of the type in its range
+ *                              (pn_rope_frequencies_f64); the attention
+ *                              factor, frequencies and a grown base finite
  *   ALiBi                      1 <= heads <= 65536
  *   histogram                  1 <= bins <= 65536; min < max, both finite
  *   colormap                   vmin < vmax, both finite (any finite range)
@@ -59,10 +87,15 @@
  *   Transformer block          tokens <= 512, d_model <= 1024, d_ff <= 4096;
  *                              heads divides d_model
  *   random normal              n >= 1; std >= 0, mean and std finite
- *   scratch memory             attention, RoPE, the residual stack and the
- *                              Transformer block
- *                              malloc scratch (sizes at each function) and
- *                              return PN_ERR_NOMEM when it is not there
+ *   scratch memory             attention, RoPE (computed and scaled), the
+ *                              residual stack (and its gradients) and the
+ *                              Transformer block malloc scratch (exact
+ *                              sizes at each function) and return
+ *                              PN_ERR_NOMEM when it is not there. Within
+ *                              the limits above it is at most 2^30 bytes,
+ *                              but for the gradient stack: up to 6.7e9
+ *                              bytes, past 2^32 (PN_ERR_SIZE on wasm32)
+ *                              from 4096 × 4096 with 9 layers
  *   aliasing                   only where a function says "in place allowed"
  *                              (unchecked, see CONVENTIONS)
  */
@@ -86,10 +119,11 @@ extern "C" {
 enum pn_status {
   PN_OK = 0,
   PN_ERR_NULL = -1,  /* a required pointer is NULL                         */
-  PN_ERR_SIZE = -2,  /* a size is < 1, or a product of sizes is too large  */
+  PN_ERR_SIZE = -2,  /* a size is < 1 or past its limit, a product of sizes
+                        is too large, or a scratch does not fit in size_t */
   PN_ERR_ARG = -3,   /* a scalar argument is outside its allowed range     */
   /* -4 is reserved */
-  PN_ERR_NOMEM = -5  /* a scratch allocation failed                        */
+  PN_ERR_NOMEM = -5  /* the scratch allocation failed                      */
 };
 
 /* Returns POSNORM_VERSION_MAJOR*10000 + MINOR*100 + PATCH. */
@@ -236,7 +270,9 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * (a batch variance beyond FLT_MAX is returned as Inf). In place allowed.
  * With rows == 1 every y equals beta (the batch variance is 0): this is the
  * documented failure of BatchNorm at batch size 1, not an error.
- * Preconditions: x, y != NULL; rows, cols >= 1; eps >= 0; momentum in [0, 1].
+ * Preconditions: x, y != NULL; running_mean and running_var both given or
+ * both NULL (else PN_ERR_NULL); rows, cols >= 1, rows·cols <=
+ * PN_MAX_ELEMENTS; eps >= 0 and finite; momentum in [0, 1].
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
                            float *running_mean, float *running_var,
@@ -248,7 +284,9 @@ int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
  *   y[r][c] = gamma[c]·(x[r][c] - running_mean[c])/sqrt(running_var[c] + eps)
  *             + beta[c]
  * running_mean, running_var: [cols], required. gamma/beta may be NULL.
- * In place allowed. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (eps < 0). */
+ * In place allowed. Preconditions: x, y, running_mean, running_var !=
+ * NULL; rows, cols >= 1, rows·cols <= PN_MAX_ELEMENTS; eps >= 0 and finite.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (eps). */
 int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
                            const float *beta, const float *running_mean,
                            const float *running_var, int32_t rows,
@@ -281,12 +319,14 @@ enum pn_rope_layout {
  * in float32 with cos/sin rounded once from float64 (so cos/sin are
  * correctly rounded, as PE). Dims at and beyond rotary_dim are copied.
  * In place allowed.
- * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1; total
- * <= PN_MAX_ELEMENTS; rotary_dim even, 2 <= rotary_dim <= head_dim; base > 1;
- * offset >= 0 and offset + seq_len <= 2^31 (when position_ids == NULL);
- * every position id in [0, 2^31); layout a pn_rope_layout.
- * Scratch: one malloc of 8·seq_len·rotary_dim/2 bytes (4·rotary_dim with
- * position ids), freed before returning.
+ * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1;
+ * batch·seq_len·heads·head_dim <= PN_MAX_ELEMENTS (PN_ERR_SIZE);
+ * rotary_dim even, 2 <= rotary_dim <= head_dim; interleaved 0 or 1; layout
+ * a pn_rope_layout; base > 1 and finite; offset >= 0 and offset + seq_len
+ * <= 2^31 (when position_ids == NULL); every position id >= 0
+ * (PN_ERR_ARG; the ids are read before anything is allocated).
+ * Scratch: 8·seq_len·(rotary_dim/2) bytes, 8·(rotary_dim/2) with position
+ * ids (at most 2^30).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,
@@ -303,8 +343,12 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
  * token (b, s) takes row b·seq_len + s. The rotation is pn_rope_f32's with
  * cos(p·w_i), sin(p·w_i) replaced by the cache values (float32 products).
  * x, y, layout, interleaved, rotary_dim as pn_rope_f32; in place allowed.
- * Errors: PN_ERR_NULL, PN_ERR_SIZE (also cache_rows != batch·seq_len
- * without ids), PN_ERR_ARG (also an id outside the cache). */
+ * Preconditions: x, y, cos_cache, sin_cache != NULL; the shape as
+ * pn_rope_f32; cache_rows >= 1 and cache_rows·(rotary_dim/2) <=
+ * PN_MAX_ELEMENTS, and without ids cache_rows == batch·seq_len
+ * (PN_ERR_SIZE); rotary_dim, interleaved, layout as pn_rope_f32 and every
+ * id in [0, cache_rows) (PN_ERR_ARG). No scratch.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
                       const float *sin_cache, const int32_t *position_ids,
                       int32_t cache_rows, int32_t batch, int32_t seq_len,
@@ -331,8 +375,8 @@ enum pn_rope_scaling_type {
 enum pn_rope_scaling_param {
   PN_SCALING_FACTOR = 0,              /* factor                                  */
   PN_SCALING_ORIGINAL_MAX = 1,        /* original_max_position_embeddings        */
-  PN_SCALING_BETA_FAST = 2,           /* yarn, default 32                        */
-  PN_SCALING_BETA_SLOW = 3,           /* yarn, default 1                         */
+  PN_SCALING_BETA_FAST = 2,           /* yarn (HF's default: 32; not applied)   */
+  PN_SCALING_BETA_SLOW = 3,           /* yarn (HF's default: 1; not applied)    */
   PN_SCALING_MSCALE = 4,              /* yarn                                    */
   PN_SCALING_MSCALE_ALL_DIM = 5,      /* yarn                                    */
   PN_SCALING_ATTENTION_FACTOR = 6,    /* yarn, longrope; NaN: the type's default */
@@ -366,9 +410,32 @@ enum pn_rope_scaling_param {
  *             short_factor (each dim/2 values > 0); attention factor
  *             sqrt(1 + ln factor / ln orig) (1 when factor <= 1)
  * An attention factor given in params replaces the type's default.
- * Preconditions: dim even in [2, 65536] (>= 4 for dynamic); base > 1; factor > 0; orig >= 1
- * for dynamic, yarn, llama3, longrope; beta_fast, beta_slow > 0 (yarn);
- * 0 < low_freq_factor < high_freq_factor (llama3); seq_len >= 0 finite.
+ * The parameters a type does not use are ignored (any value).
+ * Preconditions, in the order they are checked:
+ *   PN_ERR_NULL  inv_freq, attention_factor != NULL; params != NULL for
+ *                every type but none; longrope: short_factor and
+ *                long_factor both != NULL (dim/2 values each)
+ *   PN_ERR_SIZE  dim even in [2, 65536]; dim >= 4 for dynamic (its exponent
+ *                is dim/(dim - 2))
+ *   PN_ERR_ARG   base > 1 and finite; type a pn_rope_scaling_type; seq_len
+ *                >= 0 and finite; a given attention factor (not NaN) finite
+ *                and > 0; every type but none: factor finite and > 0;
+ *                dynamic, yarn, llama3, longrope: orig finite and >= 1;
+ *                dynamic: the grown base finite (and > 1);
+ *                yarn: beta_fast, beta_slow finite and > 0 (HF's defaults
+ *                32 and 1 are the caller's to fill in), both correction
+ *                dimensions d(beta) finite (orig/(2π·beta) neither 0 nor
+ *                +Inf), mscale and mscale_all_dim finite or NaN, truncate
+ *                NaN, 0 or 1;
+ *                llama3: 0 < low_freq_factor < high_freq_factor, finite;
+ *                longrope: every value of both lists finite and > 0;
+ *                the attention factor, given or computed, finite and > 0
+ *                (yarn's m(factor, mscale)/m(factor, mscale_all_dim) can be
+ *                negative or divide by 0; longrope's divides by ln orig,
+ *                0 for orig = 1 when factor > 1);
+ *                every inv_freq finite (a subnormal factor overflows
+ *                w_i/factor).
+ * Everything is computed before anything is written. No scratch.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
                             int32_t dim, double base, int32_t type,
@@ -379,7 +446,11 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * pn_rope_frequencies_f64) and attention factor, applied as those models
  * apply it: cos(p·w_i)·factor and sin(p·w_i)·factor, each rounded once to
  * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
- * in-place use as pn_rope_f32. Scratch: 8·batch·seq_len·rotary_dim/2 bytes.
+ * in-place use as pn_rope_f32.
+ * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
+ * interleaved, layout, offset and position ids as pn_rope_f32;
+ * attention_factor finite and > 0; inv_freq[0 .. rotary_dim/2) finite.
+ * Scratch: 8·batch·seq_len·(rotary_dim/2) bytes (at most 2^30).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
                        const double *inv_freq, double attention_factor,
@@ -392,13 +463,14 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
  * power of two below heads: the P slopes for P heads, followed by the slopes
  * for 2P heads at even positions 0, 2, 4, … up to heads - P of them
  * (Press et al., 2022, "Train Short, Test Long", reference implementation).
- * Preconditions: slopes != NULL; 1 <= heads <= 65536. */
+ * Preconditions: slopes != NULL; 1 <= heads <= 65536.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_alibi_slopes_f32(float *slopes, int32_t heads);
 
 /* pn_alibi_bias_f32 — bias[h][i][j] = -m_h·|i - j|, [heads × seq_len × seq_len]
  * (the symmetric form; a causal mask, if wanted, is applied separately).
  * Preconditions: bias != NULL; heads in [1, 65536]; seq_len >= 1;
- * heads·seq_len² <= PN_MAX_ELEMENTS. */
+ * heads·seq_len² <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_alibi_bias_f32(float *bias, int32_t heads, int32_t seq_len);
 
 /* ======================================================================
@@ -415,7 +487,7 @@ int pn_alibi_bias_f32(float *bias, int32_t heads, int32_t seq_len);
  * the log built from IEEE + - * / only, so no libm can change the sequence.
  * out[k] = (float)(mean + std·z_k); an odd n drops the last pair's second.
  * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; std >= 0; mean and
- * std finite. */
+ * std finite. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
                          double std);
 
@@ -424,8 +496,9 @@ int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
  * counted in the last bin. counts: [bins] uint32 (overwritten).
  * extra: [3] uint32 = {below (x < min, incl. -Inf), above (x > max, incl.
  * +Inf), nan}. sum(counts) + below + above + nan == n.
- * Preconditions: counts, extra, x != NULL; n >= 0 (n = 0 gives zeros);
- * 1 <= bins <= 65536; min < max, both finite. */
+ * Preconditions: counts, extra, x != NULL; 0 <= n <= PN_MAX_ELEMENTS (n = 0
+ * gives zeros); 1 <= bins <= 65536; min < max, both finite (-0 == 0).
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
                      int32_t n, int32_t bins, float min, float max);
 
@@ -450,11 +523,14 @@ enum pn_colormap {
  * clamped) gets an opaque colour. NaN gives transparent black (0, 0, 0, 0).
  * Preconditions: rgba, x != NULL; 1 <= n <= PN_MAX_ELEMENTS; vmin < vmax,
  * both finite (vmin == vmax is PN_ERR_ARG: a one-value range has no scale;
- * pick a range around it); map is a pn_colormap. */
+ * pick a range around it); map is a pn_colormap.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
                       float vmax, int32_t map);
 
-/* pn_colormap_lut_rgba8 — copies the 256-entry table of `map` (1024 bytes). */
+/* pn_colormap_lut_rgba8 — copies the 256-entry table of `map` (1024 bytes).
+ * Preconditions: rgba != NULL; map a pn_colormap.
+ * Errors: PN_ERR_NULL, PN_ERR_ARG. */
 int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
 
 /* ======================================================================
@@ -474,7 +550,7 @@ int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
  * (permutation equivariance); the tests check it.
  * Preconditions: out, x, wq, wk, wv != NULL; 1 <= seq_len <= 4096;
  * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head + 8·seq_len +
- * 8·seq_len·d_model bytes.
+ * 8·seq_len·d_model bytes (at most 2^29 + 2^15).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_NOMEM. */
 int pn_attention_f32(float *out, float *weights, const float *x,
                      const float *wq, const float *wk, const float *wv,
@@ -482,7 +558,8 @@ int pn_attention_f32(float *out, float *weights, const float *x,
 
 /* pn_gram_f32 — out[i][j] = Σ_k x[i][k]·x[j][k] (float64 sums), out:
  * [rows × rows]. For PE rows this is the position × position dot product.
- * Preconditions: out, x != NULL; 1 <= rows <= 8192; cols >= 1. */
+ * Preconditions: out, x != NULL; 1 <= rows <= 8192; cols >= 1; rows·cols
+ * <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
 
 /* pn_min_row_distance_f32 — the smallest Euclidean distance between two
@@ -492,7 +569,8 @@ int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
  * NaN: a pair whose distance is NaN (a NaN in either row) is never chosen;
  * if no pair has a comparable distance, *distance is +Inf and pair is
  * (0, 1).
- * Preconditions: all pointers != NULL; 2 <= rows <= 8192; cols >= 1. */
+ * Preconditions: all pointers != NULL; 2 <= rows <= 8192; cols >= 1;
+ * rows·cols <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
                             int32_t rows, int32_t cols);
 
@@ -503,7 +581,10 @@ int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
  * independent of p. d_model must be even (an odd one has a sin column
  * without its cos partner, which no rotation can move).
  * out, pe_row: [d_model]; float64 arithmetic, rounded once; k may be
- * negative. Preconditions: even d_model >= 2; base > 1; |k| < 2^31. */
+ * negative. Preconditions: out, pe_row != NULL; 2 <= d_model <=
+ * PN_MAX_ELEMENTS (PN_ERR_SIZE); d_model even, base > 1 and finite,
+ * |k| < 2^31, i.e. k != INT32_MIN (PN_ERR_ARG).
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_pe_shift_f32(float *out, const float *pe_row, int32_t d_model,
                     double base, int32_t k);
 
@@ -525,8 +606,9 @@ enum pn_block {
  * activations after block l (float64 statistics). Activations that
  * overflow give Inf/NaN entries; they are reported, not an error.
  * Preconditions: pointers != NULL; 1 <= layers <= 1024; 1 <= rows, width
- * <= 4096; rows·width and layers·width² <= PN_MAX_ELEMENTS; block is a
- * pn_block; weight_scale finite. Scratch: 12·rows·width bytes.
+ * <= 4096; layers·width² <= PN_MAX_ELEMENTS (rows·width <= 2^24 by
+ * those limits); block is a pn_block; weight_scale finite.
+ * Scratch: 12·rows·width bytes (at most 12·2^24).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_f32(float *std_out, const float *x0,
                           const float *weights, int32_t layers, int32_t rows,
@@ -544,9 +626,13 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
  *   std_out[l]   = the population std after block l (as pn_residual_stack_f32,
  *                  here from the float64 forward pass)
  * readout: [rows × width]. Everything is float64 inside; outputs rounded once.
- * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes.
- * Preconditions as pn_residual_stack_f32, and rows·width·(layers + 1) <=
- * PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+ * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes: past
+ * 2^32 for shapes the limits allow (4096 × 4096 from 9 layers on, 2713 ×
+ * 64 with 1024 layers), which is PN_ERR_SIZE where size_t has 32 bits
+ * (wasm) and PN_ERR_NOMEM where malloc cannot give it.
+ * Preconditions as pn_residual_stack_f32, all pointers != NULL, and
+ * rows·width·(layers + 1) <= PN_MAX_ELEMENTS.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                float *grad_norm, const float *x0,
                                const float *weights, const float *readout,
@@ -599,9 +685,11 @@ enum pn_block_trace {
  * enum pn_block_trace. attn: [heads × tokens × tokens], A_h row by row.
  * Everything is float64 inside and each written value is rounded once.
  * Preconditions: pointers != NULL; 1 <= tokens <= 512; 1 <= d_model <=
- * 1024; 1 <= heads, heads divides d_model; 1 <= d_ff <= 4096; placement a
- * pn_norm_placement, norm a pn_norm_kind; eps >= 0 and finite.
- * Scratch: 8·(12·tokens·d_model + tokens + tokens·d_ff) bytes.
+ * 1024; 1 <= heads <= d_model (PN_ERR_SIZE), heads divides d_model;
+ * 1 <= d_ff <= 4096; placement a pn_norm_placement, norm a pn_norm_kind;
+ * eps >= 0 and finite. attn holds up to 1024·512² = 2^28 values.
+ * Scratch: 8·(12·tokens·d_model + tokens + tokens·d_ff) bytes (at most
+ * 8·(12·2^19 + 2^9 + 2^21)).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (heads does not divide
  * d_model, placement, norm or eps out of range), PN_ERR_NOMEM. */
 int pn_transformer_block_f32(float *trace, float *attn, const float *x,
@@ -614,13 +702,16 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
  *   y = gamma·normalized + beta;  stats = {mu, var} (biased variance).
  * Any of centered, normalized, y, stats may be NULL; gamma/beta NULL = 1/0.
  * All steps in float64, each output rounded once.
- * Preconditions: x != NULL; 1 <= n <= PN_MAX_ELEMENTS; eps >= 0. */
+ * Preconditions: x != NULL; 1 <= n <= PN_MAX_ELEMENTS; eps >= 0 and finite.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
                            float *stats, const float *x, const float *gamma,
                            const float *beta, int32_t n, float eps);
 
 /* pn_copy_f32 — dst[k] = src[k]: the memory-bandwidth yardstick of the
- * benchmarks (same loads and stores a kernel cannot avoid). */
+ * benchmarks (same loads and stores a kernel cannot avoid).
+ * Preconditions: dst, src != NULL; 1 <= n <= PN_MAX_ELEMENTS.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_copy_f32(float *dst, const float *src, int32_t n);
 
 #ifdef __cplusplus

@@ -1,6 +1,8 @@
 /* random.c — reproducible normal random numbers (see posnorm.h).
  * Only integer operations and IEEE + - * / sqrt are used, so the sequence is
  * the same on every platform and in every build. */
+#include <string.h>
+
 #include "pn_internal.h"
 
 /* splitmix32 step (golden-ratio increment, murmur3 finaliser). */
@@ -33,14 +35,24 @@ static double uniform_pm1(uint32_t s[4]) {
 
 /* Natural log from + - * / only: x = m·2^e, m in [sqrt(1/2), sqrt(2)),
  * ln m = 2·atanh(z), z = (m-1)/(m+1), |z| < 0.172, series to z^23
- * (truncation < 1e-19), ln 2 split in two parts so e·ln 2 stays exact. */
+ * (truncation < 1e-19), ln 2 split in two parts so e·ln 2 stays exact.
+ * m and e are read from the bits of x in O(1) (a subnormal is first scaled
+ * by 2^54, exactly): the same m and e the former loop of halvings and
+ * doublings reached, so the same bits for every x > 0. */
 double pn_log(double x) {
+  if (!(x > 0.0)) return x == 0.0 ? -INFINITY : NAN; /* ±0; x < 0 and NaN */
+  if (x == INFINITY) return x;
   int e = 0;
-  while (x < 0.70710678118654752) {
-    x *= 2.0;
-    e--;
+  if (x < 0x1p-1022) { /* subnormal */
+    x *= 0x1p54;
+    e = -54;
   }
-  while (x >= 1.4142135623730951) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  e += (int)(bits >> 52) - 1023;                       /* x = m0·2^e, m0 in [1, 2) */
+  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+  memcpy(&x, &bits, sizeof x);
+  if (x >= 1.4142135623730951) { /* into [sqrt(1/2), sqrt(2)) */
     x *= 0.5;
     e++;
   }
@@ -56,7 +68,7 @@ double pn_log(double x) {
 int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
                          double std) {
   if (!out) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1)) return PN_ERR_SIZE;
   if (!isfinite(mean) || !isfinite(std) || !(std >= 0.0)) return PN_ERR_ARG;
   uint32_t st = seed, s[4];
   for (int k = 0; k < 4; k++) s[k] = splitmix32(&st);

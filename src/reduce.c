@@ -90,7 +90,7 @@ int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
 
 int pn_copy_f32(float *dst, const float *src, int32_t n) {
   if (!dst || !src) return PN_ERR_NULL;
-  if (n < 1 || n > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
+  if (!pn_count2(n, 1)) return PN_ERR_SIZE;
   int32_t j = 0;
   for (; j + 16 <= n; j += 16) {
     pn_f32x4 a = pn_f32x4_load(src + j), b = pn_f32x4_load(src + j + 4);

@@ -23,7 +23,7 @@ static void rmsnorm_row_f64(float *y, float *inv_rms, const float *x,
 int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
                    const float *gamma, int32_t rows, int32_t cols, float eps) {
   if (!x || !y) return PN_ERR_NULL;
-  if (pn_count2(rows, cols) < 0) return PN_ERR_SIZE;
+  if (!pn_count2(rows, cols)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
   /* row r's sum of squares was taken while row r-1 was written (the last
    * row's "next" is itself, summed once more, unused) */

@@ -1,5 +1,4 @@
 /* rope.c — rotary position embedding (see posnorm.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "pn_internal.h"
@@ -43,19 +42,17 @@ static size_t rope_at(int32_t layout, int32_t b, int32_t s, int32_t h,
   return row * (size_t)head_dim;
 }
 
-/* Checks the shape arguments both entry points share. */
-static int rope_check(const float *x, const float *y, int32_t batch,
-                      int32_t seq_len, int32_t heads, int32_t head_dim,
-                      int32_t rotary_dim, int32_t layout) {
-  if (!x || !y) return PN_ERR_NULL;
-  const int64_t tokens = pn_count2(batch, seq_len);
-  const int64_t per_token = pn_count2(heads, head_dim);
-  if (tokens < 0 || per_token < 0 || tokens * per_token > PN_MAX_ELEMENTS)
-    return PN_ERR_SIZE;
-  if (rotary_dim < 2 || rotary_dim > head_dim || (rotary_dim & 1) ||
-      (layout != PN_ROPE_BSHD && layout != PN_ROPE_BHSD))
-    return PN_ERR_ARG;
-  return PN_OK;
+int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
+                     int32_t head_dim) {
+  return pn_fits(pn_size_mul(pn_size_mul(pn_size(batch), pn_size(seq_len)),
+                             pn_size_mul(pn_size(heads), pn_size(head_dim))));
+}
+
+int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
+                    int32_t layout) {
+  return rotary_dim >= 2 && rotary_dim <= head_dim && !(rotary_dim & 1) &&
+         (interleaved == 0 || interleaved == 1) &&
+         (layout == PN_ROPE_BSHD || layout == PN_ROPE_BHSD);
 }
 
 /* Rotates every head of token (b, s) by the angles of one sin/cos row. */
@@ -73,19 +70,24 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,
                 int32_t head_dim, int32_t rotary_dim, double base,
                 int32_t offset, int32_t interleaved, int32_t layout) {
-  const int rc = rope_check(x, y, batch, seq_len, heads, head_dim, rotary_dim, layout);
-  if (rc != PN_OK) return rc;
-  if (!isfinite(base) || !(base > 1.0)) return PN_ERR_ARG;
-  const int64_t tokens = (int64_t)batch * seq_len;
+  if (!x || !y) return PN_ERR_NULL;
+  if (!pn_rope_shape_ok(batch, seq_len, heads, head_dim)) return PN_ERR_SIZE;
+  if (!pn_rope_args_ok(head_dim, rotary_dim, interleaved, layout) ||
+      !isfinite(base) || !(base > 1.0))
+    return PN_ERR_ARG;
+  const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (position_ids) {
-    for (int64_t t = 0; t < tokens; t++)
+    for (size_t t = 0; t < tokens; t++)
       if (position_ids[t] < 0) return PN_ERR_ARG;
   } else if (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT) {
     return PN_ERR_ARG;
   }
   const int32_t half = rotary_dim / 2;
+  /* one sin row and one cos row per position (one row with ids) */
   const size_t table_rows = position_ids ? 1 : (size_t)seq_len;
-  float *sn = malloc(sizeof(float) * 2 * table_rows * (size_t)half);
+  const size_t bytes = pn_size_mul(pn_size_mul(table_rows, (size_t)half), 2 * sizeof(float));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
+  float *sn = pn_malloc(bytes);
   if (!sn) return PN_ERR_NOMEM;
   float *cs = sn + table_rows * (size_t)half;
   if (!position_ids)
@@ -102,7 +104,7 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
       rope_token(y, x, srow, crow, b, s, seq_len, heads, head_dim, half, interleaved, layout);
     }
   }
-  free(sn);
+  pn_free(sn);
   return PN_OK;
 }
 
@@ -111,18 +113,19 @@ int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
                       int32_t cache_rows, int32_t batch, int32_t seq_len,
                       int32_t heads, int32_t head_dim, int32_t rotary_dim,
                       int32_t interleaved, int32_t layout) {
-  const int rc = rope_check(x, y, batch, seq_len, heads, head_dim, rotary_dim, layout);
-  if (rc != PN_OK) return rc;
-  if (!cos_cache || !sin_cache) return PN_ERR_NULL;
-  const int32_t half = rotary_dim / 2;
-  const int64_t tokens = (int64_t)batch * seq_len;
-  if (pn_count2(cache_rows, half) < 0) return PN_ERR_SIZE;
-  if (position_ids) {
-    for (int64_t t = 0; t < tokens; t++)
-      if (position_ids[t] < 0 || position_ids[t] >= cache_rows) return PN_ERR_ARG;
-  } else if ((int64_t)cache_rows != tokens) {
+  if (!x || !y || !cos_cache || !sin_cache) return PN_ERR_NULL;
+  if (!pn_rope_shape_ok(batch, seq_len, heads, head_dim) || cache_rows < 1)
     return PN_ERR_SIZE;
-  }
+  const int args_ok = pn_rope_args_ok(head_dim, rotary_dim, interleaved, layout);
+  const int32_t half = rotary_dim / 2;
+  /* the caches' count needs a valid rotary_dim; an invalid one is PN_ERR_ARG below */
+  if (args_ok && !pn_count2(cache_rows, half)) return PN_ERR_SIZE;
+  const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
+  if (!position_ids && (size_t)cache_rows != tokens) return PN_ERR_SIZE;
+  if (!args_ok) return PN_ERR_ARG;
+  if (position_ids)
+    for (size_t t = 0; t < tokens; t++)
+      if (position_ids[t] < 0 || position_ids[t] >= cache_rows) return PN_ERR_ARG;
   for (int32_t b = 0; b < batch; b++) {
     for (int32_t s = 0; s < seq_len; s++) {
       const size_t token = (size_t)b * (size_t)seq_len + (size_t)s;

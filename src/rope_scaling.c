@@ -2,7 +2,6 @@
  * (Hugging Face transformers' rope_scaling types), and RoPE with them.
  * See posnorm.h for the formulas; everything is float64. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "pn_internal.h"
 
@@ -22,47 +21,99 @@ static double yarn_correction_dim(double rotations, int32_t dim, double base,
          (2.0 * pn_log(base));
 }
 
+/* What a scaling type needs to compute its frequencies, once validated. */
+typedef struct {
+  int32_t type, dim;
+  double log_base;      /* ln of the base, grown for dynamic */
+  double factor;
+  double original;      /* original_max_position_embeddings */
+  double low, high;     /* yarn: the ends of the ramp */
+  double low_ff, high_ff; /* llama3 */
+  const double *ext;    /* longrope: the list seq_len selects */
+} pn_scaling;
+
+/* inv_freq[i] of a validated scaling (posnorm.h gives the formulas). */
+static double scaled_frequency(const pn_scaling *sc, int32_t i) {
+  const double w = pn_pe_frequency(sc->log_base, i, sc->dim);
+  switch (sc->type) {
+  case PN_SCALING_LINEAR:
+    return w / sc->factor;
+  case PN_SCALING_YARN: {
+    double ramp = ((double)i - sc->low) / (sc->high - sc->low);
+    ramp = ramp < 0.0 ? 0.0 : ramp > 1.0 ? 1.0 : ramp;
+    const double extrapolation = 1.0 - ramp;
+    const double inter = w / sc->factor;
+    return inter * (1.0 - extrapolation) + w * extrapolation;
+  }
+  case PN_SCALING_LLAMA3: {
+    const double wavelen = 2.0 * PN_PI / w;
+    const double low_wavelen = sc->original / sc->low_ff, high_wavelen = sc->original / sc->high_ff;
+    double out = wavelen > low_wavelen ? w / sc->factor : w;
+    if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
+      const double smooth = (sc->original / wavelen - sc->low_ff) / (sc->high_ff - sc->low_ff);
+      out = (1.0 - smooth) * out / sc->factor + smooth * out;
+    }
+    return out;
+  }
+  case PN_SCALING_LONGROPE:
+    return w / sc->ext[i];
+  default: /* none; dynamic (its base is grown) */
+    return w;
+  }
+}
+
+/* Whether all n values of a longrope factor list are finite and > 0. */
+static int factors_ok(const double *list, int32_t n) {
+  for (int32_t i = 0; i < n; i++)
+    if (!isfinite(list[i]) || !(list[i] > 0.0)) return 0;
+  return 1;
+}
+
+/* Validates everything, computes the attention factor and every frequency
+ * (without writing them), then writes: on error nothing has been written. */
 int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
                             int32_t dim, double base, int32_t type,
                             const double *params, const double *short_factor,
                             const double *long_factor, double seq_len) {
   if (!inv_freq || !attention_factor) return PN_ERR_NULL;
-  if (dim < 2 || (dim & 1) || dim > 65536) return PN_ERR_SIZE;
+  if (type != PN_SCALING_NONE && !params) return PN_ERR_NULL;
+  if (type == PN_SCALING_LONGROPE && (!short_factor || !long_factor)) return PN_ERR_NULL;
+  if (dim < 2 || (dim & 1) || dim > 65536 || (type == PN_SCALING_DYNAMIC && dim < 4))
+    return PN_ERR_SIZE;
   if (!isfinite(base) || !(base > 1.0) || type < PN_SCALING_NONE ||
       type > PN_SCALING_LONGROPE || !(seq_len >= 0.0) || !isfinite(seq_len))
     return PN_ERR_ARG;
-  if (type != PN_SCALING_NONE && !params) return PN_ERR_NULL;
   const int32_t half = dim / 2;
-  const double factor = params ? params[PN_SCALING_FACTOR] : 1.0;
-  const double original = params ? params[PN_SCALING_ORIGINAL_MAX] : 0.0;
+  pn_scaling sc = {type, dim, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, NULL};
   const double given_af = params ? params[PN_SCALING_ATTENTION_FACTOR] : NAN;
-  if (type != PN_SCALING_NONE && (!isfinite(factor) || !(factor > 0.0)))
-    return PN_ERR_ARG;
-  if (type >= PN_SCALING_DYNAMIC && (!isfinite(original) || !(original >= 1.0)))
-    return PN_ERR_ARG;
-  /* the base frequencies, possibly with a grown base (dynamic) */
-  double b = base;
-  if (type == PN_SCALING_DYNAMIC) {
+  if (!isnan(given_af) && (!isfinite(given_af) || !(given_af > 0.0))) return PN_ERR_ARG;
+  if (type != PN_SCALING_NONE) {
+    sc.factor = params[PN_SCALING_FACTOR];
+    if (!isfinite(sc.factor) || !(sc.factor > 0.0)) return PN_ERR_ARG;
+  }
+  if (type >= PN_SCALING_DYNAMIC) {
+    sc.original = params[PN_SCALING_ORIGINAL_MAX];
+    if (!isfinite(sc.original) || !(sc.original >= 1.0)) return PN_ERR_ARG;
+  }
+  const double factor = sc.factor, original = sc.original;
+  double b = base, af = 1.0;
+  switch (type) {
+  case PN_SCALING_DYNAMIC: {
     const double s = seq_len > original ? seq_len : original;
     const double grow = factor * s / original - (factor - 1.0);
     if (!(grow > 0.0)) return PN_ERR_ARG;
     b = base * pow_pos(grow, (double)dim / (double)(dim - 2));
-    if (!isfinite(b) || !(b > 1.0)) return PN_ERR_ARG;
+    if (!isfinite(b) || !(b > 1.0)) return PN_ERR_ARG; /* the grown base */
+    break;
   }
-  const double log_b = pn_log(b);
-  for (int32_t i = 0; i < half; i++) inv_freq[i] = pn_pe_frequency(log_b, i, dim);
-  double af = 1.0;
-  switch (type) {
-  case PN_SCALING_NONE:
-  case PN_SCALING_DYNAMIC:
-    break;
-  case PN_SCALING_LINEAR:
-    for (int32_t i = 0; i < half; i++) inv_freq[i] /= factor;
-    break;
   case PN_SCALING_YARN: {
     const double beta_fast = params[PN_SCALING_BETA_FAST], beta_slow = params[PN_SCALING_BETA_SLOW];
     const double mscale = params[PN_SCALING_MSCALE], mscale_all = params[PN_SCALING_MSCALE_ALL_DIM];
-    if (!isfinite(beta_fast) || !isfinite(beta_slow) || !(beta_fast > 0.0) || !(beta_slow > 0.0)) return PN_ERR_ARG;
+    const double truncate = params[PN_SCALING_TRUNCATE];
+    if (!isfinite(beta_fast) || !isfinite(beta_slow) || !(beta_fast > 0.0) || !(beta_slow > 0.0) ||
+        isinf(mscale) || isinf(mscale_all) ||
+        !(isnan(truncate) || truncate == 0.0 || truncate == 1.0))
+      return PN_ERR_ARG;
     if (isnan(given_af)) {
       af = (mscale != 0.0 && !isnan(mscale) && mscale_all != 0.0 && !isnan(mscale_all))
                ? yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all)
@@ -70,54 +121,41 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
     }
     double low = yarn_correction_dim(beta_fast, dim, base, original);
     double high = yarn_correction_dim(beta_slow, dim, base, original);
-    if (params[PN_SCALING_TRUNCATE] != 0.0) {
+    /* orig/(beta·2π) of 0 or +Inf (a beta near 0 or DBL_MAX) */
+    if (!isfinite(low) || !isfinite(high)) return PN_ERR_ARG;
+    if (truncate != 0.0) {
       low = floor(low);
       high = ceil(high);
     }
     if (low < 0.0) low = 0.0;
     if (high > (double)(dim - 1)) high = (double)(dim - 1);
     if (low == high) high += 0.001;
-    for (int32_t i = 0; i < half; i++) {
-      double ramp = ((double)i - low) / (high - low);
-      ramp = ramp < 0.0 ? 0.0 : ramp > 1.0 ? 1.0 : ramp;
-      const double extrapolation = 1.0 - ramp;
-      const double extra = inv_freq[i], inter = inv_freq[i] / factor;
-      inv_freq[i] = inter * (1.0 - extrapolation) + extra * extrapolation;
-    }
+    sc.low = low;
+    sc.high = high;
     break;
   }
-  case PN_SCALING_LLAMA3: {
-    const double low_ff = params[PN_SCALING_LOW_FREQ_FACTOR], high_ff = params[PN_SCALING_HIGH_FREQ_FACTOR];
-    if (!isfinite(low_ff) || !isfinite(high_ff) || !(low_ff > 0.0) || !(high_ff > low_ff)) return PN_ERR_ARG;
-    const double low_wavelen = original / low_ff, high_wavelen = original / high_ff;
-    for (int32_t i = 0; i < half; i++) {
-      const double w = inv_freq[i], wavelen = 2.0 * PN_PI / w;
-      double out = wavelen > low_wavelen ? w / factor : w;
-      if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
-        const double smooth = (original / wavelen - low_ff) / (high_ff - low_ff);
-        out = (1.0 - smooth) * out / factor + smooth * out;
-      }
-      inv_freq[i] = out;
-    }
+  case PN_SCALING_LLAMA3:
+    sc.low_ff = params[PN_SCALING_LOW_FREQ_FACTOR];
+    sc.high_ff = params[PN_SCALING_HIGH_FREQ_FACTOR];
+    if (!isfinite(sc.low_ff) || !isfinite(sc.high_ff) || !(sc.low_ff > 0.0) || !(sc.high_ff > sc.low_ff))
+      return PN_ERR_ARG;
     break;
-  }
-  case PN_SCALING_LONGROPE: {
-    const double *ext = seq_len > original ? long_factor : short_factor;
-    if (!ext) return PN_ERR_NULL;
-    for (int32_t i = 0; i < half; i++) {
-      if (!isfinite(ext[i]) || !(ext[i] > 0.0)) return PN_ERR_ARG;
-      inv_freq[i] /= ext[i];
-    }
+  case PN_SCALING_LONGROPE:
+    if (!factors_ok(short_factor, half) || !factors_ok(long_factor, half)) return PN_ERR_ARG;
+    sc.ext = seq_len > original ? long_factor : short_factor;
+    /* ln 1 = 0 divides here: originalMaxPositions 1 with factor > 1 is refused below */
     if (isnan(given_af)) af = factor <= 1.0 ? 1.0 : sqrt(1.0 + pn_log(factor) / pn_log(original));
     break;
-  }
   default:
-    return PN_ERR_ARG;
+    break;
   }
-  if (!isnan(given_af)) {
-    if (!isfinite(given_af) || !(given_af > 0.0)) return PN_ERR_ARG;
-    af = given_af;
-  }
+  if (!isnan(given_af)) af = given_af;
+  if (!isfinite(af) || !(af > 0.0)) return PN_ERR_ARG;
+  sc.log_base = pn_log(b);
+  /* a frequency that overflows (a tiny factor or longrope factor) */
+  for (int32_t i = 0; i < half; i++)
+    if (!isfinite(scaled_frequency(&sc, i))) return PN_ERR_ARG;
+  for (int32_t i = 0; i < half; i++) inv_freq[i] = scaled_frequency(&sc, i);
   *attention_factor = af;
   return PN_OK;
 }
@@ -127,27 +165,37 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
                        int32_t batch, int32_t seq_len, int32_t heads,
                        int32_t head_dim, int32_t rotary_dim, int32_t offset,
                        int32_t interleaved, int32_t layout) {
-  if (!inv_freq) return PN_ERR_NULL;
-  if (!isfinite(attention_factor) || !(attention_factor > 0.0)) return PN_ERR_ARG;
+  if (!x || !y || !inv_freq) return PN_ERR_NULL;
+  if (!pn_rope_shape_ok(batch, seq_len, heads, head_dim)) return PN_ERR_SIZE;
+  if (!pn_rope_args_ok(head_dim, rotary_dim, interleaved, layout) ||
+      !isfinite(attention_factor) || !(attention_factor > 0.0))
+    return PN_ERR_ARG;
   const int32_t half = rotary_dim / 2;
+  for (int32_t i = 0; i < half; i++)
+    if (!isfinite(inv_freq[i])) return PN_ERR_ARG;
+  const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
+  if (position_ids) {
+    for (size_t t = 0; t < tokens; t++)
+      if (position_ids[t] < 0) return PN_ERR_ARG;
+  } else if (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT) {
+    return PN_ERR_ARG;
+  }
   /* the cos/sin of every token's angles, scaled by the attention factor and
    * rounded once, handed to the cache kernel as a 3-D cache */
-  const int64_t tokens = pn_count2(batch, seq_len);
-  if (tokens < 0 || half < 1 || tokens * half > PN_MAX_ELEMENTS) return PN_ERR_SIZE;
-  if (!position_ids && (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT)) return PN_ERR_ARG;
-  float *cs = malloc(sizeof(float) * 2 * (size_t)tokens * (size_t)half);
+  const size_t bytes = pn_size_mul(pn_size_mul(tokens, (size_t)half), 2 * sizeof(float));
+  if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
+  float *cs = pn_malloc(bytes);
   if (!cs) return PN_ERR_NOMEM;
-  float *sn = cs + (size_t)tokens * (size_t)half;
-  for (int64_t t = 0; t < tokens; t++) {
-    const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % seq_len);
-    if (position_ids && position_ids[t] < 0) { free(cs); return PN_ERR_ARG; }
+  float *sn = cs + tokens * (size_t)half;
+  for (size_t t = 0; t < tokens; t++) {
+    const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % (size_t)seq_len);
     for (int32_t i = 0; i < half; i++) {
       const double a = p * inv_freq[i];
-      cs[t * half + i] = (float)(cos(a) * attention_factor);
-      sn[t * half + i] = (float)(sin(a) * attention_factor);
+      cs[t * (size_t)half + (size_t)i] = (float)(cos(a) * attention_factor);
+      sn[t * (size_t)half + (size_t)i] = (float)(sin(a) * attention_factor);
     }
   }
   const int rc = pn_rope_cache_f32(y, x, cs, sn, NULL, (int32_t)tokens, batch, seq_len, heads, head_dim, rotary_dim, interleaved, layout);
-  free(cs);
+  pn_free(cs);
   return rc;
 }

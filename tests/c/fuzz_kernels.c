@@ -1,8 +1,12 @@
 /* fuzz_kernels.c — libFuzzer driver: every exported kernel with sizes,
  * parameters and data taken from the fuzzer's bytes (any float32 bit
- * pattern: no magnitude cap), under AddressSanitizer and UBSan.
+ * pattern: no magnitude cap), under AddressSanitizer and UBSan, built
+ * 64-bit and 32-bit (clang -m32: the wasm modules' 32-bit size_t).
  * Checks that no call reads or writes outside its buffers, that invalid
- * arguments are refused with an error code and nothing else, and:
+ * arguments are refused with an error code and nothing else (outputs
+ * pre-filled with a sentinel stay as they were), that after every call the
+ * kernels' allocations and frees balance (the counting pn_malloc of the test
+ * builds), and:
  *   - LayerNorm, RMSNorm, BatchNorm (train and inference): on finite data,
  *     every output whose float64 value (computed here) is a finite float32
  *     is finite and within the header's bound (5e-6·(1 + |gamma|) abs,
@@ -12,15 +16,25 @@
  *   - histogram counts add up to n; random normals finite;
  *   - layernorm_steps, gram, closest pair, ALiBi, attention, residual
  *     stack, RoPE (computed and cached): finite in, finite out where the
- *     float64 value can be a finite float32 (bounded data).
- *   build: ./build.sh fuzz     run: build/native/fuzz_kernels -runs=100000 */
+ *     float64 value can be a finite float32 (bounded data);
+ *   - RoPE scaling with any double bit pattern in every parameter, any dim
+ *     and any seq_len: the status an independent reading of the header's
+ *     preconditions demands, and on success a finite attention factor > 0
+ *     and finite frequencies, then RoPE with them;
+ *   - the SHAPES of the residual stack (with and without gradients) and of
+ *     the Transformer block up to and past their limits (any int32): the
+ *     exact status; small shapes are computed for real, larger valid ones
+ *     with the test allocator refusing every request, where the kernel must
+ *     ask for exactly its header's scratch bytes and write nothing (so the
+ *     fuzzer never allocates more than a few MB).
+ *   build: ./build.sh fuzz     run: tests/c/run_fuzz.sh SECONDS */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "posnorm.h"
+#include "pn_internal.h" /* posnorm.h and pn_alloc_stats */
 
 typedef struct { const uint8_t *p; size_t n; } bytes;
 
@@ -75,13 +89,296 @@ static void check_layernorm_row(const float *y, const float *x, const float *g,
   }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  bytes b = {data, size};
-  const int which = (int)(take_u32(&b) % 22);
+
+/* ---- #16: RoPE scaling parameters and the shapes of the big kernels ---- */
+
+#define SENTINEL 0xA5
+static void sentinel_fill(void *p, size_t len) { memset(p, SENTINEL, len); }
+static int sentinel_intact(const void *p, size_t len) {
+  const uint8_t *q = p;
+  for (size_t k = 0; k < len; k++) if (q[k] != SENTINEL) return 0;
+  return 1;
+}
+static uint64_t take_u64(bytes *b) {
+  const uint64_t hi = take_u32(b);
+  return hi << 32 | take_u32(b);
+}
+/* a double near `usual`: any bit pattern, a special value, `usual` itself
+ * or scaled by a power of two */
+static double take_param(bytes *b, double usual) {
+  static const double special[] = {0.0, -0.0, NAN, INFINITY, -INFINITY, DBL_MIN, DBL_TRUE_MIN, -DBL_TRUE_MIN,
+                                   DBL_MAX, -DBL_MAX, 1.0, -1.0, 0.5, 2.0, 1e-320, 1e308, 1.0 + DBL_EPSILON};
+  const uint32_t mode = take_u32(b);
+  switch (mode % 5) {
+  case 0: { const uint64_t v = take_u64(b); double d; memcpy(&d, &v, 8); return d; }
+  case 1: return special[(mode >> 3) % (sizeof special / sizeof special[0])];
+  case 2: return ldexp(usual, (int)((mode >> 3) % 257) - 128);
+  default: return usual;
+  }
+}
+/* a size near `limit`: any int32, small, at the limit, a power of two ± 1,
+ * or one of `marks` (the sizes where a count or a scratch passes 2^28
+ * values, 2^31 or 2^32 bytes) */
+static int32_t take_size(bytes *b, int32_t limit, const int32_t *marks, int n_marks) {
+  const uint32_t mode = take_u32(b), v = take_u32(b);
+  if (mode % 2 == 0) return marks[v % (uint32_t)n_marks];
+  switch ((mode / 2) % 6) {
+  case 0: return (int32_t)v;
+  case 1: return (int32_t)(v % 13) - 2;               /* -2 .. 10 */
+  case 2: return limit + (int32_t)(v % 7) - 3;        /* the limit ± 3 */
+  case 3: return (int32_t)(((uint32_t)1 << (v % 31)) + (v >> 5) % 3) - 1; /* 2^k - 1 .. 2^k + 1 */
+  default: return 1 + (int32_t)(v % (uint32_t)limit);  /* 1 .. limit */
+  }
+}
+static int same_allocs(const pn_alloc_counter *a) {
+  return pn_alloc_stats.requests == a->requests && pn_alloc_stats.allocs == a->allocs && pn_alloc_stats.frees == a->frees;
+}
+/* fills n values from the fuzzer's bytes, finite and of moderate size */
+static void fill_moderate(float *v, size_t n, bytes *b, float scale) {
+  const uint32_t seed = take_u32(b);
+  for (size_t k = 0; k < n; k++) {
+    const uint32_t h = (uint32_t)(k * 2654435761u) ^ seed;
+    v[k] = scale * ((float)(h % 2001) / 1000.0f - 1.0f);
+  }
+}
+
+static int fuzz_rope_scaling(bytes *b) {
+  int32_t dim;
+  switch (take_u32(b) % 4) {
+  case 0: dim = (int32_t)take_u32(b); break;
+  case 1: dim = (int32_t)(take_u32(b) % 69) - 2; break;
+  case 2: dim = 65536 + (int32_t)(take_u32(b) % 13) - 6; break;
+  default: dim = 2 * (1 + (int32_t)(take_u32(b) % 512)); break;
+  }
+  const double base = take_param(b, take_u32(b) & 1 ? 10000.0 : 500000.0);
+  const int32_t type = take_u32(b) % 16 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 5);
+  static const double usual[PN_SCALING_PARAMS] = {4.0, 4096.0, 32.0, 1.0, 0.707, 1.0, NAN, 1.0, 4.0, 1.0};
+  double params[PN_SCALING_PARAMS];
+  for (int k = 0; k < PN_SCALING_PARAMS; k++) params[k] = take_param(b, usual[k]);
+  const double seq_len = take_param(b, 8192.0);
+  const uint32_t nulls = take_u32(b) % 32; /* now and then one pointer NULL */
+  const int32_t half = dim >= 2 && dim <= 65536 ? dim / 2 : 0;
+  const size_t room = (size_t)(half > 4 ? half : 4);
+  /* static, not malloc'd: large allocations churned through ASan's mmap
+   * allocator under qemu-i386 trip ASan's own checks (see run_fuzz.sh) */
+  static double lists[2 * 32768], inv[32768 + 1];
+  double af;
+  for (int l = 0; l < 2; l++) { /* a smooth list, with a few values any bit pattern */
+    const double v0 = take_param(b, l ? 8.0 : 1.5);
+    for (size_t k = 0; k < room; k++) lists[l * room + k] = v0 * (1.0 + (double)k / (double)room);
+    for (int j = take_u32(b) % 3; j > 0; j--) {
+      const size_t at = take_u32(b) % room;
+      const uint64_t bits = take_u64(b);
+      memcpy(&lists[l * room + at], &bits, 8);
+    }
+  }
+  const double *shortf = nulls == 3 ? NULL : lists, *longf = nulls == 4 ? NULL : lists + room;
+  const double *pp = nulls == 2 ? NULL : params;
+  double *out = nulls == 0 ? NULL : inv, *afp = nulls == 1 ? NULL : &af;
+  sentinel_fill(inv, sizeof(double) * room + 8);
+  sentinel_fill(&af, sizeof af);
+  const pn_alloc_counter before = pn_alloc_stats;
+  const int rc = pn_rope_frequencies_f64(out, afp, dim, base, type, pp, shortf, longf, seq_len);
+  TRAP(same_allocs(&before)); /* it has no scratch */
+  /* the status the header's preconditions demand, in their order */
+  if (!out || !afp || (type != PN_SCALING_NONE && !pp) || (type == PN_SCALING_LONGROPE && (!shortf || !longf))) {
+    TRAP(rc == PN_ERR_NULL);
+  } else if (dim < 2 || dim > 65536 || (dim & 1) || (type == PN_SCALING_DYNAMIC && dim < 4)) {
+    TRAP(rc == PN_ERR_SIZE);
+  } else if (!isfinite(base) || !(base > 1.0) || type < 0 || type > PN_SCALING_LONGROPE || !isfinite(seq_len) || !(seq_len >= 0.0)) {
+    TRAP(rc == PN_ERR_ARG);
+  } else {
+    TRAP(rc == PN_OK || rc == PN_ERR_ARG);
+    /* params may be NULL here only for type none, which then reads none */
+    const double f = params[PN_SCALING_FACTOR], o = params[PN_SCALING_ORIGINAL_MAX];
+    const double given = pp ? params[PN_SCALING_ATTENTION_FACTOR] : NAN;
+    int bad = !isnan(given) && !(isfinite(given) && given > 0.0);
+    if (type != PN_SCALING_NONE) bad |= !(isfinite(f) && f > 0.0);
+    if (type >= PN_SCALING_DYNAMIC) bad |= !(isfinite(o) && o >= 1.0);
+    if (type == PN_SCALING_YARN) {
+      const double t = params[PN_SCALING_TRUNCATE];
+      bad |= !(isfinite(params[PN_SCALING_BETA_FAST]) && params[PN_SCALING_BETA_FAST] > 0.0);
+      bad |= !(isfinite(params[PN_SCALING_BETA_SLOW]) && params[PN_SCALING_BETA_SLOW] > 0.0);
+      bad |= isinf(params[PN_SCALING_MSCALE]) || isinf(params[PN_SCALING_MSCALE_ALL_DIM]);
+      bad |= !(isnan(t) || t == 0.0 || t == 1.0);
+    }
+    if (type == PN_SCALING_LLAMA3) {
+      const double lo = params[PN_SCALING_LOW_FREQ_FACTOR], hi = params[PN_SCALING_HIGH_FREQ_FACTOR];
+      bad |= !(isfinite(lo) && isfinite(hi) && lo > 0.0 && hi > lo);
+    }
+    if (type == PN_SCALING_LONGROPE)
+      for (int32_t i = 0; i < half; i++)
+        bad |= !(isfinite(shortf[i]) && shortf[i] > 0.0 && isfinite(longf[i]) && longf[i] > 0.0);
+    if (bad) TRAP(rc == PN_ERR_ARG);
+  }
+  if (rc != PN_OK) {
+    TRAP(sentinel_intact(inv, sizeof(double) * room + 8) && sentinel_intact(&af, sizeof af));
+  } else {
+    TRAP(isfinite(af) && af > 0.0);
+    for (int32_t i = 0; i < half; i++) TRAP(isfinite(inv[i]) && (inv[i] >= 0.0 || type == PN_SCALING_LLAMA3));
+    TRAP(sentinel_intact(inv + half, sizeof(double) * (room - (size_t)half) + 8));
+    /* and RoPE with them, on a small tensor */
+    if (dim <= 256) {
+      const int32_t hd = dim + take_int(b, 0, 3), s = take_int(b, 1, 4), h = take_int(b, 1, 2);
+      const int32_t off = take_u32(b) % 8 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 1 << 20);
+      const int32_t inter = take_int(b, 0, 1), lay = take_int(b, 0, 1);
+      int32_t ids[5];
+      for (int k = 0; k < 5; k++) ids[k] = take_u32(b) % 8 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 1 << 30);
+      const int use_ids = (int)(take_u32(b) & 1);
+      const size_t nx = (size_t)(s > 0 ? s : 1) * (size_t)(h > 0 ? h : 1) * (size_t)(hd > 0 ? hd : 1);
+      float *x = malloc(sizeof(float) * nx), *y = malloc(sizeof(float) * nx);
+      fill_moderate(x, nx, b, 1000.0f);
+      sentinel_fill(y, sizeof(float) * nx);
+      const int rc2 = pn_rope_scaled_f32(y, x, use_ids ? ids : NULL, inv, af, 1, s, h, hd, dim, off, inter, lay);
+      int ids_ok = 1;
+      for (int k = 0; k < s && k < 5; k++) ids_ok &= ids[k] >= 0;
+      const int shape_ok = s >= 1 && h >= 1 && hd >= 1 && dim <= hd;
+      const int args_ok = inter >= 0 && inter <= 1 && lay >= 0 && lay <= 1 &&
+                          (use_ids ? ids_ok : off >= 0 && (double)off + (double)s <= 2147483648.0);
+      TRAP(!shape_ok ? rc2 == PN_ERR_SIZE || rc2 == PN_ERR_ARG : args_ok ? rc2 == PN_OK : rc2 == PN_ERR_ARG);
+      double top = 0.0; /* the largest angle is below top·2^31 */
+      for (int32_t i = 0; i < half; i++) top = fmax(top, inv[i]);
+      if (rc2 != PN_OK) TRAP(sentinel_intact(y, sizeof(float) * nx));
+      else if (af < 1e30 && top < 1e290) for (size_t k = 0; k < nx; k++) TRAP(isfinite(y[k]));
+      free(x);
+      free(y);
+    }
+  }
+  return rc;
+}
+
+/* Output buffers for calls that must not write: a few hundred bytes, so a
+ * kernel that wrongly writes is caught by the sentinel or by ASan. */
+enum { SMALL = 256 };
+
+/* the residual stack, with gradients or without, at any shape */
+static int fuzz_stack_shapes(bytes *b, int grad) {
+  /* 4096 × 4096 from 9 layers on passes 2^32 bytes of gradient scratch, 4
+   * layers 2^31; 2713 × 64 × 1024 layers is the issue's shape; 3854/3855
+   * rows straddle 2^31 at 4 layers, 4095/4096 straddle 2^32 at 9 */
+  static const int32_t layer_marks[] = {1, 4, 8, 9, 15, 16, 1024, 1025};
+  static const int32_t row_marks[] = {64, 513, 2713, 3855, 4095, 4096, 4097};
+  const int32_t layers = take_size(b, 1024, layer_marks, 8), rows = take_size(b, 4096, row_marks, 7),
+                width = take_size(b, 4096, row_marks, 7);
+  const int32_t block = take_u32(b) % 8 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 3);
+  const float scale = take_u32(b) % 8 == 0 ? take_float(b) : (float)(take_u32(b) % 400) / 100.0f;
+  const uint32_t nulls = take_u32(b) % 32;
+  const uint64_t L = (uint64_t)layers, R = (uint64_t)rows, W = (uint64_t)width, MAXE = (uint64_t)PN_MAX_ELEMENTS;
+  int sizes_ok = layers >= 1 && layers <= 1024 && rows >= 1 && rows <= 4096 && width >= 1 && width <= 4096 && L * W * W <= MAXE;
+  if (grad) sizes_ok = sizes_ok && R * W * (L + 1) <= MAXE;
+  const int args_ok = block >= 0 && block <= 3 && isfinite(scale);
+  const uint64_t scratch = grad ? 8 * R * W * (3 * L + 5) + 8 * R * (L + 1) : 12 * R * W;
+  const uint64_t cost = (grad ? 3 : 1) * L * R * W * W; /* multiply-adds */
+  /* computed for real when small (every buffer <= 2^14 values) */
+  const int real = sizes_ok && args_ok && nulls >= 7 && cost <= (1u << 20) && L * W * W <= (1u << 14) && R * W <= (1u << 14);
+  /* buffers: exact sizes for a real call, small sentinel ones otherwise */
+  const size_t nx = real ? (size_t)(R * W) : SMALL, nw = real ? (size_t)(L * W * W) : SMALL, nl = real ? (size_t)L : SMALL;
+  float *x0 = malloc(sizeof(float) * nx), *w = malloc(sizeof(float) * nw), *ro = malloc(sizeof(float) * nx);
+  float *std = malloc(sizeof(float) * nl), *g = malloc(sizeof(float) * nw), *gn = malloc(sizeof(float) * nl);
+  double loss;
+  fill_moderate(x0, nx, b, 3.0f);
+  fill_moderate(w, nw, b, 1.0f / (float)(width > 0 && width <= 4096 ? width : 1));
+  fill_moderate(ro, nx, b, 1.0f);
+  sentinel_fill(std, sizeof(float) * nl);
+  sentinel_fill(g, sizeof(float) * nw);
+  sentinel_fill(gn, sizeof(float) * nl);
+  sentinel_fill(&loss, sizeof loss);
+  const pn_alloc_counter before = pn_alloc_stats;
+  if (!real) pn_alloc_stats.limit = 0; /* a valid large shape must fail to allocate, touching nothing */
+  int rc;
+  if (grad)
+    rc = pn_residual_stack_grad_f32(nulls == 0 ? NULL : std, nulls == 1 ? NULL : &loss, nulls == 2 ? NULL : g,
+                                    nulls == 3 ? NULL : gn, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w,
+                                    nulls == 6 ? NULL : ro, layers, rows, width, block, scale);
+  else
+    rc = pn_residual_stack_f32(nulls == 0 ? NULL : std, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w, layers, rows,
+                               width, block, scale);
+  pn_alloc_stats.limit = SIZE_MAX;
+  const int null_used = grad ? nulls < 7 : (nulls == 0 || nulls == 4 || nulls == 5);
+  const int want = null_used ? PN_ERR_NULL : !sizes_ok ? PN_ERR_SIZE : !args_ok ? PN_ERR_ARG : real ? PN_OK
+                   : scratch > (uint64_t)SIZE_MAX ? PN_ERR_SIZE : PN_ERR_NOMEM;
+  TRAP(rc == want);
+  if (rc == PN_ERR_NOMEM) TRAP(pn_alloc_stats.requests == before.requests + 1 && (uint64_t)pn_alloc_stats.last_request == scratch);
+  else if (rc != PN_OK) TRAP(same_allocs(&before));
+  if (rc != PN_OK) {
+    TRAP(sentinel_intact(std, sizeof(float) * nl) && sentinel_intact(g, sizeof(float) * nw) &&
+         sentinel_intact(gn, sizeof(float) * nl) && sentinel_intact(&loss, sizeof loss));
+  } else {
+    /* Post-LN keeps every activation bounded: with a moderate scale, finite
+     * deviations (and gradients, from bounded weights and read-out); a huge
+     * scale may overflow, which is reported as Inf/NaN, not an error */
+    const int bounded = block == PN_BLOCK_POST_LN && fabsf(scale) <= 16.0f;
+    for (int32_t l = 0; l < layers; l++) {
+      TRAP(!(std[l] < 0.0f));
+      if (bounded) TRAP(isfinite(std[l]));
+      if (grad) TRAP(!(gn[l] < 0.0f) && (!bounded || isfinite(gn[l])));
+    }
+    if (grad && bounded) TRAP(isfinite(loss));
+  }
+  free(x0); free(w); free(ro); free(std); free(g); free(gn);
+  return rc;
+}
+
+/* the Transformer block at any shape */
+static int fuzz_block_shapes(bytes *b) {
+  static const int32_t t_marks[] = {1, 2, 511, 512, 513}, d_marks[] = {1, 2, 1023, 1024, 1025};
+  static const int32_t f_marks[] = {1, 4095, 4096, 4097};
+  const int32_t T = take_size(b, 512, t_marks, 5), d = take_size(b, 1024, d_marks, 5), ff = take_size(b, 4096, f_marks, 4);
+  const int32_t heads = take_u32(b) % 4 == 0 ? take_size(b, 1024, d_marks, 5) : (d >= 1 && d <= 1024 ? take_int(b, 1, d) : 1);
+  const int32_t place = take_u32(b) % 8 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 1);
+  const int32_t kind = take_u32(b) % 8 == 0 ? (int32_t)take_u32(b) : take_int(b, 0, 1);
+  const float eps = take_u32(b) % 8 == 0 ? take_float(b) : (take_u32(b) & 1 ? 1e-5f : 0.0f);
+  const uint32_t nulls = take_u32(b) % 32;
+  const uint64_t t = (uint64_t)T, dd = (uint64_t)d, f = (uint64_t)ff, hh = (uint64_t)heads;
+  const int sizes_ok = T >= 1 && T <= 512 && d >= 1 && d <= 1024 && heads >= 1 && heads <= d && ff >= 1 && ff <= 4096;
+  const int args_ok = sizes_ok && d % heads == 0 && (place == 0 || place == 1) && (kind == 0 || kind == 1) && eps >= 0.0f && isfinite(eps);
+  const uint64_t scratch = 8 * (12 * t * dd + t + t * f);
+  const uint64_t cost = t * dd * (4 * dd + 2 * f) + 2 * t * t * dd;
+  const int real = args_ok && nulls >= 4 && cost <= (1u << 20) && hh * t * t <= (1u << 14) &&
+                   4 * dd * dd + 2 * dd * f <= (1u << 14) && 8 * t * dd <= (1u << 14);
+  const size_t nx = real ? (size_t)(t * dd) : SMALL, nw = real ? (size_t)(4 * dd * dd + 2 * dd * f) : SMALL;
+  const size_t ntr = real ? (size_t)(8 * t * dd) : SMALL, na = real ? (size_t)(hh * t * t) : SMALL;
+  float *x = malloc(sizeof(float) * nx), *w = malloc(sizeof(float) * nw);
+  float *trace = malloc(sizeof(float) * ntr), *attn = malloc(sizeof(float) * na);
+  fill_moderate(x, nx, b, 10.0f);
+  fill_moderate(w, nw, b, 1.0f / (float)(d >= 1 && d <= 1024 ? d : 1));
+  sentinel_fill(trace, sizeof(float) * ntr);
+  sentinel_fill(attn, sizeof(float) * na);
+  const pn_alloc_counter before = pn_alloc_stats;
+  if (!real) pn_alloc_stats.limit = 0;
+  const int rc = pn_transformer_block_f32(nulls == 0 ? NULL : trace, nulls == 1 ? NULL : attn, nulls == 2 ? NULL : x,
+                                          nulls == 3 ? NULL : w, T, d, heads, ff, place, kind, eps);
+  pn_alloc_stats.limit = SIZE_MAX;
+  const int want = nulls < 4 ? PN_ERR_NULL : !sizes_ok ? PN_ERR_SIZE : !args_ok ? PN_ERR_ARG : real ? PN_OK : PN_ERR_NOMEM;
+  TRAP(rc == want);
+  if (rc == PN_ERR_NOMEM) TRAP(pn_alloc_stats.requests == before.requests + 1 && (uint64_t)pn_alloc_stats.last_request == scratch);
+  else if (rc != PN_OK) TRAP(same_allocs(&before));
+  if (rc != PN_OK) {
+    TRAP(sentinel_intact(trace, sizeof(float) * ntr) && sentinel_intact(attn, sizeof(float) * na));
+  } else if (eps > 0.0f) {
+    /* moderate x, weights ~1/d: every traced value finite, attention rows
+     * are probabilities summing to 1 */
+    for (size_t k = 0; k < ntr; k++) TRAP(isfinite(trace[k]));
+    for (size_t r = 0; r < (size_t)(hh * t); r++) {
+      double sum = 0;
+      for (size_t j = 0; j < t; j++) { TRAP(attn[r * t + j] >= 0.0f && attn[r * t + j] <= 1.0f); sum += attn[r * t + j]; }
+      TRAP(fabs(sum - 1.0) < 1e-5);
+    }
+  }
+  free(x); free(w); free(trace); free(attn);
+  return rc;
+}
+
+/* the kernels on fuzzed data, small shapes (the older cases) */
+static int fuzz_data(bytes *bp, int which) {
+  bytes b = *bp;
   const int32_t rows = take_int(&b, 1, 16), cols = take_int(&b, 1, 70);
   const size_t n = (size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1);
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
   float *g = malloc(80 * sizeof(float)), *be = malloc(80 * sizeof(float)), *st = malloc(160 * sizeof(float));
+  /* the outputs of a refused call stay as they were */
+  sentinel_fill(y, n * sizeof(float));
+  sentinel_fill(st, 160 * sizeof(float));
   const int wild = (int)(take_u32(&b) & 1); /* any bit pattern, or finite values */
   for (size_t k = 0; k < n; k++) x[k] = wild ? take_float(&b) : take_finite(&b);
   for (int k = 0; k < 80; k++) g[k] = (float)((int)(take_u32(&b) % 2001) - 1000) / 250.0f;
@@ -370,7 +667,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     TRAP(pn_simd_enabled() == 0 || pn_simd_enabled() == 1);
     break;
   }
-  TRAP(rc <= 0 && rc >= PN_ERR_NOMEM);
+  if (rc != PN_OK) TRAP(sentinel_intact(y, n * sizeof(float)) && sentinel_intact(st, 160 * sizeof(float)));
   free(x); free(y); free(g); free(be); free(st);
+  return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  bytes b = {data, size};
+  const int which = (int)(take_u32(&b) % 26);
+  int rc;
+  switch (which) {
+  case 22: rc = fuzz_rope_scaling(&b); break;
+  case 23: rc = fuzz_stack_shapes(&b, 0); break;
+  case 24: rc = fuzz_stack_shapes(&b, 1); break;
+  case 25: rc = fuzz_block_shapes(&b); break;
+  default: rc = fuzz_data(&b, which); break;
+  }
+  TRAP(rc <= 0 && rc >= PN_ERR_NOMEM);
+  /* every kernel frees what it allocates, whatever it returns */
+  TRAP(pn_alloc_stats.allocs == pn_alloc_stats.frees);
   return 0;
 }
