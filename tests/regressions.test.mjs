@@ -230,6 +230,18 @@ for (const [name, simd] of BUILDS) {
     assert.ok(Math.abs(f.invFreq[1] - ref.inv[1]) <= 1e-6 * ref.inv[1], `${f.invFreq[1]} vs ${ref.inv[1]}`);
   });
 
+  test(`${name}: scaling factors below 1e-9 are refused by name (a subnormal factor made every frequency Infinity)`, async () => {
+    const pn = await init({ simd });
+    for (const factor of [1e-320, 5e-324, 1e-10]) {
+      assert.throws(() => pn.ropeFrequencies({ dim: 8, scaling: { type: 'linear', factor } }), named('ropeFrequencies', RangeError, ['scaling.factor', '1e-9']), String(factor));
+    }
+    const longrope = { type: 'longrope', originalMaxPositions: 8, shortFactor: [1, 5e-324], longFactor: [1, 1] };
+    assert.throws(() => pn.ropeFrequencies({ dim: 4, scaling: longrope }), named('ropeFrequencies', RangeError, 'scaling.shortFactor[1]'));
+    // the smallest allowed factor gives finite frequencies: w_i / 1e-9
+    const f = pn.ropeFrequencies({ dim: 8, scaling: { type: 'linear', factor: 1e-9 } });
+    f.invFreq.forEach((w, i) => assert.ok(Math.abs(w - Math.fround(1e4 ** (-2 * i / 8) / 1e-9)) <= 1e-7 * w, `${i}: ${w}`));
+  });
+
   test(`${name}: position ids given as an array are checked as given, not after conversion to int32`, async () => {
     const pn = await init({ simd });
     const x = new Float32Array(2 * 4).fill(1);

@@ -222,8 +222,9 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
  * A Hugging Face transformers `rope_scaling` (main branch, late 2026), keys in camelCase;
  * `originalMaxPositions` plays the role of HF's (original_)max_position_embeddings.
  *
- * Ranges (a RangeError naming the key otherwise): `factor`, `attentionFactor`,
- * `lowFreqFactor`, `highFreqFactor` and every short/long factor in (0, 1e9];
+ * Ranges (a RangeError naming the key otherwise): `factor` and every short/long
+ * factor in [1e-9, 1e9] (the frequencies are divided by them); `attentionFactor`,
+ * `lowFreqFactor`, `highFreqFactor` in (0, 1e9];
  * `originalMaxPositions` an integer in [1, 2^31]; yarn's `betaFast`, `betaSlow`
  * in [1e-9, 1e9]; `mscale`, `mscaleAllDim` in [-1e9, 1e9]. What the rule derives
  * from them is checked too: the attention factor must be finite and > 0 (yarn's

@@ -115,6 +115,12 @@ const SCALING_KEYS = {
 
 /** Range of yarn's betaFast and betaSlow (CONTEXT of #16: finite correction dims). */
 const BETA_MIN = 1e-9, BETA_MAX = 1e9;
+/**
+ * Range of `factor` and of every short/long factor: the frequencies are
+ * divided by them, and at least 1e-9 keeps every quotient (w_i <= 1) finite,
+ * which the kernel requires.
+ */
+const FACTOR_MIN = 1e-9, FACTOR_MAX = 1e9;
 /** The largest grown base `dynamic` may reach (a factor of 2 below the largest double). */
 const GROWN_BASE_MAX = 2 ** 1023;
 /** How close to 0 yarn's m(factor, k) may come before its sign is a matter of rounding. */
@@ -144,7 +150,7 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
     if (s[key] === undefined) throw new TypeError(`posnorm.${fn}: scaling type ${JSON.stringify(type)} needs scaling.${key}`);
   }
   const num = (key, min, max, open) => v.num(fn, `scaling.${key}`, s[key], min, max, { minOpen: open });
-  params[0] = s.factor === undefined ? 1 : num('factor', 0, 1e9, true);
+  params[0] = s.factor === undefined ? 1 : num('factor', FACTOR_MIN, FACTOR_MAX);
   if (s.originalMaxPositions !== undefined) params[1] = v.int(fn, 'scaling.originalMaxPositions', s.originalMaxPositions, 1, POS_LIMIT);
   params[2] = s.betaFast === undefined ? 32 : num('betaFast', BETA_MIN, BETA_MAX);
   params[3] = s.betaSlow === undefined ? 1 : num('betaSlow', BETA_MIN, BETA_MAX);
@@ -165,7 +171,7 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
     }
     if (ArrayBuffer.isView(a)) v.live(fn, `scaling.${key}`, a);
     // each value checked as given (a string or a BigInt is not converted)
-    for (let k = 0; k < a.length; k++) v.num(fn, `scaling.${key}[${k}]`, a[k], 0, 1e9, { minOpen: true });
+    for (let k = 0; k < a.length; k++) v.num(fn, `scaling.${key}[${k}]`, a[k], FACTOR_MIN, FACTOR_MAX);
     return Float64Array.from(a);
   };
   const packed = { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
