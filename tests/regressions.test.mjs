@@ -274,7 +274,7 @@ for (const [name, simd] of BUILDS) {
 
 test('<posnorm-waveform> draws its four curves from views read after its last posnorm call, also when every call grows the memory', async () => {
   const { PosnormWaveform } = await import('../web/figures/waveform.js');
-  const { FigureBuffers } = await import('../web/figures/buffers.js');
+  const { FigureBuffers } = await import('../web/figures/core/buffers.js');
   for (const [name, simd] of BUILDS) {
     const real = await init({ simd });
     // an instance whose peSample grows the memory first, as any call may (README, "Zero copy")
@@ -292,10 +292,12 @@ test('<posnorm-waveform> draws its four curves from views read after its last po
     });
     const fig = Object.create(PosnormWaveform.prototype);
     const own = { i: 5, pos: 37, dModel: 64, base: 10000, pn, isConnected: false, values: {},
-      canvas: { clientWidth: 300, setAttribute() {} }, _readoutEl: {}, _errorEl: {},
+      // a canvas whose 2D context records the paths drawn (at devicePixelRatio 1 in Node)
+      canvas: { clientWidth: 300, style: {}, width: 0, height: 0, getContext: () => ctx, setAttribute() {} },
+      _readoutEl: {}, _errors: { show() {} },
       t: new Proxy({}, { get: () => () => '' }),
       buffer: (key, length) => buffers.get(pn, key, length),
-      fitCanvas: () => ({ ctx, dpr: 1 }), color: () => '#000', describe: () => '' };
+      color: () => '#000', describe: () => '' };
     for (const [k, value] of Object.entries(own)) Object.defineProperty(fig, k, { value, writable: true });
     fig.render();
     // the layout of render(): a 300 px canvas, plot width 248 (one sample per pixel), panels 86 px high
