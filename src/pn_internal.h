@@ -12,9 +12,6 @@
 /* Rows between exact re-anchoring of the PE rotation (see pe.c). */
 #define PN_PE_ANCHOR 1024
 
-/* π in float64 (M_PI is not C11). */
-#define PN_PI 3.14159265358979323846
-
 /* 2^31: the largest position any kernel accepts. */
 #define PN_POS_LIMIT 2147483648.0
 
@@ -55,20 +52,6 @@ static inline int pn_fits(size_t n) {
 static inline size_t pn_count2(int32_t a, int32_t b) {
   const size_t n = pn_size_mul(pn_size(a), pn_size(b));
   return pn_fits(n) ? n : 0;
-}
-
-/* Natural log from IEEE + - * / only (random.c): keeps libm's log and pow,
- * and their tables, out of the wasm. Within 2 ulp for every x > 0,
- * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
- * O(1): no loop over the exponent. */
-double pn_log(double x);
-
-/* Frequency of pair i for an encoding of `dims` dimensions:
- * base^(-2i/dims) = exp(-2i/dims · ln base), in float64, given
- * log_base = pn_log(base) (taken once per call, not once per pair). Shared
- * by PE and RoPE so both agree. */
-static inline double pn_pe_frequency(double log_base, int32_t i, int32_t dims) {
-  return exp(-2.0 * (double)i / (double)dims * log_base);
 }
 
 /* Writes sin/cos(p·w_i) for i in [0, n_pairs) at one position into
