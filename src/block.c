@@ -1,44 +1,18 @@
 /* block.c — one Transformer block (multi-head self-attention and a GELU
  * feed-forward network, each behind a residual connection, with Pre- or
  * Post-Norm), every intermediate tensor kept, for the block figure. */
+#include "pn_f64.h"
 #include "pn_internal.h"
 
-/* Multi-head scaled dot-product self-attention of s [T × d] with the
- * weights w = Wq, Wk, Wv, Wo; writes the heads' weights (rounded) to attn
- * [heads × T × T] and the output (concat(heads)·Wo) to out. */
+/* out = concat(heads)·Wo of the multi-head attention of s [T × d]
+ * (pn_f64.c), with w = Wq, Wk, Wv, Wo; the heads' weights, rounded, go to
+ * attn [heads × T × T]. scratch: q, k, v and a row of scores, then ctx. */
 static void attention64(double *out, float *attn, const double *s,
                         const float *w, int32_t T, int32_t d, int32_t heads,
                         double *scratch) {
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
-  double *q = scratch, *k = q + n, *v = k + n, *ctx = v + n, *a = ctx + n;
-  pn_matmul_f64(q, s, w, T, d, d);
-  pn_matmul_f64(k, s, w + dd, T, d, d);
-  pn_matmul_f64(v, s, w + 2 * dd, T, d, d);
-  const int32_t dh = d / heads;
-  const double scale = 1.0 / sqrt((double)dh);
-  for (int32_t h = 0; h < heads; h++) {
-    const size_t o = (size_t)h * (size_t)dh;
-    for (int32_t i = 0; i < T; i++) {
-      const double *qi = q + (size_t)i * (size_t)d + o;
-      double top = -INFINITY, sum = 0.0;
-      for (int32_t j = 0; j < T; j++) {
-        const double *kj = k + (size_t)j * (size_t)d + o;
-        double dot = 0.0;
-        for (int32_t c = 0; c < dh; c++) dot += qi[c] * kj[c];
-        a[j] = dot * scale;
-        if (a[j] > top) top = a[j];
-      }
-      for (int32_t j = 0; j < T; j++) sum += (a[j] = exp(a[j] - top));
-      float *ai = attn + ((size_t)h * (size_t)T + (size_t)i) * (size_t)T;
-      for (int32_t j = 0; j < T; j++) ai[j] = (float)(a[j] /= sum);
-      double *ci = ctx + (size_t)i * (size_t)d + o;
-      for (int32_t c = 0; c < dh; c++) {
-        double acc = 0.0;
-        for (int32_t j = 0; j < T; j++) acc += a[j] * v[(size_t)j * (size_t)d + o + (size_t)c];
-        ci[c] = acc;
-      }
-    }
-  }
+  double *ctx = scratch + 3 * n + (size_t)T;
+  pn_attention_f64(ctx, attn, s, w, w + dd, w + 2 * dd, T, d, heads, d / heads, scratch);
   pn_matmul_f64(out, ctx, w + 3 * dd, T, d, d);
 }
 
@@ -55,8 +29,8 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
     return PN_ERR_ARG;
   const int32_t T = tokens, d = d_model;
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
-  /* the 8 traced tensors, then the attention's q, k, v, ctx and one row of
-   * scores, then the FFN's hidden layer: 8·(12·T·d + T + T·d_ff) bytes */
+  /* the 8 traced tensors, then the attention's q, k, v, one row of scores
+   * and ctx, then the FFN's hidden layer: 8·(12·T·d + T + T·d_ff) bytes */
   const size_t values = pn_size_mul_add(n, 12, pn_size_mul_add((size_t)T, (size_t)d_ff, (size_t)T));
   const size_t bytes = pn_size_mul(values, sizeof(double));
   if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;

@@ -1,6 +1,7 @@
 /* layernorm.c — LayerNorm over each row (method and accuracy: posnorm.h). */
 #include <math.h>
 
+#include "pn_f64.h"
 #include "pn_internal.h"
 #include "pn_simd.h"
 #include "pn_sums.h"
@@ -147,11 +148,8 @@ int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
   if (!x) return PN_ERR_NULL;
   if (!pn_count2(n, 1)) return PN_ERR_SIZE;
   if (!(eps >= 0.0f) || !isfinite(eps)) return PN_ERR_ARG;
-  double mu = 0.0, var = 0.0;
-  for (int32_t j = 0; j < n; j++) mu += (double)x[j];
-  mu /= (double)n;
-  for (int32_t j = 0; j < n; j++) var += ((double)x[j] - mu) * ((double)x[j] - mu);
-  var /= (double)n;
+  double mu, var;
+  pn_mean_var_f64(pn_values_f32(x, (size_t)n), 1, &mu, &var, NULL);
   const double inv = 1.0 / sqrt(var + (double)eps);
   PN_LOOP_AS_WRITTEN
   for (int32_t j = 0; j < n; j++) {

@@ -75,29 +75,6 @@ int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
 int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
                     int32_t layout);
 
-/* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2), in
- * float64: z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), with
- * tanh(u) = 1 - 2/(e^(2u) + 1) so that only exp is linked in. Shared by the
- * residual stack (depth.c, depth_grad.c) and the Transformer block. */
-#define PN_GELU_K 0.79788456080286536 /* sqrt(2/pi) */
-#define PN_GELU_C 0.044715
-static inline double pn_gelu_tanh(double z) {
-  const double t = 1.0 - 2.0 / (exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z)) + 1.0);
-  return 0.5 * z * (1.0 + t);
-}
-
-/* y = x·w in float64 (x [rows × n] in float64, w [n × m] in float32),
- * each sum in k order. Defined in attention.c; used by the block. */
-void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
-                   int32_t n, int32_t m);
-
-/* y = norm(x) for each row of x [rows × n] in float64: LayerNorm (two-pass
- * mean and variance) or, with rms, RMSNorm; gamma = 1, beta = 0. inv[r]
- * (when inv != NULL) keeps 1/sqrt(var + eps) (or 1/rms) for a backward
- * pass. y may be x. Defined in depth_grad.c; used by the Transformer block. */
-void pn_norm_rows_f64(double *y, double *inv, const double *x, int32_t rows,
-                      int32_t n, int rms, double eps);
-
 /* Row reductions (reduce.c), shared by the normalisation kernels. */
 
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in
