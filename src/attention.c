@@ -2,6 +2,7 @@
  * heads = 1 case of the Transformer block's attention (pn_f64.c). */
 #include "pn_f64.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 int pn_attention_f32(float *out, float *weights, const float *x,
                      const float *wq, const float *wk, const float *wv,

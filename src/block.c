@@ -3,6 +3,7 @@
  * Post-Norm), every intermediate tensor kept, for the block figure. */
 #include "pn_f64.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 /* out = concat(heads)·Wo of the multi-head attention of s [T × d]
  * (pn_f64.c), with w = Wq, Wk, Wv, Wo; the heads' weights, rounded, go to

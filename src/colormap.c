@@ -3,6 +3,7 @@
 
 #include "colormap_lut.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 static const uint8_t *colormap_table(int32_t map) {
   switch (map) {

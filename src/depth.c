@@ -6,6 +6,7 @@
 #include "pn_f64.h"
 #include "pn_internal.h"
 #include "pn_simd.h"
+#include "posnorm_figures.h"
 
 /* z = (scale·h)·W, h: [rows × n], W: [n × n], float32 (the figure needs shape, not
  * exactness); vectorised over the columns of W. */

@@ -5,6 +5,7 @@
 
 #include "pn_f64.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 /* One call's shape and its float64 scratch: what the forward pass keeps for
  * the backward pass, and the backward pass's work rows. */

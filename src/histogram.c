@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
                      int32_t n, int32_t bins, float min, float max) {

@@ -3,6 +3,7 @@
 #include "pn_f64.h"
 #include "pn_internal.h"
 #include "pn_simd.h"
+#include "posnorm_figures.h"
 
 int pn_layernorm_steps_f32(float *centered, float *normalized, float *y,
                            float *stats, const float *x, const float *gamma,

@@ -3,6 +3,7 @@
  * the same on every platform and in every build. */
 #include "pn_internal.h"
 #include "pn_math.h"
+#include "posnorm_figures.h"
 
 /* splitmix32 step (golden-ratio increment, murmur3 finaliser). */
 static uint32_t splitmix32(uint32_t *state) {
