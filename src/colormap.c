@@ -1,4 +1,4 @@
-/* colormap.c — float32 values to RGBA8 pixels (see posnorm.h). */
+/* colormap.c — float32 values to RGBA8 pixels (see posnorm_figures.h). */
 #include <string.h>
 
 #include "colormap_lut.h"

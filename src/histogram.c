@@ -1,4 +1,4 @@
-/* histogram.c — equal-width histogram for the figures (see posnorm.h). */
+/* histogram.c — equal-width histogram for the figures (see posnorm_figures.h). */
 #include <string.h>
 
 #include "pn_internal.h"

@@ -1,4 +1,4 @@
-/* random.c — reproducible normal random numbers (see posnorm.h).
+/* random.c — reproducible normal random numbers (see posnorm_figures.h).
  * Only integer operations and IEEE + - * / sqrt are used, so the sequence is
  * the same on every platform and in every build. */
 #include "pn_internal.h"
