@@ -3,9 +3,10 @@
  * LayerNorm's steps) and the float64 row of the float32 norms. Not part of
  * the API.
  *
- * Everything here sums in index order, one float64 accumulator per value,
- * so a kernel built on it gives the same bits in every build; the figure
- * kernels round each output to float32 once. */
+ * Every sum here runs in index order into one float64 accumulator per
+ * result, never reassociated (no SIMD lanes), so a kernel built on it gives
+ * the same bits in every build; the figure kernels round each output to
+ * float32 once. */
 #ifndef PN_F64_H
 #define PN_F64_H
 
