@@ -16,27 +16,35 @@ cd "$(dirname "$0")"
 # Kernels on the figures' per-frame paths are built for speed (-O2); the
 # rest — called once per change or for small sizes — for size (-Os), which
 # keeps each wasm under 40 KB (it changes no result: no fast-math, no FMA).
-HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/reduce.c"
+HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/norm_rows.c src/reduce.c src/copy.c"
 COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
-src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c"
+src/pn_math.c src/pn_f64.c src/version.c src/layernorm_steps.c src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
 # The test builds (native, simdtest, fuzz) add the counting pn_malloc/pn_free
 # (src/pn_alloc.h): the tests check that no call allocates before it has
 # validated its arguments and that every allocation is freed.
 TEST_SOURCES="$SOURCES src/alloc_count.c"
 TEST_DEFINES="-DPN_COUNT_ALLOC"
-CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off"
+# -Wmissing-prototypes: a function a kernel file defines without `static`
+# must be declared in a header first, so every entry point the wasm could
+# export is one of the public headers' declarations (or an internal
+# header's, which is not exported).
+CFLAGS_COMMON="-std=c11 -O2 -Wall -Wextra -Werror -Wmissing-prototypes -ffp-contract=off"
 # The test builds (native ASan + UBSan, simdtest, the fuzzers) at -O1, the
 # level sanitizers are meant for: said here, not substituted into
 # CFLAGS_COMMON (the substitution -O3 -> -O1 never matched and left -O2).
 CFLAGS_TEST="-std=c11 -O1 -Wall -Wextra -Werror -ffp-contract=off"
-EXPORTS="_malloc,_free,_pn_version,_pn_simd_enabled,_pn_pe_sinusoidal_f32,_pn_pe_float32_code_f32,\
-_pn_pe_sample_f32,_pn_layernorm_f32,_pn_rmsnorm_f32,_pn_batchnorm_train_f32,\
-_pn_batchnorm_infer_f32,_pn_rope_f32,_pn_rope_cache_f32,_pn_rope_frequencies_f64,_pn_rope_scaled_f32,_pn_alibi_slopes_f32,_pn_alibi_bias_f32,\
-_pn_random_normal_f32,_pn_histogram_f32,_pn_colormap_rgba8,\
-_pn_colormap_lut_rgba8,_pn_copy_f32,_pn_attention_f32,_pn_gram_f32,\
-_pn_min_row_distance_f32,_pn_pe_shift_f32,_pn_residual_stack_f32,_pn_residual_stack_grad_f32,\
-_pn_layernorm_steps_f32,_pn_transformer_block_f32"
+# The wasm exports: every function the public headers declare (a line
+# `int pn_name(` opens each declaration), and malloc and free for the JS
+# wrapper's buffers. tests/c_exports.test.mjs reads the headers its own way
+# and holds both builds to exactly this list.
+PUBLIC_HEADERS="src/posnorm.h src/posnorm_figures.h"
+exports_from_headers() {
+  local names
+  names=$(sed -n 's/^int \(pn_[a-z0-9_]*\)(.*/_\1/p' $PUBLIC_HEADERS | sort -u | paste -sd, -)
+  [ -n "$names" ] || { echo "build.sh: no declarations found in $PUBLIC_HEADERS" >&2; exit 1; }
+  echo "_malloc,_free,$names"
+}
 
 # Debian's emcc needs Node to find acorn and friends in /usr/share/nodejs.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
@@ -61,6 +69,8 @@ MSG
 build_wasm() {
   ensure_emcc
   mkdir -p build/wasm
+  local exports
+  exports=$(exports_from_headers)
   local flavour simd_flag
   for flavour in simd scalar; do
     if [ "$flavour" = simd ]; then simd_flag=-msimd128; else simd_flag=-mno-simd128; fi
@@ -77,7 +87,7 @@ build_wasm() {
     emcc -O2 $simd_flag $objects -o "build/wasm/posnorm-$flavour.wasm" \
       --no-entry -sSTANDALONE_WASM -sFILESYSTEM=0 -sMALLOC=emmalloc \
       -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1MB -sMAXIMUM_MEMORY=2GB \
-      -sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS="$EXPORTS"
+      -sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS="$exports"
     echo "built build/wasm/posnorm-$flavour.wasm ($(wc -c <"build/wasm/posnorm-$flavour.wasm") bytes)"
   done
 }

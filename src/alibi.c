@@ -2,13 +2,14 @@
 #include <math.h>
 
 #include "pn_internal.h"
+#include "pn_math.h"
 
 /* m_h for a power-of-two head count p: 2^(-8(h+1)/p). */
 static double slope_pow2(int32_t h, int32_t p) {
   /* exponent -8(h+1)/p: an integer part (exact, ldexp) and a fraction */
   const int32_t num = 8 * (h + 1);
   const double frac = (double)(num % p) / (double)p;
-  return ldexp(frac == 0.0 ? 1.0 : exp(-frac * 0.69314718055994531), -(num / p));
+  return ldexp(frac == 0.0 ? 1.0 : pn_pow_pos(2.0, -frac), -(num / p));
 }
 
 static double alibi_slope(int32_t h, int32_t heads) {

@@ -1,18 +1,8 @@
-/* attention.c — single-head self-attention for the order figure. */
+/* attention.c — single-head self-attention for the order figure: the
+ * heads = 1 case of the Transformer block's attention (pn_f64.c). */
+#include "pn_f64.h"
 #include "pn_internal.h"
-
-void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
-                   int32_t n, int32_t m) {
-  for (int32_t r = 0; r < rows; r++) {
-    double *yr = y + (size_t)r * (size_t)m;
-    for (int32_t c = 0; c < m; c++) yr[c] = 0.0;
-    for (int32_t k = 0; k < n; k++) {
-      const double a = x[(size_t)r * (size_t)n + (size_t)k];
-      const float *wk = w + (size_t)k * (size_t)m;
-      for (int32_t c = 0; c < m; c++) yr[c] += a * (double)wk[c];
-    }
-  }
-}
+#include "posnorm_figures.h"
 
 int pn_attention_f32(float *out, float *weights, const float *x,
                      const float *wq, const float *wk, const float *wv,
@@ -27,40 +17,13 @@ int pn_attention_f32(float *out, float *weights, const float *x,
   const size_t values = pn_size_mul_add(nq, 3, pn_size_add((size_t)seq_len, nx));
   const size_t bytes = pn_size_mul(values, sizeof(double));
   if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
-  double *q = pn_malloc(bytes);
-  if (!q) return PN_ERR_NOMEM;
-  double *k = q + nq, *v = k + nq, *a = v + nq, *x64 = a + seq_len;
+  double *scratch = pn_malloc(bytes);
+  if (!scratch) return PN_ERR_NOMEM;
+  double *x64 = scratch + 3 * nq + (size_t)seq_len;
   for (size_t i = 0; i < nx; i++) x64[i] = (double)x[i];
-  pn_matmul_f64(q, x64, wq, seq_len, d_model, d_head);
-  pn_matmul_f64(k, x64, wk, seq_len, d_model, d_head);
-  pn_matmul_f64(v, x64, wv, seq_len, d_model, d_head);
-  const double scale = 1.0 / sqrt((double)d_head);
-  for (int32_t i = 0; i < seq_len; i++) {
-    const double *qi = q + (size_t)i * (size_t)d_head;
-    double top = -INFINITY;
-    for (int32_t j = 0; j < seq_len; j++) {
-      const double *kj = k + (size_t)j * (size_t)d_head;
-      double s = 0.0;
-      for (int32_t c = 0; c < d_head; c++) s += qi[c] * kj[c];
-      a[j] = s * scale;
-      if (a[j] > top) top = a[j];
-    }
-    double sum = 0.0;
-    for (int32_t j = 0; j < seq_len; j++) {
-      a[j] = exp(a[j] - top);
-      sum += a[j];
-    }
-    for (int32_t j = 0; j < seq_len; j++) {
-      a[j] /= sum;
-      if (weights) weights[(size_t)i * (size_t)seq_len + (size_t)j] = (float)a[j];
-    }
-    float *oi = out + (size_t)i * (size_t)d_head;
-    for (int32_t c = 0; c < d_head; c++) {
-      double s = 0.0;
-      for (int32_t j = 0; j < seq_len; j++) s += a[j] * v[(size_t)j * (size_t)d_head + (size_t)c];
-      oi[c] = (float)s;
-    }
-  }
-  pn_free(q);
+  /* the context replaces q in the scratch, then is rounded once */
+  pn_attention_f64(scratch, weights, x64, wq, wk, wv, seq_len, d_model, 1, d_head, scratch);
+  for (size_t i = 0; i < nq; i++) out[i] = (float)scratch[i];
+  pn_free(scratch);
   return PN_OK;
 }

@@ -1,8 +1,9 @@
-/* colormap.c — float32 values to RGBA8 pixels (see posnorm.h). */
+/* colormap.c — float32 values to RGBA8 pixels (see posnorm_figures.h). */
 #include <string.h>
 
 #include "colormap_lut.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 static const uint8_t *colormap_table(int32_t map) {
   switch (map) {

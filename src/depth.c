@@ -3,8 +3,10 @@
  * with and without normalisation. */
 #include <string.h>
 
+#include "pn_f64.h"
 #include "pn_internal.h"
 #include "pn_simd.h"
+#include "posnorm_figures.h"
 
 /* z = (scale·h)·W, h: [rows × n], W: [n × n], float32 (the figure needs shape, not
  * exactness); vectorised over the columns of W. */
@@ -24,14 +26,6 @@ static void matmul(float *z, const float *h, const float *w, int32_t rows,
       for (; c < n; c++) zr[c] = zr[c] + a * wk[c];
     }
   }
-}
-
-static double population_std(const float *x, size_t n) {
-  double m = 0.0, v = 0.0;
-  for (size_t k = 0; k < n; k++) m += (double)x[k];
-  m /= (double)n;
-  for (size_t k = 0; k < n; k++) v += ((double)x[k] - m) * ((double)x[k] - m);
-  return sqrt(v / (double)n);
 }
 
 int pn_residual_stack_f32(float *std_out, const float *x0,
@@ -65,7 +59,7 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
     for (size_t k = 0; k < n; k++) x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);
     if (block == PN_BLOCK_POST_LN)
       pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, rows, width, 1e-5f);
-    std_out[l] = (float)population_std(x, n);
+    std_out[l] = (float)pn_population_std_f64(pn_values_f32(x, n));
   }
   pn_free(x);
   return PN_OK;

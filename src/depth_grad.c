@@ -1,49 +1,129 @@
 /* depth_grad.c — the residual stack of depth.c with a loss and its gradient
  * with respect to every weight (backpropagation, float64), for showing how
  * gradients grow or stay level through depth (Xiong et al., 2020). */
-#include <math.h>
 #include <string.h>
 
+#include "pn_f64.h"
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
+/* One call's shape and its float64 scratch: what the forward pass keeps for
+ * the backward pass, and the backward pass's work rows. */
+typedef struct {
+  const float *weights;
+  int32_t rows, width, block;
+  size_t N, L, wsize; /* rows·width values, layers, width² */
+  int pre, rms;       /* a norm in front of each branch; RMSNorm */
+  double s;           /* weight_scale */
+  double *xs;         /* x_0 .. x_L, [(L + 1) × N] */
+  double *hs, *zs;    /* each branch's input h_l and product z_l, [L × N] */
+  double *out;        /* what the read-out sees: x_L or its final norm */
+  double *dx, *dh, *dbranch; /* work rows, N values each */
+  double *invs;       /* the norms' per-row 1/spread, [(L + 1) × rows] */
+} grad_stack;
 
-static double gelu64_grad(double z) {
-  const double t = 1.0 - 2.0 / (exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z)) + 1.0);
-  return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);
-}
+/* ======================================================================
+ * Forward: x_{l+1} = x_l + GELU(s·norm(x_l)·W_l) (or Post-LN of it)
+ * ====================================================================== */
 
-void pn_norm_rows_f64(double *y, double *inv, const double *x, int32_t rows,
-                      int32_t n, int rms, double eps) {
-  for (int32_t r = 0; r < rows; r++) {
-    const double *xr = x + (size_t)r * n;
-    double m = 0.0, v = 0.0;
-    if (!rms) {
-      for (int32_t j = 0; j < n; j++) m += xr[j];
-      m /= n;
-    }
-    for (int32_t j = 0; j < n; j++) v += (xr[j] - m) * (xr[j] - m);
-    const double k = 1.0 / sqrt(v / n + eps);
-    if (inv) inv[r] = k;
-    for (int32_t j = 0; j < n; j++) y[(size_t)r * n + j] = (xr[j] - m) * k;
+static void forward(const grad_stack *g, const float *x0, float *std_out) {
+  const size_t N = g->N;
+  for (size_t k = 0; k < N; k++) g->xs[k] = (double)x0[k];
+  for (size_t l = 0; l < g->L; l++) {
+    const double *x = g->xs + l * N;
+    double *h = g->hs + l * N, *z = g->zs + l * N, *next = g->xs + (l + 1) * N;
+    double *inv = g->invs + l * (size_t)g->rows;
+    if (g->pre) pn_norm_rows_f64(h, inv, x, g->rows, g->width, g->rms, 1e-5);
+    else memcpy(h, x, sizeof(double) * N);
+    pn_matmul_f64(z, h, g->weights + l * g->wsize, g->rows, g->width, g->width);
+    for (size_t k = 0; k < N; k++) z[k] = g->s * z[k];
+    for (size_t k = 0; k < N; k++) next[k] = x[k] + pn_gelu_tanh(z[k]);
+    /* Post-LN: x_{l+1} = LN(u); the backward pass needs only LN's output and inv */
+    if (g->block == PN_BLOCK_POST_LN) pn_norm_rows_f64(next, inv, next, g->rows, g->width, 0, 1e-5);
+    std_out[l] = (float)pn_population_std_f64(pn_values_f64(next, N));
   }
 }
 
-/* dx += d norm(x)ᵀ·dy, given y = norm(x) and inv from pn_norm_rows_f64. */
-static void norm_rows_back(double *dx, const double *dy, const double *y,
-                           const double *inv, int32_t rows, int32_t n, int rms) {
-  for (int32_t r = 0; r < rows; r++) {
-    const double *dyr = dy + (size_t)r * n, *yr = y + (size_t)r * n;
-    double mdy = 0.0, mdyy = 0.0;
-    for (int32_t j = 0; j < n; j++) {
-      mdy += dyr[j];
-      mdyy += dyr[j] * yr[j];
+/* loss = Σ readout·out, out = x_L after a final norm for the Pre-Norm
+ * variants (as real Pre-Norm models end with one). */
+static double readout_loss(const grad_stack *g, const float *readout) {
+  const double *last = g->xs + g->L * g->N;
+  if (g->pre) pn_norm_rows_f64(g->out, g->invs + g->L * (size_t)g->rows, last, g->rows, g->width, g->rms, 1e-5);
+  else memcpy(g->out, last, sizeof(double) * g->N);
+  double loss = 0.0;
+  for (size_t k = 0; k < g->N; k++) loss += (double)readout[k] * g->out[k];
+  return loss;
+}
+
+/* ======================================================================
+ * Backward
+ * ====================================================================== */
+
+/* grad = s·hᵀ·dz, written rounded; returns its Frobenius norm (from the
+ * float64 values). */
+static double weight_grad(float *grad, const double *h, const double *dz,
+                          int32_t rows, int32_t width, double s) {
+  double gn = 0.0;
+  for (int32_t k = 0; k < width; k++)
+    for (int32_t c = 0; c < width; c++) {
+      double acc = 0.0;
+      for (int32_t r = 0; r < rows; r++) acc += h[(size_t)r * width + k] * dz[(size_t)r * width + c];
+      acc *= s;
+      grad[(size_t)k * width + c] = (float)acc;
+      gn += acc * acc;
     }
-    mdy /= n;
-    mdyy /= n;
-    for (int32_t j = 0; j < n; j++)
-      dx[(size_t)r * n + j] += inv[r] * (dyr[j] - (rms ? 0.0 : mdy) - yr[j] * mdyy);
+  return gn;
+}
+
+/* dh = s·dz·Wᵀ: the branch's input gradient. */
+static void branch_input_grad(double *dh, const double *dz, const float *w,
+                              int32_t rows, int32_t width, double s) {
+  for (int32_t r = 0; r < rows; r++)
+    for (int32_t k = 0; k < width; k++) {
+      double acc = 0.0;
+      for (int32_t c = 0; c < width; c++) acc += dz[(size_t)r * width + c] * (double)w[(size_t)k * width + c];
+      dh[(size_t)r * width + k] = s * acc;
+    }
+}
+
+/* dx = ∂loss/∂x_L: the read-out, back through the final norm when there is one. */
+static void readout_grad(const grad_stack *g, const float *readout) {
+  memset(g->dx, 0, sizeof(double) * g->N);
+  if (g->pre) {
+    double *dy = g->dh;
+    for (size_t k = 0; k < g->N; k++) dy[k] = (double)readout[k];
+    pn_norm_rows_back_f64(g->dx, dy, g->out, g->invs + g->L * (size_t)g->rows, g->rows, g->width, g->rms);
+  } else {
+    for (size_t k = 0; k < g->N; k++) g->dx[k] = (double)readout[k];
   }
 }
+
+/* Block l, given dx = ∂loss/∂x_{l+1}: writes ∂loss/∂W_l and its norm, and
+ * leaves dx = ∂loss/∂x_l. */
+static void layer_grad(const grad_stack *g, size_t l, float *grad, float *grad_norm) {
+  const size_t N = g->N;
+  const double *h = g->hs + l * N, *z = g->zs + l * N;
+  const double *inv = g->invs + l * (size_t)g->rows;
+  if (g->block == PN_BLOCK_POST_LN) {
+    /* x_{l+1} = LN(u), u = x + f(h): du = LNᵀ·dx, with LN's output x_{l+1} */
+    double *tmp = g->dh;
+    memset(tmp, 0, sizeof(double) * N);
+    pn_norm_rows_back_f64(tmp, g->dx, g->xs + (l + 1) * N, inv, g->rows, g->width, 0);
+    memcpy(g->dx, tmp, sizeof(double) * N);
+  }
+  /* dz = du·gelu'(z); dW = s·hᵀ·dz; dh = s·dz·Wᵀ */
+  double *dz = g->dh;
+  for (size_t k = 0; k < N; k++) dz[k] = g->dx[k] * pn_gelu_tanh_grad(z[k]);
+  grad_norm[l] = (float)sqrt(weight_grad(grad + l * g->wsize, h, dz, g->rows, g->width, g->s));
+  branch_input_grad(g->dbranch, dz, g->weights + l * g->wsize, g->rows, g->width, g->s);
+  /* dx_l = du (the residual) + the branch's input gradient through the norm */
+  if (g->pre) pn_norm_rows_back_f64(g->dx, g->dbranch, h, inv, g->rows, g->width, g->rms);
+  else for (size_t k = 0; k < N; k++) g->dx[k] += g->dbranch[k];
+}
+
+/* ======================================================================
+ * The kernel
+ * ====================================================================== */
 
 int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                float *grad_norm, const float *x0,
@@ -65,89 +145,23 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
   const size_t values = pn_size_mul_add(N, 3 * L + 5, pn_size_mul((size_t)rows, L + 1));
   const size_t bytes = pn_size_mul(values, sizeof(double));
   if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
-  const int pre = block == PN_BLOCK_PRE_LN || block == PN_BLOCK_PRE_RMS;
-  const int rms = block == PN_BLOCK_PRE_RMS;
   double *xs = pn_malloc(bytes);
   if (!xs) return PN_ERR_NOMEM;
-  double *hs = xs + N * (L + 1), *zs = hs + N * L, *out = zs + N * L;
-  double *dx = out + N, *dh = dx + N, *dbranch = dh + N, *invs = dbranch + N;
-  const double s = (double)weight_scale;
-  for (size_t k = 0; k < N; k++) xs[k] = (double)x0[k];
-  for (size_t l = 0; l < L; l++) {
-    const double *x = xs + l * N;
-    double *h = hs + l * N, *z = zs + l * N, *next = xs + (l + 1) * N;
-    const float *w = weights + l * (size_t)wsize;
-    if (pre) pn_norm_rows_f64(h, invs + l * rows, x, rows, width, rms, 1e-5);
-    else memcpy(h, x, sizeof(double) * N);
-    for (int32_t r = 0; r < rows; r++)
-      for (int32_t c = 0; c < width; c++) {
-        double acc = 0.0;
-        for (int32_t k = 0; k < width; k++) acc += h[(size_t)r * width + k] * (double)w[(size_t)k * width + c];
-        z[(size_t)r * width + c] = s * acc;
-      }
-    for (size_t k = 0; k < N; k++) next[k] = x[k] + pn_gelu_tanh(z[k]);
-    /* Post-LN: x_{l+1} = LN(u); the backward pass needs only LN's output and inv */
-    if (block == PN_BLOCK_POST_LN) pn_norm_rows_f64(next, invs + l * rows, next, rows, width, 0, 1e-5);
-    double m = 0.0, v = 0.0;
-    for (size_t k = 0; k < N; k++) m += next[k];
-    m /= (double)N;
-    for (size_t k = 0; k < N; k++) v += (next[k] - m) * (next[k] - m);
-    std_out[l] = (float)sqrt(v / (double)N);
-  }
-  /* the read-out: after a final norm for the Pre-Norm variants */
-  const double *last = xs + L * N;
-  double *final_inv = invs + L * rows;
-  if (pre) pn_norm_rows_f64(out, final_inv, last, rows, width, rms, 1e-5);
-  else memcpy(out, last, sizeof(double) * N);
-  double lsum = 0.0;
-  for (size_t k = 0; k < N; k++) lsum += (double)readout[k] * out[k];
-  *loss = lsum;
-  /* backward: dx = dloss/dx_L */
-  memset(dx, 0, sizeof(double) * N);
-  if (pre) {
-    double *dy = dh;
-    for (size_t k = 0; k < N; k++) dy[k] = (double)readout[k];
-    norm_rows_back(dx, dy, out, final_inv, rows, width, rms);
-  } else {
-    for (size_t k = 0; k < N; k++) dx[k] = (double)readout[k];
-  }
-  for (size_t li = L; li-- > 0;) {
-    const double *h = hs + li * N, *z = zs + li * N;
-    const float *w = weights + li * (size_t)wsize;
-    float *g = grad + li * (size_t)wsize;
-    double *du = dx;
-    if (block == PN_BLOCK_POST_LN) {
-      /* x_{l+1} = LN(u), u = x + f(h): du = LNᵀ·dx, with LN's output x_{l+1} */
-      double *tmp = dh;
-      memset(tmp, 0, sizeof(double) * N);
-      norm_rows_back(tmp, dx, xs + (li + 1) * N, invs + li * rows, rows, width, 0);
-      memcpy(dx, tmp, sizeof(double) * N);
-      du = dx;
-    }
-    /* dz = du·gelu'(z); dW = s·hᵀ·dz; dh = s·dz·Wᵀ */
-    double *dz = dh;
-    for (size_t k = 0; k < N; k++) dz[k] = du[k] * gelu64_grad(z[k]);
-    double gn = 0.0;
-    for (int32_t k = 0; k < width; k++)
-      for (int32_t c = 0; c < width; c++) {
-        double acc = 0.0;
-        for (int32_t r = 0; r < rows; r++) acc += h[(size_t)r * width + k] * dz[(size_t)r * width + c];
-        acc *= s;
-        g[(size_t)k * width + c] = (float)acc;
-        gn += acc * acc;
-      }
-    grad_norm[li] = (float)sqrt(gn);
-    /* the branch's input gradient, into the residual path */
-    for (int32_t r = 0; r < rows; r++)
-      for (int32_t k = 0; k < width; k++) {
-        double acc = 0.0;
-        for (int32_t c = 0; c < width; c++) acc += dz[(size_t)r * width + c] * (double)w[(size_t)k * width + c];
-        dbranch[(size_t)r * width + k] = s * acc;
-      }
-    /* dx_l = du (the residual) + the branch's input gradient through the norm */
-    if (pre) norm_rows_back(dx, dbranch, h, invs + li * rows, rows, width, rms);
-    else for (size_t k = 0; k < N; k++) dx[k] += dbranch[k];
-  }
+  grad_stack g = {weights, rows, width, block, N, L, wsize,
+                  block == PN_BLOCK_PRE_LN || block == PN_BLOCK_PRE_RMS,
+                  block == PN_BLOCK_PRE_RMS, (double)weight_scale,
+                  xs, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  g.hs = xs + N * (L + 1);
+  g.zs = g.hs + N * L;
+  g.out = g.zs + N * L;
+  g.dx = g.out + N;
+  g.dh = g.dx + N;
+  g.dbranch = g.dh + N;
+  g.invs = g.dbranch + N;
+  forward(&g, x0, std_out);
+  *loss = readout_loss(&g, readout);
+  readout_grad(&g, readout);
+  for (size_t l = L; l-- > 0;) layer_grad(&g, l, grad, grad_norm);
   pn_free(xs);
   return PN_OK;
 }

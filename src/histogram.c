@@ -1,7 +1,8 @@
-/* histogram.c — equal-width histogram for the figures (see posnorm.h). */
+/* histogram.c — equal-width histogram for the figures (see posnorm_figures.h). */
 #include <string.h>
 
 #include "pn_internal.h"
+#include "posnorm_figures.h"
 
 int pn_histogram_f32(uint32_t *counts, uint32_t *extra, const float *x,
                      int32_t n, int32_t bins, float min, float max) {

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "pn_internal.h"
+#include "pn_math.h"
 #include "pn_simd.h"
 
 #define PE_CHUNK 1024 /* pairs per pass over the rows; a multiple of 4 */

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "pn_internal.h"
+#include "pn_math.h"
 
 int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
                            double base, int32_t offset, int32_t layout) {

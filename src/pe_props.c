@@ -2,6 +2,8 @@
  * products between positions, the closest pair of positions, and the
  * relative-position rotation PE(p) -> PE(p + k). */
 #include "pn_internal.h"
+#include "pn_math.h"
+#include "posnorm_figures.h"
 
 int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols) {
   if (!out || !x) return PN_ERR_NULL;

@@ -12,9 +12,6 @@
 /* Rows between exact re-anchoring of the PE rotation (see pe.c). */
 #define PN_PE_ANCHOR 1024
 
-/* π in float64 (M_PI is not C11). */
-#define PN_PI 3.14159265358979323846
-
 /* 2^31: the largest position any kernel accepts. */
 #define PN_POS_LIMIT 2147483648.0
 
@@ -57,20 +54,6 @@ static inline size_t pn_count2(int32_t a, int32_t b) {
   return pn_fits(n) ? n : 0;
 }
 
-/* Natural log from IEEE + - * / only (random.c): keeps libm's log and pow,
- * and their tables, out of the wasm. Within 2 ulp for every x > 0,
- * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
- * O(1): no loop over the exponent. */
-double pn_log(double x);
-
-/* Frequency of pair i for an encoding of `dims` dimensions:
- * base^(-2i/dims) = exp(-2i/dims · ln base), in float64, given
- * log_base = pn_log(base) (taken once per call, not once per pair). Shared
- * by PE and RoPE so both agree. */
-static inline double pn_pe_frequency(double log_base, int32_t i, int32_t dims) {
-  return exp(-2.0 * (double)i / (double)dims * log_base);
-}
-
 /* Writes sin/cos(p·w_i) for i in [0, n_pairs) at one position into
  * sin_out[i], cos_out[i], float64 libm, rounded once. Defined in pe.c;
  * used by RoPE for explicit position ids. */
@@ -92,80 +75,13 @@ int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
 int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
                     int32_t layout);
 
-/* GELU in its tanh form (PyTorch's approximate='tanh', as in GPT-2), in
- * float64: z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))), with
- * tanh(u) = 1 - 2/(e^(2u) + 1) so that only exp is linked in. Shared by the
- * residual stack (depth.c, depth_grad.c) and the Transformer block. */
-#define PN_GELU_K 0.79788456080286536 /* sqrt(2/pi) */
-#define PN_GELU_C 0.044715
-static inline double pn_gelu_tanh(double z) {
-  const double t = 1.0 - 2.0 / (exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z)) + 1.0);
-  return 0.5 * z * (1.0 + t);
-}
-
-/* y = x·w in float64 (x [rows × n] in float64, w [n × m] in float32),
- * each sum in k order. Defined in attention.c; used by the block. */
-void pn_matmul_f64(double *y, const double *x, const float *w, int32_t rows,
-                   int32_t n, int32_t m);
-
-/* y = norm(x) for each row of x [rows × n] in float64: LayerNorm (two-pass
- * mean and variance) or, with rms, RMSNorm; gamma = 1, beta = 0. inv[r]
- * (when inv != NULL) keeps 1/sqrt(var + eps) (or 1/rms) for a backward
- * pass. y may be x. Defined in depth_grad.c; used by the Transformer block. */
-void pn_norm_rows_f64(double *y, double *inv, const double *x, int32_t rows,
-                      int32_t n, int rms, double eps);
-
-/* Row reductions (reduce.c), shared by the normalisation kernels. */
-
-/* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in
- * float32, accumulated in float32 over blocks of 64 values (four
- * accumulators of 4 terms per lane, added pairwise) and the blocks in
- * float64 (the steps are in pn_sums.h). */
-void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
-                         double *sumsq);
-
-/* Whether the float32 block sums of a row (pn_shifted_sums_f32 about a
- * finite shift → sd, sq; `mean` is that shift) can be trusted: all finite (no float32 block
- * overflowed, which also catches NaN and ±Inf in the row), and the mean
- * square not so small that float32 squares lost precision to underflow
- * (each square below 2^-126 is a denormal with an absolute error up to
- * 2^-150, so n of them are negligible only when sq >= n·2^-100). Rows that
- * fail are redone in float64 by the kernel; ordinary rows pay two compares. */
-static inline int pn_sums_trustworthy(double mean, double sd, double sq,
-                                      int32_t n) {
-  return isfinite(mean) && isfinite(sd) && isfinite(sq) &&
-         sq >= (double)n * 0x1p-100;
-}
-
-/* Mean and (biased) variance of x[0..n) for LayerNorm, in one pass over the
- * row for ordinary rows: the sums are taken about a provisional shift
- * (pn_provisional_shift: the mean of the first 8 values, rounded to float32,
- * exact for a constant row) and corrected by their mean; when that shift
- * turns out to be more than half a standard deviation from the mean, a
- * second pass about the float32 mean itself replaces them. Returns 0
- * (outputs unset) when the float32 sums cannot be trusted (see
- * pn_sums_trustworthy); the caller then redoes the row in float64.
- * pn_moments_finish takes the first pass's sums about `shift` (the caller
- * took them, pn_sums.h) and runs the second pass when it is needed. */
-float pn_provisional_shift(const float *x, int32_t n);
-int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
-                      double sq, double *mean, double *var);
-
-/* The output pass of LayerNorm and RMSNorm (layernorm.c).
- * A span writes y = ((x - hi) - c)·inv·gamma + beta over n values (center:
- * LayerNorm) or y = x·inv·gamma (RMSNorm; hi, c, beta unused), every step in
- * float32, gamma and beta NULL for 1 and 0. pn_norm_span picks the variant.
- * pn_norm_row_and_sums writes one row with `span` in chunks of 256 values
- * while it sums the row `next` about `shift` (pn_sums.h, the same bits as
- * pn_shifted_sums_f32): the read of row r+1 and the write of row r stream
- * together, which brings a large tensor close to the time of a copy. */
-typedef void (*pn_norm_span_fn)(float *y, const float *x, const float *gamma,
-                                const float *beta, int32_t n, float hi,
-                                float c, float inv);
-pn_norm_span_fn pn_norm_span(int center, int has_gamma, int has_beta);
-void pn_norm_row_and_sums(pn_norm_span_fn span, float *y, const float *x,
-                          const float *gamma, const float *beta, int32_t n,
-                          float hi, float c, float inv, const float *next,
-                          float shift, double *sd, double *sq);
+/* LayerNorm (center = 1) and RMSNorm (center = 0) over each row of x
+ * [rows × cols], as posnorm.h specifies pn_layernorm_f32 and pn_rmsnorm_f32
+ * (norm_rows.c); the arguments already validated. mean (LayerNorm only) and
+ * inv_out, [rows] or NULL, receive each row's mean and 1/sqrt(var + eps)
+ * (1/rms); gamma and beta (LayerNorm only) NULL for 1 and 0. */
+void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
+                      const float *gamma, const float *beta, int32_t rows,
+                      int32_t cols, float eps, int center);
 
 #endif

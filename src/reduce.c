@@ -1,5 +1,5 @@
 /* reduce.c — the accurate row sums behind LayerNorm and RMSNorm, and the
- * copy kernel that stands for memory bandwidth in the benchmarks. */
+ * statistics taken from them (pn_sums.h). */
 #include "pn_internal.h"
 #include "pn_simd.h"
 #include "pn_sums.h"
@@ -86,34 +86,4 @@ int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
     shift = (float)((double)shift + c);
     pn_shifted_sums_f32(x, n, shift, &sd, &sq);
   }
-}
-
-int pn_copy_f32(float *dst, const float *src, int32_t n) {
-  if (!dst || !src) return PN_ERR_NULL;
-  if (!pn_count2(n, 1)) return PN_ERR_SIZE;
-  int32_t j = 0;
-  for (; j + 16 <= n; j += 16) {
-    pn_f32x4 a = pn_f32x4_load(src + j), b = pn_f32x4_load(src + j + 4);
-    pn_f32x4 c = pn_f32x4_load(src + j + 8), d = pn_f32x4_load(src + j + 12);
-    pn_f32x4_store(dst + j, a);
-    pn_f32x4_store(dst + j + 4, b);
-    pn_f32x4_store(dst + j + 8, c);
-    pn_f32x4_store(dst + j + 12, d);
-  }
-  PN_LOOP_AS_WRITTEN
-  for (; j < n; j++) dst[j] = src[j];
-  return PN_OK;
-}
-
-int pn_version(void) {
-  return POSNORM_VERSION_MAJOR * 10000 + POSNORM_VERSION_MINOR * 100 +
-         POSNORM_VERSION_PATCH;
-}
-
-int pn_simd_enabled(void) {
-#if defined(__wasm_simd128__)
-  return 1;
-#else
-  return 0;
-#endif
 }

@@ -4,9 +4,7 @@
 #include <math.h>
 
 #include "pn_internal.h"
-
-/* b^e for b > 0 from exp and the IEEE-only log (keeps libm's pow out). */
-static double pow_pos(double b, double e) { return exp(e * pn_log(b)); }
+#include "pn_math.h"
 
 /* 0.1·mscale·ln(scale) + 1 for scale > 1, else 1 (YaRN's get_mscale). */
 static double yarn_mscale(double scale, double mscale) {
@@ -102,7 +100,7 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
     const double s = seq_len > original ? seq_len : original;
     const double grow = factor * s / original - (factor - 1.0);
     if (!(grow > 0.0)) return PN_ERR_ARG;
-    b = base * pow_pos(grow, (double)dim / (double)(dim - 2));
+    b = base * pn_pow_pos(grow, (double)dim / (double)(dim - 2));
     if (!isfinite(b) || !(b > 1.0)) return PN_ERR_ARG; /* the grown base */
     break;
   }

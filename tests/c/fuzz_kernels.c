@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "pn_internal.h" /* posnorm.h and pn_alloc_stats */
+#include "posnorm_figures.h"
 
 typedef struct { const uint8_t *p; size_t n; } bytes;
 

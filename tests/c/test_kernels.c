@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "posnorm.h"
+#include "posnorm_figures.h"
 
 #include "check.h"
 

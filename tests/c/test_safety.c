@@ -23,7 +23,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "pn_internal.h" /* pn_log, the size helpers, pn_alloc_stats */
+#include "pn_internal.h" /* the size helpers, pn_alloc_stats */
+#include "pn_math.h"     /* pn_log */
+#include "posnorm_figures.h"
 
 #define POS_LIMIT 2147483648.0 /* 2^31 */
 #define MAX_EL ((uint64_t)PN_MAX_ELEMENTS)

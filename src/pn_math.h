@@ -1,0 +1,30 @@
+/* pn_math.h — the scalar maths every kernel family shares: the natural log
+ * from IEEE + - * / only, the power built on it, and the frequencies of
+ * sinusoidal PE and RoPE. Not part of the API.
+ *
+ * Why not libm's log and pow: their tables would cost the wasm kilobytes,
+ * and their last bits differ between C libraries: with pn_log every build
+ * gets the same bits. */
+#ifndef PN_MATH_H
+#define PN_MATH_H
+
+#include <stdint.h>
+
+/* π in float64 (M_PI is not C11). */
+#define PN_PI 3.14159265358979323846
+
+/* Natural log from IEEE + - * / only. Within 2 ulp for every x > 0,
+ * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
+ * O(1): no loop over the exponent. */
+double pn_log(double x);
+
+/* b^e = exp(e·ln b) for b > 0, with ln from pn_log. */
+double pn_pow_pos(double b, double e);
+
+/* Frequency of pair i for an encoding of `dims` dimensions:
+ * base^(-2i/dims) = exp(-2i/dims · ln base), in float64, given
+ * log_base = pn_log(base) (taken once per call, not once per pair). Shared
+ * by PE and RoPE so both agree. */
+double pn_pe_frequency(double log_base, int32_t i, int32_t dims);
+
+#endif /* PN_MATH_H */
