@@ -271,7 +271,7 @@ type Result<O> = O extends F32Out ? O : Float32Array;
  * type (also a PnBuffer of another instance, a freed buffer, a detached view) is a
  * TypeError, a value out of range a RangeError; the message starts with
  * `posnorm.<call>: ` and names the argument and what is allowed. A call whose
- * copies of its inputs, outputs and kernel scratch (posnorm.h's "Scratch:" lines),
+ * copies of its inputs, outputs and kernel scratch ("Scratch:" lines of posnorm.h and posnorm_figures.h),
  * added up, exceed the module's 2 GiB memory throws a RangeError "not enough
  * WebAssembly memory for <the arguments that set the size>" before allocating; one
  * that fits in 2 GiB but not beside what the instance already holds throws a
@@ -285,7 +285,7 @@ export declare class Posnorm {
   readonly memory: WebAssembly.Memory;
   /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
   heapStats(): { allocations: number; bytes: number; memoryBytes: number };
-  /** the C exports (see src/posnorm.h), for callers who manage pointers */
+  /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers */
   readonly raw: Record<string, (...args: number[]) => number>;
 
   /** Allocates a zero-copy buffer of `length` values. */

@@ -276,7 +276,7 @@ export class Posnorm {
    * checks that each PnBuffer argument is this instance's, and that the
    * call's copies (`inputs` not already in this memory), its outputs (`outs`:
    * [out, bytes], nothing when `out` is used in place) and `extra` bytes
-   * (statistics, the kernel's scratch from posnorm.h's "Scratch:" lines),
+   * (statistics, the kernel's scratch from the "Scratch:" lines of posnorm.h and posnorm_figures.h),
    * added up in float64, fit in the module's 2 GiB; else a RangeError that
    * names `what` (the arguments that set the size).
    */
@@ -664,7 +664,7 @@ export class Posnorm {
     v.int(fn, 'x.length / dModel', seqLen, 1, 4096);
     const names = ['wq', 'wk', 'wv'];
     const ws = names.map((name) => v.f32(fn, name, o[name], dModel * dHead));
-    // scratch (posnorm.h): 24·seq_len·d_head + 8·seq_len + 8·seq_len·d_model
+    // scratch (posnorm_figures.h): 24·seq_len·d_head + 8·seq_len + 8·seq_len·d_model
     const scratch = 24 * seqLen * dHead + 8 * seqLen + 8 * seqLen * dModel;
     this.#reserve(fn, `seqLen ${seqLen}, dModel ${dModel}, dHead ${dHead}`, [['x', x], ...ws.map((w, k) => [names[k], w])], [],
       4 * seqLen * dHead + 4 * seqLen * seqLen + scratch);
@@ -745,7 +745,7 @@ export class Posnorm {
       // the read-out of the loss: given, or a fixed seeded one (documented),
       // drawn into a temporary of the call
       const readout = o.readout === undefined ? undefined : v.f32(fn, 'readout', o.readout, n);
-      // scratch (posnorm.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1)
+      // scratch (posnorm_figures.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1)
       const scratch = 8 * n * (3 * layers + 5) + 8 * rows * (layers + 1);
       this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['readout', readout]], [],
         (readout ? 0 : 4 * n) + 8 * layers + 8 + 4 * need + scratch);
@@ -769,7 +769,7 @@ export class Posnorm {
       });
     }
     if (o.readout !== undefined) throw new TypeError(`posnorm.${fn}: readout is used only with gradients: true`);
-    // scratch (posnorm.h): 12·rows·width
+    // scratch (posnorm_figures.h): 12·rows·width
     const scratch = 12 * n;
     this.#reserve(fn, what, [['x0', x0], ['weights', weights]], [], 4 * layers + scratch);
     return framed(this.#heap, fn, (f) => {
@@ -795,7 +795,7 @@ export class Posnorm {
     const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
     const n = tokens * dModel;
-    // scratch (posnorm.h): 8·(12·tokens·d_model + tokens + tokens·d_ff)
+    // scratch (posnorm_figures.h): 8·(12·tokens·d_model + tokens + tokens·d_ff)
     const scratch = 8 * (12 * n + tokens + tokens * dFF);
     this.#reserve(fn, `tokens ${tokens}, dModel ${dModel}, dFF ${dFF}`, [['x', x], ['weights', weights]], [],
       4 * TRACE.length * n + 4 * heads * tokens * tokens + scratch);
