@@ -1,6 +1,7 @@
 // helpers.mjs — shared by the Node tests: both builds, a random generator of
-// the tests' own, and float64 reference implementations written from the
-// formulas (never from posnorm's code).
+// the tests' own, and comparisons. The float64 references the tests compare
+// with are in tests/reference/, one module per concern, written from the
+// published formulas (never from posnorm's code).
 import { init } from '../src/js/posnorm.js';
 
 /** Both builds, loaded once per test file. */
@@ -33,14 +34,50 @@ export function normals(n, { mean = 0, std = 1, seed = 1 } = {}) {
   return out;
 }
 
+/** Largest |a[k] − b[k]| (NaN anywhere makes it NaN, which fails every `<=`). */
 export function maxAbsDiff(a, b) {
+  if (a.length !== b.length) return NaN;
   let m = 0;
   for (let k = 0; k < a.length; k++) {
     const d = Math.abs(a[k] - b[k]);
-    if (!(d <= m)) m = d; // NaN wins
+    if (Number.isNaN(d)) return NaN;
+    if (d > m) m = d;
   }
   return m;
 }
+
+/** The spacing of float32 numbers at x (the ulp of fround(x); 2^-149 below the normal range). */
+export function ulp32(x) {
+  const a = Math.abs(Math.fround(x));
+  if (a < 1.1754943508222875e-38) return 2 ** -149;
+  if (!Number.isFinite(a)) return NaN;
+  return 2 ** (Math.floor(Math.log2(a)) - 23);
+}
+
+/**
+ * Compares float32 results `got` with float64 references `want` value by value:
+ * where want is NaN got must be NaN, and where want is ±Inf or beyond the float32
+ * range (so that it rounds to ±Inf) got must be that infinity (else the error is
+ * Infinity); elsewhere the error is |got − want| / unit(want, k) (unit 1: absolute;
+ * ulp32: in float32 ulps).
+ * Returns { err, compared } with compared = the number of values looked at.
+ */
+export function compareValues(got, want, unit = () => 1) {
+  if (got.length !== want.length) return { err: Infinity, compared: 0 };
+  let err = 0;
+  for (let k = 0; k < want.length; k++) {
+    const w = want[k], g = got[k];
+    let e;
+    if (Number.isNaN(w)) e = Number.isNaN(g) ? 0 : Infinity;
+    else if (!Number.isFinite(Math.fround(w))) e = g === Math.fround(w) ? 0 : Infinity;
+    else e = Math.abs(g - w) / unit(w, k);
+    if (Number.isNaN(e)) e = Infinity; // a NaN result where the reference has a number
+    if (e > err) err = e;
+  }
+  return { err, compared: want.length };
+}
+
+// The references below move to tests/reference/ as each test file is converted; they go when none is left.
 
 /** PE(pos, c) in float64 for either layout. */
 export function peRef(seqLen, dModel, { base = 10000, offset = 0, layout = 'interleaved' } = {}) {
