@@ -29,3 +29,16 @@ export function sinusoidal(seqLen, dModel, { base = 10000, offset = 0, layout = 
 export function peSample({ n, dim, dModel, base = 10000, start = 0, step = 1 }) {
   return Float64Array.from({ length: n }, (_, k) => peValue(start + k * step, dim, dModel, { base }));
 }
+
+/**
+ * The article's PyTorch float32 code (posnorm.h, pn_pe_float32_code_f32) step by step in float32:
+ * scale = fround(−ln(base)/d), div_i = fround(exp(fround(fround(2i)·scale))), a = fround(fround(p)·div_i),
+ * value fround(sin a) or fround(cos a); interleaved columns.
+ */
+export function float32CodeRow(pos, dModel, base = 10000) {
+  const f = Math.fround, scale = f(-Math.log(base) / dModel);
+  return Float64Array.from({ length: dModel }, (_, c) => {
+    const a = f(f(pos) * f(Math.exp(f(f(2 * (c >> 1)) * scale))));
+    return f(c % 2 ? Math.cos(a) : Math.sin(a));
+  });
+}
