@@ -6,7 +6,7 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
+.PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean mutate
 FUZZ_SECONDS ?= 660
 
 all: build
@@ -30,6 +30,13 @@ test: build
 	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
+
+# Deliberate mistakes, one at a time, in a copy of the tree (tools/mutate/):
+# each must make a test fail; prints mutation → caught by, exits 1 if any
+# survives. Rebuilds the wasm and the native C tests per C mutation (about a
+# minute each on an idle machine). MUTATE_ONLY=id,id runs a few.
+mutate:
+	$(NODE) tools/mutate/run.mjs $(if $(MUTATE_ONLY),--only $(MUTATE_ONLY))
 
 # A longer fuzzing run than the one in make test: FUZZ_SECONDS (11 minutes)
 # of one core through every kernel; findings are written as crash-* files.
