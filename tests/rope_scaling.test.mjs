@@ -22,6 +22,8 @@ function cases(dim) {
     out.push({ type: 'dynamic', factor, originalMaxPositions: 2048 });
     out.push({ type: 'yarn', factor, originalMaxPositions: 4096 });
     out.push({ type: 'yarn', factor, originalMaxPositions: 4096, mscale: 0.707, mscaleAllDim: 0.707, betaFast: 16, betaSlow: 2, truncate: false });
+    // mscale ≠ mscaleAllDim: the attention factor m(factor, mscale)/m(factor, mscaleAllDim) is not 1
+    out.push({ type: 'yarn', factor, originalMaxPositions: 4096, mscale: 1, mscaleAllDim: 0.5 });
     out.push({ type: 'yarn', factor, originalMaxPositions: 8192, attentionFactor: 1.25 });
     // the ramp's clamps: low < 0 (originalMaxPositions < 2π·betaFast) and high > dim − 1
     // (originalMaxPositions > 2π·base², reached with base 10000)
