@@ -45,6 +45,41 @@ for (const { name, pn } of all) {
     assert.ok(worst > 0, 'the comparison saw rounding at all');
   });
 
+  test(`${name}: LayerNorm and RMSNorm over rows of every kind in one call (outliers first, ramps, constant, float64 rows)`, () => {
+    // Rows whose first values sit far from their mean (outliers first, a ramp) take a second
+    // pass about the mean; a constant row and a 1e30 row are redone in float64; each kind
+    // next to the others, so the pipelined output pass meets every transition.
+    const r = rng(4);
+    const KINDS = [
+      () => r.normal(),
+      (j) => (j < 8 ? 1e3 + r.normal() : r.normal()),
+      (j) => 1000 * j + r.normal(),
+      () => 0.375,
+      () => 1e30 * (1 + r.normal()),
+      () => 1e4 + 1e-2 * r.normal(),
+      (j) => (j < 8 ? -50 : 0.1 * r.normal()),
+      (j) => (j < 8 ? 3e4 : 1e-3 * r.normal()),
+    ];
+    for (const cols of [5, 64, 300, 1031, 8192]) {
+      const x = new Float32Array(KINDS.length * cols);
+      KINDS.forEach((kind, k) => { for (let j = 0; j < cols; j++) x[k * cols + j] = kind(j); });
+      const ln = pn.layerNorm(x, { cols }).y, lnRef = layerNorm(x, cols, { eps: Math.fround(1e-5) }).y;
+      const rms = pn.rmsNorm(x, { cols }), rmsRef = rmsNorm(x, cols, { eps: Math.fround(1e-6) });
+      for (let k = 0; k < KINDS.length; k++) {
+        const row = (a) => a.subarray(k * cols, (k + 1) * cols);
+        // in float32 ulps of the row's largest |y| (outliers give |y| up to 32): measured 1.94
+        let big = 0;
+        for (const t of row(lnRef)) big = Math.max(big, Math.abs(t));
+        const e = maxAbsDiff(row(ln), row(lnRef)) / (big ? ulp32(big) : 1);
+        assert.ok(e <= 4, `LayerNorm row kind ${k}, cols ${cols}: ${e} ulp of the row's largest |y|`);
+        let top = 0;
+        for (const t of row(rmsRef.y)) top = Math.max(top, Math.abs(t));
+        const er = maxAbsDiff(row(rms.y), row(rmsRef.y)) / top;
+        assert.ok(er <= RMS_Y, `RMSNorm row kind ${k}, cols ${cols}: ${er}·max|y|`); // measured 1.0e-7
+      }
+    }
+  });
+
   test(`${name}: LayerNorm hand-worked case, defaults, constant rows and in place`, () => {
     const { y, mean, invStdDev } = pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4, eps: 0 });
     const s = 1 / Math.sqrt(1.25);

@@ -202,8 +202,10 @@ export const MUTATIONS = [
     tests: ['pe', 'kernel_sweep::peSample'],
   },
   {
-    id: 'pe-float32-code-angle', what: "the article's float32 PE code: the angle as a float64 product",
-    file: 'src/pe_float32.c', find: 'const float angle = pos * div;', replace: 'const float angle = (float)((double)pos * (double)div);',
+    // (the angle pos·div as a float64 product rounded once is the same float32 product: IEEE
+    // multiplication is correctly rounded, so that mutation could not be seen by any test)
+    id: 'pe-float32-code-exponent', what: "the article's float32 PE code: exp's argument 2i·scale formed in float64",
+    file: 'src/pe_float32.c', find: '(float)exp((double)((float)(2 * i) * scale))', replace: '(float)exp((double)(2 * i) * (double)scale)',
     tests: ['pe::precision'],
   },
   // ---- LayerNorm and RMSNorm internals ---------------------------------------
@@ -223,8 +225,11 @@ export const MUTATIONS = [
     tests: NORMS,
   },
   {
-    id: 'layernorm-f64-row-mean', what: "LayerNorm's float64 row (overflowing rows): the mean not corrected",
-    file: 'src/layernorm.c', find: '  m += c;', replace: '  m += 0.0 * c;',
+    // (dropping this row's mean correction, m += c, changes it by rounding error of float64
+    // far below float32's: no test can see it)
+    id: 'layernorm-f64-row-eps', what: "LayerNorm's float64 row (overflowing rows): 1/(√var + ε)",
+    file: 'src/layernorm.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n  m += c;',
+    replace: 'const double inv = 1.0 / (sqrt(var) + (double)eps);\n  m += c;',
     tests: NORMS,
   },
   {
