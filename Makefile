@@ -6,7 +6,7 @@ WASM := build/wasm/posnorm-simd.wasm build/wasm/posnorm-scalar.wasm
 NATIVE := build/native/test_kernels
 C_SOURCES := $(wildcard src/*.c src/*.h)
 
-.PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean
+.PHONY: all build wasm site test fuzz bench accuracy demo dev posters clean mutate
 FUZZ_SECONDS ?= 660
 FUZZ_TEST_SECONDS ?= 15
 # The JS property suite's time budget per build in make fuzz (make test runs a fixed number of runs).
@@ -35,6 +35,13 @@ test: build
 	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
 	$(NODE) --test tests/*.test.mjs
+
+# Deliberate mistakes, one at a time, in a copy of the tree (tools/mutate/):
+# each must make a test fail; prints mutation → caught by, exits 1 if any
+# survives. Rebuilds the wasm and the native C tests per C mutation (about a
+# minute each on an idle machine). MUTATE_ONLY=id,id runs a few.
+mutate:
+	$(NODE) tools/mutate/run.mjs $(if $(MUTATE_ONLY),--only $(MUTATE_ONLY))
 
 # A longer fuzzing run than the one in make test: both drivers (64-bit, then
 # 32-bit) for FUZZ_SECONDS (11 minutes) each on one core, sharing a corpus;

@@ -1,11 +1,12 @@
 // The peer benchmark's own parts: the ONNX model bench/onnx-model.mjs writes
 // must load in onnxruntime-web and compute LayerNormalization (checked
-// against a float64 LayerNorm written here), or `make bench` would time
+// against the float64 LayerNorm of tests/reference/), or `make bench` would time
 // something else.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import * as ort from 'onnxruntime-web';
 import { layerNormModel } from '../bench/onnx-model.mjs';
+import { layerNorm } from './reference/norms.mjs';
 
 ort.env.wasm.numThreads = 1;
 
@@ -17,14 +18,7 @@ test('the bench ONNX LayerNormalization model runs in onnxruntime-web and matche
   const session = await ort.InferenceSession.create(layerNormModel(R, C, gamma, beta, eps), { executionProviders: ['wasm'] });
   const y = (await session.run({ X: new ort.Tensor('float32', x, [R, C]) })).Y;
   assert.deepEqual(y.dims, [R, C]);
-  for (let r = 0; r < R; r++) {
-    const row = Array.from(x.subarray(r * C, (r + 1) * C));
-    const m = row.reduce((a, v) => a + v, 0) / C;
-    const v = row.reduce((a, t) => a + (t - m) ** 2, 0) / C;
-    for (let j = 0; j < C; j++) {
-      const ref = ((row[j] - m) / Math.sqrt(v + eps)) * gamma[j] + beta[j];
-      assert.ok(Math.abs(y.data[r * C + j] - ref) < 1e-5, `row ${r} col ${j}: ${y.data[r * C + j]} vs ${ref}`);
-    }
-  }
+  const want = layerNorm(x, C, { gamma, beta, eps: Math.fround(eps) }).y;
+  for (let k = 0; k < R * C; k++) assert.ok(Math.abs(y.data[k] - want[k]) < 1e-5, `row ${Math.floor(k / C)} col ${k % C}: ${y.data[k]} vs ${want[k]}`);
   await session.release();
 });

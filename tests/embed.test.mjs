@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { FIGURES } from '../web/figures/registry.js';
 import { open, useBrowser, startFigure } from './browser/harness.mjs';
+import { layerNorm } from './reference/norms.mjs';
+import { frequency, peValue } from './reference/pe.mjs';
 
 const env = useBrowser(before, after);
 
@@ -114,8 +116,7 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
   assert.equal(csv[0].length, 65);
   for (const [pos, dim] of [[0, 0], [7, 11], [29, 63], [13, 2]]) {
     const v = Number(csv[pos + 1][dim + 1]);
-    const a = pos * Math.pow(10000, (-2 * (dim >> 1)) / 64);
-    assert.ok(Math.abs(v - (dim % 2 ? Math.cos(a) : Math.sin(a))) <= 2e-7, `csv PE(${pos}, ${dim})`);
+    assert.ok(Math.abs(v - peValue(pos, dim, 64)) <= 2e-7, `csv PE(${pos}, ${dim})`);
   }
   // waveform
   await startFigure(page, 'posnorm-waveform');
@@ -123,7 +124,7 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
   assert.equal(wave[0], 'pos,sin_pair0,cos_pair0,sin_pair4,cos_pair4');
   for (const line of wave.slice(1).filter((_, k) => k % 97 === 0)) {
     const [p, s0, c0, s4, c4] = line.split(',').map(Number);
-    const w = Math.pow(10000, -8 / 64);
+    const w = frequency(4, 64);
     assert.ok(Math.abs(s0 - Math.sin(p)) < 2e-7 && Math.abs(c0 - Math.cos(p)) < 2e-7);
     assert.ok(Math.abs(s4 - Math.sin(p * w)) < 2e-7 && Math.abs(c4 - Math.cos(p * w)) < 2e-7);
   }
@@ -136,8 +137,8 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
   assert.equal(ln.length, 256);
   const mean = (a) => a.reduce((s, t) => s + t, 0) / a.length;
   const xs = ln.map((r) => r[1]), ys = ln.map((r) => r[2]);
-  const mx = mean(xs), vx = mean(xs.map((t) => (t - mx) ** 2));
-  for (const [, x, y] of ln) assert.ok(Math.abs(y - (x - mx) / Math.sqrt(vx + 1e-5)) < 2e-6, 'y = LayerNorm(x) with γ 1, β 0');
+  const want = layerNorm(xs, xs.length, { eps: Math.fround(1e-5) }).y;
+  ys.forEach((y, j) => assert.ok(Math.abs(y - want[j]) < 2e-6, 'y = LayerNorm(x) with γ 1, β 0'));
   assert.ok(Math.abs(mean(ys)) < 1e-6);
   assert.deepEqual(problems, []);
   await context.close();

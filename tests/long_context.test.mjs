@@ -1,10 +1,10 @@
 // <posnorm-long-context> in Chromium: its readouts (q·k at the cursor for
 // every method, attention factors, pairs completing a turn within L) against
-// float64 values computed here from the published rope_scaling formulas.
+// float64 values from the published rope_scaling formulas (tests/reference/).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, useBrowser } from './browser/harness.mjs';
-import { hfRope } from './helpers.mjs';
+import { hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-long-context';

@@ -1,23 +1,13 @@
 // <posnorm-precision> in Chromium: its readouts against float64 and against
-// a float32 emulation of the article's PyTorch code written here with
-// Math.fround (not posnorm's kernel).
+// a float32 emulation of the article's PyTorch code with Math.fround
+// (tests/reference/pe.mjs, not posnorm's kernel).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
+import { float32CodeRow as float32Row, frequency, peValue } from './reference/pe.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-precision';
-const f = Math.fround;
-
-/** The article's float32 PE row at position p, emulated step by step. */
-function float32Row(p, d, base) {
-  const scale = f(-Math.log(base) / d);
-  return Array.from({ length: d }, (_, c) => {
-    const a = f(f(p) * f(Math.exp(f(f(2 * (c >> 1)) * scale))));
-    return f(c % 2 ? Math.cos(a) : Math.sin(a));
-  });
-}
-
 test('precision: errors, neighbour distances and the blur position equal float64 and the float32 emulation', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 800 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
@@ -29,7 +19,7 @@ test('precision: errors, neighbour distances and the blur position equal float64
     }
     const r = await page.evaluate((t) => { const el = document.querySelector(t); return { ...el.values, result: el.result, text: el.shadowRoot.querySelector('.readout').textContent }; }, tag);
     const { dModel: d, base, pos: p } = r;
-    const w = (i) => Math.exp((-2 * i / d) * Math.log(base));
+    const w = (i) => frequency(i, d, base);
     const row = float32Row(p, d, base);
     let err = 0;
     for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(row[c] - (c % 2 ? Math.cos : Math.sin)(p * w(c >> 1))));
@@ -67,15 +57,14 @@ test('every PE figure reads out the max error of what it draws against float64, 
     const { seqLen, dModel: d, base = 10000, layout = 'interleaved', dims } = r.sizes;
     const half = Math.ceil(d / 2);
     const cols = dims ?? Array.from({ length: d }, (_, c) => c);
-    const scale = f(-Math.log(base) / d);
     let e32 = 0, e64 = 0;
     const rows = r.csv ? r.csv.trim().split('\n').slice(1).map((l) => l.split(',').slice(1).map(Number)) : null;
     for (let p = 0; p < seqLen; p++) {
+      const code = float32Row(p, d, base); // interleaved columns
       for (const c of cols) {
         const [i, isCos] = layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1];
-        const ref = (isCos ? Math.cos : Math.sin)(p * Math.exp((-2 * i / d) * Math.log(base)));
-        const a = f(f(p) * f(Math.exp(f(f(2 * i) * scale))));
-        e32 = Math.max(e32, Math.abs(f(isCos ? Math.cos(a) : Math.sin(a)) - ref));
+        const ref = peValue(p, c, d, { base, layout });
+        e32 = Math.max(e32, Math.abs(code[2 * i + (isCos ? 1 : 0)] - ref));
         if (rows) e64 = Math.max(e64, Math.abs(rows[p][c] - ref));
       }
     }

@@ -1,0 +1,320 @@
+// mutations.mjs — the deliberate mistakes `make mutate` makes, one at a time.
+//
+// Each is one exact find/replace in one file (the pattern must occur exactly
+// once), anchored on the mathematics, which other changes to the sources
+// leave alone. `tests` lists the test files run for it (file or
+// 'file::name pattern'); mutations in src/*.c and src/*.h also rebuild the
+// native C tests and run them (set native: false to skip, wasm: false when
+// no Node test needs the wasm rebuilt). The golden hashes
+// (tests/golden.test.mjs) are never used here: they compare posnorm with its
+// own earlier output and would catch every change without saying whether an
+// honest test does.
+
+const NORMS = ['norm', 'edges', 'kernel_sweep::layerNorm|rmsNorm|layerNormSteps'];
+const ROPE = ['rope_alibi', 'rope_onnx', 'kernel_sweep::rope —'];
+const SCALING = ['rope_scaling', 'kernel_sweep::ropeFrequencies'];
+const STACK = ['article_kernels::residual', 'depth_grad', 'kernel_sweep::residualStack'];
+
+export const MUTATIONS = [
+  // ---- GELU form -------------------------------------------------------
+  {
+    id: 'gelu-erf', what: 'GELU: the exact erf form in place of the tanh form',
+    file: 'src/pn_internal.h', find: 'return 0.5 * z * (1.0 + t);',
+    replace: 'return (void)t, 0.5 * z * (1.0 + erf(z * 0.70710678118654752));',
+    tests: [...STACK, 'block', 'kernel_sweep::transformerBlock'],
+  },
+  {
+    id: 'gelu-sigmoid', what: 'GELU: the sigmoid form z·σ(1.702 z) in place of the tanh form',
+    file: 'src/pn_internal.h', find: 'exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z))', replace: 'exp(1.702 * z)',
+    tests: [...STACK, 'block'],
+  },
+  // ---- attention scale ------------------------------------------------------
+  {
+    id: 'attention-scale-dmodel', what: 'attention: scores over √d_model instead of √d_head',
+    file: 'src/attention.c', find: 'const double scale = 1.0 / sqrt((double)d_head);', replace: 'const double scale = 1.0 / sqrt((double)d_model);',
+    tests: ['article_kernels::attention', 'kernel_sweep::attention'],
+  },
+  {
+    id: 'block-attention-scale-dhead', what: 'block: scores over d_head instead of √d_head',
+    file: 'src/block.c', find: 'const double scale = 1.0 / sqrt((double)dh);', replace: 'const double scale = 1.0 / (double)dh;',
+    tests: ['block', 'kernel_sweep::transformerBlock'],
+  },
+  // ---- ε inside or outside the square root ------------------------------------
+  {
+    id: 'layernorm-eps-outside-sqrt', what: 'LayerNorm: 1/(√var + ε) instead of 1/√(var + ε)',
+    file: 'src/layernorm.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n      if (mean) mean[r] = hi;',
+    replace: 'const double inv = 1.0 / (sqrt(var) + (double)eps);\n      if (mean) mean[r] = hi;',
+    tests: NORMS,
+  },
+  {
+    id: 'rmsnorm-eps-outside-sqrt', what: 'RMSNorm: 1/(rms + ε) instead of 1/√(mean square + ε)',
+    file: 'src/rmsnorm.c', find: 'const double inv = 1.0 / sqrt(sumsq / (double)cols + (double)eps);',
+    replace: 'const double inv = 1.0 / (sqrt(sumsq / (double)cols) + (double)eps);',
+    tests: NORMS,
+  },
+  // ---- RoPE and ALiBi -----------------------------------------------------
+  {
+    id: 'rope-pair-order', what: 'RoPE: interleaved pair taken as (x[2i+1], x[2i])',
+    file: 'src/rope.c', find: 'const float a = v[2 * i], b = v[2 * i + 1];', replace: 'const float a = v[2 * i + 1], b = v[2 * i];',
+    tests: ROPE,
+  },
+  {
+    id: 'rope-rotation-sign', what: 'RoPE: a·cos + b·sin in the SIMD body (rotation the other way)',
+    file: 'src/rope.c', find: 'pn_f32x4_store(out + i, pn_f32x4_sub(pn_f32x4_mul(a, c), pn_f32x4_mul(b, s)));',
+    replace: 'pn_f32x4_store(out + i, pn_f32x4_add(pn_f32x4_mul(a, c), pn_f32x4_mul(b, s)));',
+    tests: ROPE,
+  },
+  {
+    id: 'rope-offset', what: 'RoPE: the position offset ignored',
+    file: 'src/rope.c', find: 'pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)offset);',
+    replace: 'pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)0);',
+    tests: ROPE,
+  },
+  {
+    id: 'rope-ids-batch', what: 'RoPE: position ids read without the batch index',
+    file: 'src/rope.c', find: '(double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s]', replace: '(double)position_ids[(size_t)s]',
+    tests: ROPE,
+  },
+  {
+    id: 'rope-interleaved-flag', what: 'RoPE: interleaved and half-split pairings swapped',
+    file: 'src/rope.c', find: '  if (interleaved) {', replace: '  if (!interleaved) {',
+    tests: ROPE,
+  },
+  {
+    id: 'rope-bhsd-layout', what: "RoPE: 'bhsd' addressed as 'bshd'",
+    file: 'src/rope.c', find: '? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s',
+    replace: '? ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h',
+    tests: ROPE,
+  },
+  {
+    id: 'alibi-slope-order', what: 'ALiBi: slopes of the power-of-two heads in reverse order',
+    file: 'src/alibi.c', find: 'if (h < p) return slope_pow2(h, p);', replace: 'if (h < p) return slope_pow2(p - 1 - h, p);',
+    tests: ['rope_alibi::ALiBi', 'kernel_sweep::alibi'],
+  },
+  {
+    id: 'alibi-odd-slopes', what: 'ALiBi: the extra heads take the odd slopes of 2P heads ([1::2] for [0::2])',
+    file: 'src/alibi.c', find: 'return slope_pow2(2 * (h - p), 2 * p);', replace: 'return slope_pow2(2 * (h - p) + 1, 2 * p);',
+    tests: ['rope_alibi::ALiBi', 'kernel_sweep::alibi'],
+  },
+  // ---- the last element of the SIMD loops' tails ---------------------------
+  {
+    id: 'tail-layernorm-span', what: "LayerNorm's output span drops its last tail element",
+    file: 'src/layernorm.c', find: 'for (; j < n; j++) {', replace: 'for (; j + (CENTER) < n; j++) {',
+    tests: NORMS,
+  },
+  {
+    id: 'tail-rmsnorm-span', what: "RMSNorm's output span drops its last tail element",
+    file: 'src/layernorm.c', find: 'for (; j < n; j++) {', replace: 'for (; j + !(CENTER) < n; j++) {',
+    tests: NORMS,
+  },
+  {
+    id: 'tail-row-sums', what: 'row sums (LayerNorm, RMSNorm) leave out the last value of the tail',
+    file: 'src/reduce.c', find: 'for (; j < n; j++) {', replace: 'for (; j + 1 < n; j++) {',
+    tests: NORMS,
+  },
+  {
+    id: 'tail-row-sums-group', what: 'row sums leave out the last group of 4 after the blocks of 64',
+    file: 'src/reduce.c', find: 'for (; j + 4 <= n; j += 4) {', replace: 'for (; j + 8 <= n; j += 4) {',
+    tests: NORMS,
+  },
+  {
+    id: 'tail-pe-pairs', what: 'PE: the scalar pairs after the groups of 4 lose the last one',
+    file: 'src/pe.c', find: 'for (; i < cn; i++) {', replace: 'for (; i + 1 < cn; i++) {',
+    tests: ['pe', 'kernel_sweep::positionalEncoding'],
+  },
+  {
+    id: 'tail-rope-half', what: 'RoPE (half-split): the tail after the groups of 4 loses its last pair',
+    file: 'src/rope.c', find: 'for (; i < half; i++) {', replace: 'for (; i + 1 < half; i++) {',
+    tests: ROPE,
+  },
+  {
+    id: 'tail-copy', what: 'pn_copy_f32 drops the last element of its tail',
+    file: 'src/reduce.c', find: 'for (; j < n; j++) dst[j] = src[j];', replace: 'for (; j + 1 < n; j++) dst[j] = src[j];',
+    tests: [], wasm: false,
+  },
+  // ---- BatchNorm -----------------------------------------------------------
+  {
+    id: 'batchnorm-unbiased', what: 'BatchNorm: the unbiased batch variance (PyTorch) in place of the biased one (ONNX)',
+    file: 'src/batchnorm.c', find: 'v[k] /= (double)rows;', replace: 'v[k] /= (double)(rows > 1 ? rows - 1 : 1);',
+    tests: ['norm::BatchNorm', 'edges::BatchNorm', 'kernel_sweep::batchNorm'],
+  },
+  {
+    id: 'batchnorm-momentum', what: 'BatchNorm: running mean weighted with 1 − momentum (PyTorch\'s sense) on the old value',
+    file: 'src/batchnorm.c', find: '(double)momentum * (double)running_mean[c]', replace: '(1.0 - (double)momentum) * (double)running_mean[c]',
+    tests: ['norm::BatchNorm', 'kernel_sweep::batchNorm'],
+  },
+  // ---- RoPE scaling ----------------------------------------------------------
+  {
+    id: 'yarn-ramp-high', what: "yarn: the ramp's upper bound rounded down instead of up",
+    file: 'src/rope_scaling.c', find: 'high = ceil(high);', replace: 'high = floor(high);',
+    tests: SCALING,
+  },
+  {
+    id: 'yarn-clamp-low', what: "yarn: the ramp's lower bound not clamped at 0",
+    file: 'src/rope_scaling.c', find: 'if (low < 0.0) low = 0.0;', replace: 'if (low < -1e300) low = 0.0;',
+    tests: SCALING,
+  },
+  {
+    id: 'yarn-clamp-high', what: "yarn: the ramp's upper bound clamped at dim/2 − 1 instead of dim − 1",
+    file: 'src/rope_scaling.c', find: 'high = (double)(dim - 1);', replace: 'high = (double)(dim / 2 - 1);',
+    tests: SCALING,
+  },
+  {
+    id: 'yarn-mscale-ratio', what: 'yarn: attention factor m(mscale_all_dim)/m(mscale), upside down',
+    file: 'src/rope_scaling.c', find: '? yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all)',
+    replace: '? yarn_mscale(factor, mscale_all) / yarn_mscale(factor, mscale)',
+    tests: SCALING,
+  },
+  {
+    id: 'llama3-blend', what: 'llama3: the smooth blend weights swapped',
+    file: 'src/rope_scaling.c', find: 'out = (1.0 - smooth) * out / factor + smooth * out;', replace: 'out = smooth * out / factor + (1.0 - smooth) * out;',
+    tests: SCALING,
+  },
+  {
+    id: 'longrope-choice', what: 'longrope: the long factors already at seq_len = original_max_position_embeddings',
+    file: 'src/rope_scaling.c', find: 'seq_len > original ? long_factor : short_factor', replace: 'seq_len >= original ? long_factor : short_factor',
+    tests: SCALING,
+  },
+  {
+    id: 'dynamic-exponent', what: 'dynamic NTK: base grown by the power (dim − 2)/dim instead of dim/(dim − 2)',
+    file: 'src/rope_scaling.c', find: 'pow_pos(grow, (double)dim / (double)(dim - 2))', replace: 'pow_pos(grow, (double)(dim - 2) / (double)dim)',
+    tests: SCALING,
+  },
+  // ---- PE ------------------------------------------------------------------
+  {
+    id: 'pe-frequency', what: 'PE/RoPE frequency base^(−i/d) instead of base^(−2i/d)',
+    file: 'src/pn_internal.h', find: 'return exp(-2.0 * (double)i / (double)dims * log_base);', replace: 'return exp(-1.0 * (double)i / (double)dims * log_base);',
+    tests: ['pe', 'kernel_sweep::positionalEncoding|peSample'],
+  },
+  {
+    id: 'pe-concat-layout', what: "PE concat: the cos block starts at floor(d/2) instead of ceil(d/2)",
+    file: 'src/pe.c', find: 'pe_rows(out, out + n_pairs,', replace: 'pe_rows(out, out + n_cos,',
+    tests: ['pe', 'kernel_sweep::positionalEncoding'],
+  },
+  {
+    id: 'pe-anchor', what: 'PE: re-anchored one position behind at every PN_PE_ANCHOR rows',
+    file: 'src/pe.c', find: 'const double p = offset + (double)r0;', replace: 'const double p = offset + (double)(r0 > 0 ? r0 - 1 : 0);',
+    tests: ['pe', 'kernel_sweep::positionalEncoding'],
+  },
+  {
+    id: 'pe-sample-pair', what: 'peSample: frequency of pair dim instead of dim/2',
+    file: 'src/pe.c', find: 'pn_pe_frequency(pn_log(base), dim / 2, d_model)', replace: 'pn_pe_frequency(pn_log(base), dim, d_model)',
+    tests: ['pe', 'kernel_sweep::peSample'],
+  },
+  {
+    // (the angle pos·div as a float64 product rounded once is the same float32 product: IEEE
+    // multiplication is correctly rounded, so that mutation could not be seen by any test)
+    id: 'pe-float32-code-exponent', what: "the article's float32 PE code: exp's argument 2i·scale formed in float64",
+    file: 'src/pe_float32.c', find: '(float)exp((double)((float)(2 * i) * scale))', replace: '(float)exp((double)(2 * i) * (double)scale)',
+    tests: ['pe::precision'],
+  },
+  // ---- LayerNorm and RMSNorm internals ---------------------------------------
+  {
+    id: 'layernorm-mean-correction', what: 'LayerNorm: the provisional shift taken as the mean (no correction)',
+    file: 'src/reduce.c', find: '*mean = (double)shift + c;', replace: '*mean = (double)shift;',
+    tests: NORMS,
+  },
+  {
+    id: 'layernorm-second-pass', what: 'LayerNorm: no second pass when the shift is far from the mean',
+    file: 'src/reduce.c', find: 'if (pass == 1 || c * c <= 0.25 * v) {', replace: 'if (pass == 1 || c * c <= 1e300 * v) {',
+    tests: NORMS,
+  },
+  {
+    id: 'layernorm-mean-low-part', what: "LayerNorm: the mean's low part (mean − (float)mean) dropped",
+    file: 'src/layernorm.c', find: 'const double c = mu - (double)hi;', replace: 'const double c = 0.0 * mu;',
+    tests: NORMS,
+  },
+  {
+    // (dropping this row's mean correction, m += c, changes it by rounding error of float64
+    // far below float32's: no test can see it)
+    id: 'layernorm-f64-row-eps', what: "LayerNorm's float64 row (overflowing rows): 1/(√var + ε)",
+    file: 'src/layernorm.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n  m += c;',
+    replace: 'const double inv = 1.0 / (sqrt(var) + (double)eps);\n  m += c;',
+    tests: NORMS,
+  },
+  {
+    id: 'rmsnorm-f64-row', what: "RMSNorm's float64 row (overflowing rows): mean square over n + 1",
+    file: 'src/rmsnorm.c', find: 'sqrt(sq / (double)n + (double)eps)', replace: 'sqrt(sq / (double)(n + 1) + (double)eps)',
+    tests: NORMS,
+  },
+  {
+    id: 'layernorm-steps-variance', what: 'layerNormSteps: the unbiased variance',
+    file: 'src/layernorm.c', find: 'var /= (double)n;', replace: 'var /= (double)(n > 1 ? n - 1 : 1);',
+    tests: ['article_kernels::LayerNorm steps', 'kernel_sweep::layerNormSteps'],
+  },
+  // ---- histogram, colormap, random ---------------------------------------------
+  {
+    id: 'histogram-max', what: 'histogram: x = max counted above the range instead of in the last bin',
+    file: 'src/histogram.c', find: '} else if (v > hi) {', replace: '} else if (v >= hi) {',
+    tests: ['figures_kernels::histogram', 'kernel_sweep::histogram'],
+  },
+  {
+    id: 'colormap-round', what: 'colormap: index truncated instead of rounded',
+    file: 'src/colormap.c', find: '((double)x[j] - lo) * scale + 0.5;', replace: '((double)x[j] - lo) * scale;',
+    tests: ['figures_kernels::colormap', 'edges::colormap', 'kernel_sweep::colormap'],
+  },
+  {
+    id: 'random-uniform', what: 'random: uniforms from next >> 9 (only half of (−1, 1))',
+    file: 'src/random.c', find: '(xoshiro128ss(s) >> 8)', replace: '(xoshiro128ss(s) >> 9)',
+    tests: ['figures_kernels::randomNormal', 'kernel_sweep::randomNormal'],
+  },
+  {
+    id: 'random-pair', what: "random: the pair's second sample from a instead of b",
+    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (b * f));', replace: 'out[k++] = (float)(mean + std * (a * f));',
+    tests: ['figures_kernels::randomNormal', 'kernel_sweep::randomNormal'],
+  },
+  // ---- the block and the residual stack ---------------------------------------
+  {
+    id: 'block-post-norm-stream', what: 'block, Post-Norm: the FFN added to x + a instead of Norm(x + a)',
+    file: 'src/block.c', find: '? slot[3] : slot[4];', replace: '? slot[3] : slot[3];',
+    tests: ['block', 'kernel_sweep::transformerBlock'],
+  },
+  {
+    id: 'stack-post-ln-branch', what: 'residual stack, Post-LN: the branch left out (x ← LN(x))',
+    file: 'src/depth.c', find: 'x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);',
+    replace: 'x[k] = x[k] + (block == PN_BLOCK_POST_LN ? 0.0f : (float)pn_gelu_tanh((double)z[k]));',
+    tests: STACK,
+  },
+  {
+    id: 'stack-pre-rms-eps', what: "residual stack, Pre-RMSNorm: eps 1e-6 (RMSNorm's default) instead of 1e-5",
+    file: 'src/depth.c', find: 'pn_rmsnorm_f32(h, NULL, x, NULL, rows, width, 1e-5f);', replace: 'pn_rmsnorm_f32(h, NULL, x, NULL, rows, width, 1e-6f);',
+    tests: STACK,
+  },
+  {
+    id: 'grad-gelu-derivative', what: "backward pass: GELU's derivative without the cubic term's",
+    file: 'src/depth_grad.c', find: '* PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);', replace: '* PN_GELU_K;',
+    tests: STACK,
+  },
+  {
+    id: 'grad-rmsnorm-mean', what: "backward pass: RMSNorm's backward subtracts the mean of dy (LayerNorm's)",
+    file: 'src/depth_grad.c', find: '(dyr[j] - (rms ? 0.0 : mdy) - yr[j] * mdyy)', replace: '(dyr[j] - (rms ? mdy : mdy) - yr[j] * mdyy)',
+    tests: STACK,
+  },
+  {
+    id: 'grad-weight-scale', what: 'backward pass: ∂loss/∂W without the weight scale',
+    file: 'src/depth_grad.c', find: '        acc *= s;', replace: '        acc *= 1.0;',
+    tests: STACK,
+  },
+  // ---- the JS wrapper (no rebuild) ------------------------------------------------
+  {
+    id: 'js-readout-seed', what: "JS: residualStack's default read-out from another seed than the documented one",
+    file: 'src/js/posnorm.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
+    tests: ['depth_grad'],
+  },
+  {
+    id: 'js-yarn-beta-fast', what: 'JS: yarn betaFast defaults to 16 instead of 32',
+    file: 'src/js/posnorm.js', find: 'params[2] = s.betaFast === undefined ? 32 :', replace: 'params[2] = s.betaFast === undefined ? 16 :',
+    tests: SCALING,
+  },
+  {
+    id: 'js-rope-scaling-length', what: 'JS: rope({ scaling }) picks dynamic/longrope frequencies by the highest position, not + 1',
+    file: 'src/js/posnorm.js', find: 'let top = offset + seqLen;', replace: 'let top = offset + seqLen - 1;',
+    tests: SCALING,
+  },
+  // ---- a figure (browser test) ------------------------------------------------------
+  {
+    id: 'web-depth-ratio', what: "depth figure: Post-LN's and Pre-LN's gradient ratios swapped",
+    file: 'web/figures/depth.js', find: 'const post = ratio(1), pre = ratio(2);', replace: 'const post = ratio(2), pre = ratio(1);',
+    tests: ['figures_article::depth'],
+  },
+];
