@@ -19,37 +19,37 @@ export const MUTATIONS = [
   // ---- GELU form -------------------------------------------------------
   {
     id: 'gelu-erf', what: 'GELU: the exact erf form in place of the tanh form',
-    file: 'src/pn_internal.h', find: 'return 0.5 * z * (1.0 + t);',
+    file: 'src/pn_f64.c', find: 'return 0.5 * z * (1.0 + t);',
     replace: 'return (void)t, 0.5 * z * (1.0 + erf(z * 0.70710678118654752));',
     tests: [...STACK, 'block', 'kernel_sweep::transformerBlock'],
   },
   {
     id: 'gelu-sigmoid', what: 'GELU: the sigmoid form z·σ(1.702 z) in place of the tanh form',
-    file: 'src/pn_internal.h', find: 'exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z))', replace: 'exp(1.702 * z)',
+    file: 'src/pn_f64.c', find: 'exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z))', replace: 'exp(1.702 * z)',
     tests: [...STACK, 'block'],
   },
   // ---- attention scale ------------------------------------------------------
   {
     id: 'attention-scale-dmodel', what: 'attention: scores over √d_model instead of √d_head',
-    file: 'src/attention.c', find: 'const double scale = 1.0 / sqrt((double)d_head);', replace: 'const double scale = 1.0 / sqrt((double)d_model);',
+    file: 'src/pn_f64.c', find: 'const double scale = 1.0 / sqrt((double)d_head);', replace: 'const double scale = 1.0 / sqrt((double)d_in);',
     tests: ['article_kernels::attention', 'kernel_sweep::attention'],
   },
   {
     id: 'block-attention-scale-dhead', what: 'block: scores over d_head instead of √d_head',
-    file: 'src/block.c', find: 'const double scale = 1.0 / sqrt((double)dh);', replace: 'const double scale = 1.0 / (double)dh;',
+    file: 'src/pn_f64.c', find: 'const double scale = 1.0 / sqrt((double)d_head);', replace: 'const double scale = 1.0 / (double)d_head;',
     tests: ['block', 'kernel_sweep::transformerBlock'],
   },
   // ---- ε inside or outside the square root ------------------------------------
   {
     id: 'layernorm-eps-outside-sqrt', what: 'LayerNorm: 1/(√var + ε) instead of 1/√(var + ε)',
-    file: 'src/layernorm.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n      if (mean) mean[r] = hi;',
-    replace: 'const double inv = 1.0 / (sqrt(var) + (double)eps);\n      if (mean) mean[r] = hi;',
+    file: 'src/norm_rows.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n      if (mean) mean[r] = hi;',
+    replace: 'const double inv = center ? 1.0 / (sqrt(var) + (double)eps) : 1.0 / sqrt(var + (double)eps);\n      if (mean) mean[r] = hi;',
     tests: NORMS,
   },
   {
     id: 'rmsnorm-eps-outside-sqrt', what: 'RMSNorm: 1/(rms + ε) instead of 1/√(mean square + ε)',
-    file: 'src/rmsnorm.c', find: 'const double inv = 1.0 / sqrt(sumsq / (double)cols + (double)eps);',
-    replace: 'const double inv = 1.0 / (sqrt(sumsq / (double)cols) + (double)eps);',
+    file: 'src/norm_rows.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n      if (mean) mean[r] = hi;',
+    replace: 'const double inv = center ? 1.0 / sqrt(var + (double)eps) : 1.0 / (sqrt(var) + (double)eps);\n      if (mean) mean[r] = hi;',
     tests: NORMS,
   },
   // ---- RoPE and ALiBi -----------------------------------------------------
@@ -99,12 +99,12 @@ export const MUTATIONS = [
   // ---- the last element of the SIMD loops' tails ---------------------------
   {
     id: 'tail-layernorm-span', what: "LayerNorm's output span drops its last tail element",
-    file: 'src/layernorm.c', find: 'for (; j < n; j++) {', replace: 'for (; j + (CENTER) < n; j++) {',
+    file: 'src/norm_rows.c', find: 'for (; j < n; j++) {', replace: 'for (; j + (CENTER) < n; j++) {',
     tests: NORMS,
   },
   {
     id: 'tail-rmsnorm-span', what: "RMSNorm's output span drops its last tail element",
-    file: 'src/layernorm.c', find: 'for (; j < n; j++) {', replace: 'for (; j + !(CENTER) < n; j++) {',
+    file: 'src/norm_rows.c', find: 'for (; j < n; j++) {', replace: 'for (; j + !(CENTER) < n; j++) {',
     tests: NORMS,
   },
   {
@@ -129,7 +129,7 @@ export const MUTATIONS = [
   },
   {
     id: 'tail-copy', what: 'pn_copy_f32 drops the last element of its tail',
-    file: 'src/reduce.c', find: 'for (; j < n; j++) dst[j] = src[j];', replace: 'for (; j + 1 < n; j++) dst[j] = src[j];',
+    file: 'src/copy.c', find: 'for (; j < n; j++) dst[j] = src[j];', replace: 'for (; j + 1 < n; j++) dst[j] = src[j];',
     tests: [], wasm: false,
   },
   // ---- BatchNorm -----------------------------------------------------------
@@ -167,7 +167,7 @@ export const MUTATIONS = [
   },
   {
     id: 'llama3-blend', what: 'llama3: the smooth blend weights swapped',
-    file: 'src/rope_scaling.c', find: 'out = (1.0 - smooth) * out / factor + smooth * out;', replace: 'out = smooth * out / factor + (1.0 - smooth) * out;',
+    file: 'src/rope_scaling.c', find: 'out = (1.0 - smooth) * out / sc->factor + smooth * out;', replace: 'out = smooth * out / sc->factor + (1.0 - smooth) * out;',
     tests: SCALING,
   },
   {
@@ -183,7 +183,7 @@ export const MUTATIONS = [
   // ---- PE ------------------------------------------------------------------
   {
     id: 'pe-frequency', what: 'PE/RoPE frequency base^(−i/d) instead of base^(−2i/d)',
-    file: 'src/pn_internal.h', find: 'return exp(-2.0 * (double)i / (double)dims * log_base);', replace: 'return exp(-1.0 * (double)i / (double)dims * log_base);',
+    file: 'src/pn_math.c', find: 'return exp(-2.0 * (double)i / (double)dims * log_base);', replace: 'return exp(-1.0 * (double)i / (double)dims * log_base);',
     tests: ['pe', 'kernel_sweep::positionalEncoding|peSample'],
   },
   {
@@ -221,25 +221,25 @@ export const MUTATIONS = [
   },
   {
     id: 'layernorm-mean-low-part', what: "LayerNorm: the mean's low part (mean − (float)mean) dropped",
-    file: 'src/layernorm.c', find: 'const double c = mu - (double)hi;', replace: 'const double c = 0.0 * mu;',
+    file: 'src/norm_rows.c', find: 'const double c = mu - (double)hi;', replace: 'const double c = 0.0 * mu;',
     tests: NORMS,
   },
   {
     // (dropping this row's mean correction, m += c, changes it by rounding error of float64
     // far below float32's: no test can see it)
     id: 'layernorm-f64-row-eps', what: "LayerNorm's float64 row (overflowing rows): 1/(√var + ε)",
-    file: 'src/layernorm.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n  m += c;',
-    replace: 'const double inv = 1.0 / (sqrt(var) + (double)eps);\n  m += c;',
+    file: 'src/norm_rows.c', find: 'const double inv = 1.0 / sqrt(var + (double)eps);\n  if (center) m += c;',
+    replace: 'const double inv = center ? 1.0 / (sqrt(var) + (double)eps) : 1.0 / sqrt(var + (double)eps);\n  if (center) m += c;',
     tests: NORMS,
   },
   {
     id: 'rmsnorm-f64-row', what: "RMSNorm's float64 row (overflowing rows): mean square over n + 1",
-    file: 'src/rmsnorm.c', find: 'sqrt(sq / (double)n + (double)eps)', replace: 'sqrt(sq / (double)(n + 1) + (double)eps)',
+    file: 'src/norm_rows.c', find: 'pn_mean_var_f64(pn_values_f32(x, (size_t)n), center, &m, &var, &c);', replace: 'pn_mean_var_f64(pn_values_f32(x, (size_t)n), center, &m, &var, &c);\n  if (!center) var *= (double)n / (double)(n + 1);',
     tests: NORMS,
   },
   {
     id: 'layernorm-steps-variance', what: 'layerNormSteps: the unbiased variance',
-    file: 'src/layernorm.c', find: 'var /= (double)n;', replace: 'var /= (double)(n > 1 ? n - 1 : 1);',
+    file: 'src/pn_f64.c', find: '*var = sumsq / n;', replace: '*var = sumsq / (n > 1 ? n - 1 : 1);',
     tests: ['article_kernels::LayerNorm steps', 'kernel_sweep::layerNormSteps'],
   },
   // ---- histogram, colormap, random ---------------------------------------------
@@ -282,17 +282,17 @@ export const MUTATIONS = [
   },
   {
     id: 'grad-gelu-derivative', what: "backward pass: GELU's derivative without the cubic term's",
-    file: 'src/depth_grad.c', find: '* PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);', replace: '* PN_GELU_K;',
+    file: 'src/pn_f64.c', find: '* PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);', replace: '* PN_GELU_K;',
     tests: STACK,
   },
   {
     id: 'grad-rmsnorm-mean', what: "backward pass: RMSNorm's backward subtracts the mean of dy (LayerNorm's)",
-    file: 'src/depth_grad.c', find: '(dyr[j] - (rms ? 0.0 : mdy) - yr[j] * mdyy)', replace: '(dyr[j] - (rms ? mdy : mdy) - yr[j] * mdyy)',
+    file: 'src/pn_f64.c', find: '(dyr[j] - (rms ? 0.0 : mdy) - yr[j] * mdyy)', replace: '(dyr[j] - (rms ? mdy : mdy) - yr[j] * mdyy)',
     tests: STACK,
   },
   {
     id: 'grad-weight-scale', what: 'backward pass: ∂loss/∂W without the weight scale',
-    file: 'src/depth_grad.c', find: '        acc *= s;', replace: '        acc *= 1.0;',
+    file: 'src/depth_grad.c', find: '      acc *= s;', replace: '      acc *= 1.0;',
     tests: STACK,
   },
   // ---- the JS wrapper (no rebuild) ------------------------------------------------
@@ -308,7 +308,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-rope-scaling-length', what: 'JS: rope({ scaling }) picks dynamic/longrope frequencies by the highest position, not + 1',
-    file: 'src/js/posnorm.js', find: 'let top = offset + seqLen;', replace: 'let top = offset + seqLen - 1;',
+    file: 'src/js/posnorm.js', find: 'top ??= offset + seqLen;', replace: 'top ??= offset + seqLen - 1;',
     tests: SCALING,
   },
   // ---- a figure (browser test) ------------------------------------------------------
