@@ -168,6 +168,8 @@ export default {
     embedScript: 'Pages that allow scripts',
     embedScriptHelp: 'Your own site, Hugo, Jekyll, Astro, Next.js, WordPress for authors with unfiltered HTML: paste the stylesheet, the script and the element. The picture inside is what readers without JavaScript see (RSS, e-mail).',
     embedElement: 'Stylesheet, script and element',
+    embedHugo: 'Hugo shortcode (the package\'s integrations/hugo)',
+    embedJekyll: 'Jekyll include (the package\'s integrations/jekyll)',
     embedIframe: 'Pages that allow only iframes',
     embedIframeHelp: 'The figure in a sandboxed iframe. The script after it fits the frame to the figure\'s height; where scripts are removed, the frame keeps the height written in it.',
     embedIframeCode: 'iframe',

@@ -168,6 +168,8 @@ export default {
     embedScript: '스크립트를 허용하는 페이지',
     embedScriptHelp: '직접 운영하는 사이트, Hugo, Jekyll, Astro, Next.js, unfiltered_html 권한이 있는 WordPress 작성자: 스타일시트, 스크립트, 요소를 붙여 넣으세요. 안에 든 그림은 JavaScript가 없는 독자(RSS, 이메일)에게 보입니다.',
     embedElement: '스타일시트, 스크립트, 요소',
+    embedHugo: 'Hugo 숏코드 (패키지의 integrations/hugo)',
+    embedJekyll: 'Jekyll 인클루드 (패키지의 integrations/jekyll)',
     embedIframe: 'iframe만 허용하는 페이지',
     embedIframeHelp: '샌드박스 iframe 안의 그림입니다. 뒤의 스크립트가 프레임 높이를 그림에 맞추고, 스크립트가 지워지는 곳에서는 적어 둔 높이를 유지합니다.',
     embedIframeCode: 'iframe',

@@ -33,6 +33,10 @@ export interface EmbedCode {
   markdown: string;
   /** The same as HTML: <a href="live figure"><img …></a>. */
   html: string;
+  /** The element through the package's Hugo shortcode (integrations/hugo): {{< posnorm fig="…" … >}}. */
+  hugo: string;
+  /** The element through the package's Jekyll include (integrations/jekyll): {% include posnorm.html fig="…" … %}. */
+  jekyll: string;
 }
 
 /** Options of el.embedCode(). */

@@ -128,7 +128,7 @@ export class EmbedDialog {
     close.addEventListener('click', () => dialog.close());
     const snippet = (field, labelKey, rows) => {
       const area = el('textarea', { id: `${id}-${field}`, readOnly: true, rows, spellcheck: false, autocomplete: 'off' });
-      if (field === 'markdown' || field === 'html') area.className = 'wrap';
+      if (field !== 'element' && field !== 'iframe') area.className = 'wrap';
       this.fields[field] = area;
       const copy = el('button', { type: 'button', key: 'embedCopy' });
       copy.dataset.copy = field;
@@ -145,7 +145,8 @@ export class EmbedDialog {
     dialog.append(
       el('div', { className: 'head' }, el('h2', { id: `${id}-title`, key: 'embedTitle' }), close),
       el('p', { className: 'help', key: 'embedIntro' }),
-      section('embedScript', 'embedScriptHelp', ...snippet('element', 'embedElement', 7)),
+      section('embedScript', 'embedScriptHelp', ...snippet('element', 'embedElement', 7),
+        ...snippet('hugo', 'embedHugo', 3), ...snippet('jekyll', 'embedJekyll', 3)),
       section('embedIframe', 'embedIframeHelp', ...snippet('iframe', 'embedIframeCode', 6)),
       section('embedPicture', 'embedPictureHelp',
         el('div', { className: 'row' }, download),

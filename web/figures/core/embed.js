@@ -7,7 +7,9 @@
 //   iframe   — web/figure.html with the state in its query, sandboxed, and a
 //              script that fits its height, for pages that allow only iframes;
 //   markdown, html — the still picture linking to the live figure in that
-//              state, for places that run nothing.
+//              state, for places that run nothing;
+//   hugo, jekyll — the same element through the shortcode and the include
+//              in integrations/ (which write the stylesheet and script once).
 // Every value that goes into markup is escaped for where it goes, and the
 // host URL must be an absolute http(s) URL.
 import { figureSettings } from './runtime.js';
@@ -27,6 +29,11 @@ export function escapeHtml(text) {
 /** `text` as the text of a Markdown image or link: one line, its brackets and markup escaped. */
 export function escapeMarkdown(text) {
   return String(text).replace(/\s+/g, ' ').replace(/[\\`*_{}[\]()<>#!|~]/g, (ch) => `\\${ch}`);
+}
+
+/** `text` inside a double-quoted Hugo shortcode or Jekyll include parameter. */
+function quoteParam(text) {
+  return `"${String(text).replace(/[\\"]/g, (ch) => `\\${ch}`)}"`;
 }
 
 /** A URL for a Markdown link destination: nothing in it can end the link. */
@@ -117,5 +124,7 @@ export function embedCode(fig, { base, picture } = {}) {
   ].join('\n');
   const markdown = `[![${escapeMarkdown(alt)}](${markdownUrl(src)})](${markdownUrl(live)})`;
   const html = `<a href="${escapeHtml(live)}"><img src="${escapeHtml(src)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}"></a>`;
-  return { element, iframe, markdown, html };
+  const params = [['fig', name], ['base', root], ...fig.constructor.controls.map((c) => [c.attr, values[c.prop]]), ['lang', lang],
+    ['poster', src], ['width', width], ['height', height], ['alt', alt]].map(([k, v]) => `${k}=${quoteParam(v)}`).join(' ');
+  return { element, iframe, markdown, html, hugo: `{{< posnorm ${params} >}}`, jekyll: `{% include posnorm.html ${params} %}` };
 }
