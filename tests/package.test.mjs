@@ -53,7 +53,8 @@ async function renders(dir, tags) {
 
 test('the packed tarball holds what the exports map names, and nothing of the tests', () => {
   const listing = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path);
-  for (const f of ['src/js/posnorm.js', 'src/js/posnorm.d.ts', 'web/figures/index.js', 'web/figures/heatmap.d.ts', 'web/i18n.js', 'build/wasm/posnorm-simd.wasm', 'build/wasm/posnorm-scalar.wasm', 'package.json']) {
+  for (const f of ['src/js/posnorm.js', 'src/js/posnorm.d.ts', 'web/figures/index.js', 'web/figures/heatmap.d.ts', 'web/i18n.js', 'build/wasm/posnorm-simd.wasm', 'build/wasm/posnorm-scalar.wasm', 'package.json',
+    'web/posnorm.css', 'web/figures/core/embed-dialog.js', 'integrations/hugo/layouts/shortcodes/posnorm.html', 'integrations/jekyll/_includes/posnorm.html']) {
     assert.ok(listing.includes(f), `${f} in the tarball`);
   }
   assert.ok(!listing.some((f) => f.startsWith('tests/') || f.startsWith('bench/')), 'no tests or benchmarks');
@@ -80,7 +81,8 @@ test('installed package runs its kernels in Node', () => {
  */
 async function exportedSubpaths() {
   const { exports } = JSON.parse(await readFile(join(work, 'node_modules/posnorm/package.json'), 'utf8'));
-  const keys = Object.keys(exports).filter((k) => !k.endsWith('.wasm') && k !== './package.json');
+  // the modules: not the wasm, the stylesheet, the Hugo and Jekyll templates or package.json
+  const keys = Object.keys(exports).filter((k) => !/\.(wasm|css|html|json)$/.test(k));
   const excluded = (sub) => keys.some((k) => exports[k] === null && (k === sub || (k.endsWith('/*') && sub.startsWith(k.slice(0, -1)))));
   const subpaths = [];
   for (const key of keys) {
