@@ -91,7 +91,8 @@ export async function stillPicture(fig) {
     const ctx = out.getContext('2d');
     ctx.fillStyle = colors['--pn-bg'];
     ctx.fillRect(0, 0, out.width, out.height);
-    for (const { canvas, x, y, w, h } of layout.items) ctx.drawImage(canvas, x * 2, y * 2, w * 2, h * 2);
+    // each canvas at its own pixel size (its CSS width may be fractional), on whole pixels: no resampling
+    for (const { canvas, x, y } of layout.items) ctx.drawImage(canvas, Math.round(x * 2), Math.round(y * 2));
     return await new Promise((resolve) => out.toBlob(resolve, 'image/png'));
   } finally {
     copy.remove();
