@@ -39,10 +39,19 @@ export function siteRoot(url) {
   return u.href;
 }
 
-/** The oEmbed 1.0 response for figure `name` in `lang` on the site at `site`. */
-export function oembedFor(name, lang, site, sizes) {
-  const size = sizes[`${name}.${lang}`];
-  if (!size) throw new Error(`build-oembed: web/posters/sizes.json has no ${name}.${lang} (run make posters)`);
+/** The width and height of a PNG file, from its IHDR chunk. */
+export async function pngSize(path) {
+  const head = (await readFile(path)).subarray(0, 24);
+  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+}
+
+/**
+ * The oEmbed 1.0 response for figure `name` in `lang` on the site at `site`;
+ * `poster` is the size of its poster, `frameHeight` the height of
+ * figure.html's content at that width (web/posters/sizes.json).
+ */
+export function oembedFor(name, lang, site, poster, frameHeight) {
+  const size = { width: poster.width, height: poster.height, frameHeight };
   const title = STRINGS[lang].figureTitle[name];
   const frame = new URL('web/figure.html', site);
   frame.searchParams.set('fig', name);
@@ -100,7 +109,10 @@ export async function buildOembed(out, siteUrl = process.env.SITE_URL || DEFAULT
   const written = [];
   for (const { name } of FIGURES) {
     for (const lang of ['ko', 'en']) {
-      const oembed = oembedFor(name, lang, site, sizes);
+      const frameHeight = sizes[`${name}.${lang}`]?.frameHeight;
+      if (!frameHeight) throw new Error(`build-oembed: web/posters/sizes.json has no ${name}.${lang} (run make posters)`);
+      const poster = await pngSize(join(root, `web/posters/${name}.${lang}.png`));
+      const oembed = oembedFor(name, lang, site, poster, frameHeight);
       const json = join(out, `web/oembed/${name}.${lang}.json`);
       const html = join(out, `web/fig/${name}.${lang}.html`);
       await writeFile(json, `${JSON.stringify(oembed, null, 2)}\n`);

@@ -3,9 +3,10 @@
 // taken in headless Chromium from web/figure.html, into web/posters/NAME.LANG.png;
 // then refreshes the width, height and alt of every
 // <img slot="poster" src="…posters/NAME.LANG.png"> in web/*.html, and writes
-// web/posters/sizes.json: each picture's size and the height figure.html's
-// content has at that width, controls included (the height of the iframe in
-// the oEmbed JSON that tools/build-oembed.mjs writes).
+// web/posters/sizes.json: the height figure.html's content has at the
+// pictures' width, controls included (the height of the iframe in the oEmbed
+// JSON that tools/build-oembed.mjs writes; the pictures' own sizes it reads
+// from the PNG files).
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
@@ -43,7 +44,7 @@ try {
   await server.close();
 }
 
-const sizes = Object.fromEntries(Object.entries(made).map(([key, { width, height, frameHeight }]) => [key, { width, height, frameHeight }]));
+const sizes = Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameHeight }]));
 await writeFile(`${web}posters/sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
 console.log('web/posters/sizes.json');
 
