@@ -14,6 +14,7 @@ import { installPacked, packTarball } from './packaging.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 let work, browser;
 
@@ -202,9 +203,12 @@ test('publint and arethetypeswrong report no problems', () => {
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /All good/);
   // ESM-only by design: CommonJS require() and node10 resolution are out of scope;
-  // the .wasm entry points are assets, not modules with types; attw does not
-  // expand the ./figures/* pattern, so each figure's subpath is named
-  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', './wasm/posnorm-simd.wasm', './wasm/posnorm-scalar.wasm',
+  // the .wasm, the stylesheet and the Hugo and Jekyll templates are assets,
+  // not modules with types; attw does not expand the ./figures/* pattern, so
+  // each figure's subpath is named
+  const assets = Object.keys(pkg.exports).filter((k) => /\.(wasm|css|html)$/.test(k));
+  assert.ok(assets.length >= 5, assets.join(' '));
+  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', ...assets,
     '--include-entrypoints', ...FIGURES.map((f) => `./figures/${f.name}`)], root);
   assert.equal(r.code, 0, r.out);
   assert.doesNotMatch(r.out.replace(/\(ignored[^\n]*/g, ''), /💀|❌|🐛|🥴|❗️/);
