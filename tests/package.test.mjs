@@ -175,7 +175,7 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
   execFileSync('cp', ['-r', join(work, 'node_modules'), join(dir, 'node_modules')]);
   const good = `
     import { init, type PnBuffer } from 'posnorm';
-    import { PosnormHeatmap, configure } from 'posnorm/figures/heatmap';
+    import { PosnormHeatmap, configure, type EmbedCode } from 'posnorm/figures/heatmap';
     configure({ simd: 'auto' });
     const pn = await init({ simd: false });
     const pe: Float32Array = pn.positionalEncoding({ seqLen: 4, dModel: 8, layout: 'concat' });
@@ -187,7 +187,10 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const el = document.createElement('posnorm-heatmap');
     const typed: PosnormHeatmap = el;
     typed.dModel = 128;
-    console.log(n, typed.readout.wavelength);
+    configure({ embedBase: 'https://example.org/posnorm/' });
+    const code: EmbedCode = typed.embedCode({ base: new URL('https://example.org/posnorm/'), picture: 'a.png' });
+    const opened: Promise<void> = typed.showEmbed();
+    console.log(n, typed.readout.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);
