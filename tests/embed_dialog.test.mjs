@@ -295,3 +295,38 @@ test('hostile values in the page URL, the picture address and the host never rea
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('embedCode() and "Download picture" leave no copy on the page and no wasm memory behind', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  const tag = 'posnorm-heatmap';
+  await startFigure(page, tag);
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames();
+  const before = await page.evaluate((t) => document.querySelector(t).pn.heapStats(), tag);
+  const sizes = await page.evaluate(async (t) => {
+    const el = document.querySelector(t);
+    const out = [];
+    for (let k = 0; k < 20; k++) {
+      el.dModel = 16 + 24 * k;
+      el.seqLen = 10 + 7 * k;
+      await new Promise((r) => setTimeout(r));
+      out.push(el.embedCode().html.match(/height="(\d+)"/)[1]);
+    }
+    el.dModel = 64;
+    el.seqLen = 30;
+    return out;
+  }, tag);
+  assert.ok(sizes.every((h) => Number(h) > 100), sizes.join(', '));
+  await openDialog(page, tag);
+  for (let k = 0; k < 3; k++) {
+    await Promise.all([page.waitForEvent('download'), page.locator(`${tag} dialog button[data-action=downloadPicture]`).click()]);
+    await page.waitForFunction((t) => /saved/.test(document.querySelector(t).shadowRoot.querySelector('dialog .status').textContent), tag);
+    await inShadow(page, tag, (root) => { root.querySelector('dialog .status').textContent = ''; });
+  }
+  await frames();
+  const after = await page.evaluate((t) => ({ ...document.querySelector(t).pn.heapStats(), copies: document.querySelectorAll(t).length }), tag);
+  assert.equal(after.copies, 1, 'no copy of the figure is left on the page');
+  assert.deepEqual([after.bytes, after.allocations], [before.bytes, before.allocations], 'the copies freed everything they allocated');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
