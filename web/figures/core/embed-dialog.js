@@ -24,6 +24,7 @@ dialog.embed::backdrop { background: rgb(0 0 0 / 0.5); }
 .embed h2 { font-size: 1.15em; margin: 0.2em 0; }
 .embed h3 { font-size: 1em; margin: 1.1em 0 0.2em; }
 .embed p { margin: 0.3em 0; }
+.embed p, .embed h2, .embed h3, .embed label { word-break: keep-all; overflow-wrap: anywhere; }
 .embed .help { color: var(--pn-muted); font-size: 0.9em; }
 .embed label { display: block; margin: 0.6em 0 0.2em; font-size: 0.9em; }
 .embed textarea, .embed input {
