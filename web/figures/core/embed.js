@@ -16,8 +16,17 @@ import { figureSettings } from './runtime.js';
 import { fileStem } from './download.js';
 import { stillSize } from './still.js';
 
-/** The folder that holds web/ and build/, as these modules were loaded. */
-const PACKAGE_ROOT = new URL('../../../', import.meta.url).href;
+/**
+ * The folder that holds web/ and build/, as these modules were loaded (in
+ * someone else's bundle, the bundle's own folder). Found from the module's
+ * URL as a string: a `new URL('…', import.meta.url)` with a literal would be
+ * taken by bundlers (Vite, Turbopack) for an asset to copy.
+ */
+function packageRoot() {
+  const here = String(import.meta.url);
+  const at = here.lastIndexOf('/web/figures/core/');
+  return here.slice(0, at >= 0 ? at + 1 : here.lastIndexOf('/') + 1);
+}
 
 const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -46,7 +55,7 @@ function markdownUrl(url) {
  * else where the modules came from; an absolute http(s) URL ending in '/'.
  */
 export function embedRoot(base, call = 'embedCode') {
-  const raw = base ?? figureSettings().embedBase ?? PACKAGE_ROOT;
+  const raw = base ?? figureSettings().embedBase ?? packageRoot();
   let url = null;
   try {
     url = new URL(String(raw));
@@ -108,11 +117,10 @@ export function embedCode(fig, { base, picture } = {}) {
     `  ${img}`,
     `</${fig.localName}>`,
   ].join('\n');
-  const frameSrc = new URL(live);
   // the height of the figure as it is on this page, plus figure.html's margins: the frame's size until the script fits it
   const frameHeight = Math.max(150, Math.ceil(fig.getBoundingClientRect().height) + 16);
   const iframe = [
-    `<iframe data-posnorm src="${escapeHtml(frameSrc.href)}" title="${escapeHtml(title)}" width="${width}" height="${frameHeight}"`,
+    `<iframe data-posnorm src="${escapeHtml(live)}" title="${escapeHtml(title)}" width="${width}" height="${frameHeight}"`,
     `        style="width:100%;height:${frameHeight}px;border:0" loading="lazy" sandbox="allow-scripts"></iframe>`,
     '<script type="module">',
     "  addEventListener('message', (e) => {",
