@@ -1,7 +1,7 @@
 // Accessibility: axe-core in Chromium on index.html (as loaded, before any
 // figure started, and after every figure has started), embed.html and
-// figure.html for each figure, at 1280 px light and 360 px dark. No serious
-// or critical violation may remain.
+// figure.html for each figure, at 1280 px light and 360 px dark, and with
+// the Embed dialog open. No serious or critical violation may remain.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -38,6 +38,15 @@ for (const [width, colorScheme] of [[1280, 'light'], [360, 'dark']]) {
     await startAll(page, FIGURES.map((f) => f.tag));
     assert.deepEqual(await audit(page), [], 'index.html, every figure started');
     await context.close();
+    // the Embed dialog open (in English and in Korean)
+    for (const lang of ['en', 'ko']) {
+      ({ page, context } = await open(env.browser, `${env.server.url}/web/?lang=${lang}`, opts));
+      await startFigure(page, 'posnorm-heatmap');
+      await page.locator('posnorm-heatmap button[data-action=showEmbed]').click();
+      await page.waitForFunction(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('dialog textarea')?.value.length > 0);
+      assert.deepEqual(await audit(page), [], `index.html?lang=${lang}, the Embed dialog open`);
+      await context.close();
+    }
     ({ page, context } = await open(env.browser, `${env.server.url}/web/embed.html`, opts));
     await startAll(page, ['posnorm-heatmap', 'posnorm-waveform']);
     assert.deepEqual(await audit(page), [], 'embed.html');

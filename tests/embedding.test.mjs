@@ -55,6 +55,29 @@ test('under a strict CSP (no inline script or style) index.html, embed.html and 
   }
 });
 
+test('under the strict CSP the Embed dialog loads, is styled, and saves its picture, with no violation', async () => {
+  for (const path of ['/web/?lang=en', '/web/figure.html?fig=block&lang=en']) {
+    const { page, context, problems } = await open(browser, 'about:blank');
+    await watchCsp(context);
+    await page.goto(`${strict.url}${path}`);
+    const tag = path.includes('block') ? 'posnorm-block' : 'posnorm-heatmap';
+    await startFigure(page, tag);
+    await page.locator(`${tag} button[data-action=showEmbed]`).click();
+    await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('dialog textarea')?.value.length > 0, tag);
+    const styled = await page.evaluate((t) => {
+      const d = document.querySelector(t).shadowRoot.querySelector('dialog');
+      const area = d.querySelector('textarea');
+      return [d.open, getComputedStyle(d).borderRadius, getComputedStyle(area).fontFamily.includes('monospace')];
+    }, tag);
+    assert.deepEqual(styled, [true, '8px', true], `${path}: the dialog's stylesheet applies`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`${tag} dialog button[data-action=downloadPicture]`).click()]);
+    assert.match(download.suggestedFilename(), new RegExp(`^${tag}_.*\\.en\\.png$`));
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], `${path}: CSP violations`);
+    assert.deepEqual(problems, [], path);
+    await context.close();
+  }
+});
+
 test('figure.html works in <iframe sandbox="allow-scripts"> and reports its content height, growing and shrinking', async () => {
   const { page, context, problems } = await open(browser, `${server.url}/web/embed.html`);
   await page.setContent(`<!doctype html><html><body style="margin:0">

@@ -39,3 +39,19 @@ test('every label the figures and their core name in their source is in the tabl
   const missing = [...named].filter(([key]) => !(key in ko)).map(([key, file]) => `${key} (${file})`);
   assert.deepEqual(missing, []);
 });
+
+test('every string the Embed dialog names (its elements\' key, its sections and snippets) is in both tables', () => {
+  const source = readFileSync(join(figures, 'core/embed-dialog.js'), 'utf8');
+  const keys = new Set();
+  for (const m of source.matchAll(/\bkey: '(\w+)'/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\bsection\('(\w+)', '(\w+)'/g)) keys.add(m[1]).add(m[2]);
+  for (const m of source.matchAll(/\bsnippet\('\w+', '(\w+)'/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\bt\.(\w+)/g)) keys.add(m[1]);
+  assert.ok(keys.size >= 20, `${keys.size} strings found`);
+  for (const key of keys) {
+    assert.equal(typeof ko[key], 'string', `ko.${key}`);
+    assert.equal(typeof en[key], 'string', `en.${key}`);
+  }
+  // each figure's title (the iframe's title, the oEmbed title) in both
+  for (const table of [ko, en]) assert.deepEqual(Object.keys(table.figureTitle).sort(), readdirSync(figures).filter((f) => f.endsWith('.js') && !['index.js', 'registry.js'].includes(f)).map((f) => f.slice(0, -3)).sort());
+});

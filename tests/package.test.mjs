@@ -14,6 +14,7 @@ import { installPacked, packTarball } from './packaging.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 let work, browser;
 
@@ -53,7 +54,8 @@ async function renders(dir, tags) {
 
 test('the packed tarball holds what the exports map names, and nothing of the tests', () => {
   const listing = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, encoding: 'utf8' }))[0].files.map((f) => f.path);
-  for (const f of ['src/js/posnorm.js', 'src/js/posnorm.d.ts', 'web/figures/index.js', 'web/figures/heatmap.d.ts', 'web/i18n.js', 'build/wasm/posnorm-simd.wasm', 'build/wasm/posnorm-scalar.wasm', 'package.json']) {
+  for (const f of ['src/js/posnorm.js', 'src/js/posnorm.d.ts', 'web/figures/index.js', 'web/figures/heatmap.d.ts', 'web/i18n.js', 'build/wasm/posnorm-simd.wasm', 'build/wasm/posnorm-scalar.wasm', 'package.json',
+    'web/posnorm.css', 'web/figures/core/embed-dialog.js', 'integrations/hugo/layouts/shortcodes/posnorm.html', 'integrations/jekyll/_includes/posnorm.html']) {
     assert.ok(listing.includes(f), `${f} in the tarball`);
   }
   assert.ok(!listing.some((f) => f.startsWith('tests/') || f.startsWith('bench/')), 'no tests or benchmarks');
@@ -80,7 +82,8 @@ test('installed package runs its kernels in Node', () => {
  */
 async function exportedSubpaths() {
   const { exports } = JSON.parse(await readFile(join(work, 'node_modules/posnorm/package.json'), 'utf8'));
-  const keys = Object.keys(exports).filter((k) => !k.endsWith('.wasm') && k !== './package.json');
+  // the modules: not the wasm, the stylesheet, the Hugo and Jekyll templates or package.json
+  const keys = Object.keys(exports).filter((k) => !/\.(wasm|css|html|json)$/.test(k));
   const excluded = (sub) => keys.some((k) => exports[k] === null && (k === sub || (k.endsWith('/*') && sub.startsWith(k.slice(0, -1)))));
   const subpaths = [];
   for (const key of keys) {
@@ -172,7 +175,7 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
   execFileSync('cp', ['-r', join(work, 'node_modules'), join(dir, 'node_modules')]);
   const good = `
     import { init, type PnBuffer } from 'posnorm';
-    import { PosnormHeatmap, configure } from 'posnorm/figures/heatmap';
+    import { PosnormHeatmap, configure, type EmbedCode } from 'posnorm/figures/heatmap';
     configure({ simd: 'auto' });
     const pn = await init({ simd: false });
     const pe: Float32Array = pn.positionalEncoding({ seqLen: 4, dModel: 8, layout: 'concat' });
@@ -184,7 +187,10 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const el = document.createElement('posnorm-heatmap');
     const typed: PosnormHeatmap = el;
     typed.dModel = 128;
-    console.log(n, typed.readout.wavelength);
+    configure({ embedBase: 'https://example.org/posnorm/' });
+    const code: EmbedCode = typed.embedCode({ base: new URL('https://example.org/posnorm/'), picture: 'a.png' });
+    const opened: Promise<void> = typed.showEmbed();
+    console.log(n, typed.readout.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);
@@ -200,9 +206,12 @@ test('publint and arethetypeswrong report no problems', () => {
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /All good/);
   // ESM-only by design: CommonJS require() and node10 resolution are out of scope;
-  // the .wasm entry points are assets, not modules with types; attw does not
-  // expand the ./figures/* pattern, so each figure's subpath is named
-  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', './wasm/posnorm-simd.wasm', './wasm/posnorm-scalar.wasm',
+  // the .wasm, the stylesheet and the Hugo and Jekyll templates are assets,
+  // not modules with types; attw does not expand the ./figures/* pattern, so
+  // each figure's subpath is named
+  const assets = Object.keys(pkg.exports).filter((k) => /\.(wasm|css|html)$/.test(k));
+  assert.ok(assets.length >= 5, assets.join(' '));
+  r = run(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--exclude-entrypoints', ...assets,
     '--include-entrypoints', ...FIGURES.map((f) => `./figures/${f.name}`)], root);
   assert.equal(r.code, 0, r.out);
   assert.doesNotMatch(r.out.replace(/\(ignored[^\n]*/g, ''), /💀|❌|🐛|🥴|❗️/);

@@ -7,12 +7,15 @@
 // then waits for three round trips (HTML, script and stylesheet, wasm)
 // instead of one per level of the module graph. web/ itself needs no build
 // and works from any static server; this copy is what `make demo` serves
-// and what the size budget (150 KB for the page) is measured on.
+// and what the size budget (150 KB for the page) is measured on. It also
+// holds web/fig/ and web/oembed/ (tools/build-oembed.mjs), whose URLs are
+// absolute: `SITE_URL=https://… make site` for the address it will have.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { buildFrame } from './build-frame.mjs';
+import { buildOembed } from './build-oembed.mjs';
 import { SOURCE_URL, posnormModules } from './bundle-modules.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,6 +54,8 @@ export async function buildSite() {
     await writeFile(dest, code);
   }
   await bundlePage();
+  // one page per figure and language with oEmbed discovery, and the oEmbed JSON (SITE_URL: the site's address)
+  await buildOembed(out);
   return out;
 }
 

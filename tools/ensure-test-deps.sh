@@ -2,7 +2,8 @@
 # ensure-test-deps.sh — what `make test` needs besides the build: wabt
 # (wasm2wat, to inspect the builds), Debian's Chromium and a Korean font (the
 # browser tests), clang with libFuzzer, 64-bit and 32-bit, and qemu-user
-# where the kernel runs no i386 programs (the fuzz tests), and the npm dev
+# where the kernel runs no i386 programs (the fuzz tests), hugo and jekyll
+# (tests/blog_generators.test.mjs builds a site with each), and the npm dev
 # dependencies. Installs what is missing when
 # run as root on Debian; otherwise says what to install and exits non-zero.
 set -euo pipefail
@@ -13,6 +14,9 @@ command -v wasm2wat >/dev/null 2>&1 || need+=(wabt)
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || need+=(chromium)
 [ -d /usr/share/fonts/truetype/nanum ] || need+=(fonts-nanum)
 command -v clang >/dev/null 2>&1 || need+=(clang)
+# the static site generators the shipped Hugo shortcode and Jekyll include are built with
+command -v hugo >/dev/null 2>&1 || need+=(hugo)
+command -v jekyll >/dev/null 2>&1 || need+=(jekyll)
 # libFuzzer's runtime (the fuzz test), x86_64 and i386 (one package)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-i386.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)

@@ -2,7 +2,11 @@
 // default state (plot and readouts, no controls), in Korean and English,
 // taken in headless Chromium from web/figure.html, into web/posters/NAME.LANG.png;
 // then refreshes the width, height and alt of every
-// <img slot="poster" src="…posters/NAME.LANG.png"> in web/*.html.
+// <img slot="poster" src="…posters/NAME.LANG.png"> in web/*.html, and writes
+// web/posters/sizes.json: the height figure.html's content has at the
+// pictures' width, controls included (the height of the iframe in the oEmbed
+// JSON that tools/build-oembed.mjs writes; the pictures' own sizes it reads
+// from the PNG files).
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
@@ -21,6 +25,8 @@ try {
     for (const lang of ['ko', 'en']) {
       await page.goto(`${server.url}/web/figure.html?fig=${name}&lang=${lang}`);
       await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const frameHeight = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const el = page.locator(tag);
@@ -28,7 +34,7 @@ try {
       await el.screenshot({ path: file });
       const box = await el.boundingBox();
       const alt = await page.evaluate((t) => document.querySelector(t).describe(), tag);
-      made[`${name}.${lang}`] = { width: Math.round(box.width), height: Math.round(box.height), alt };
+      made[`${name}.${lang}`] = { width: Math.round(box.width), height: Math.round(box.height), frameHeight, alt };
       console.log(`web/posters/${name}.${lang}.png ${Math.round(box.width)}×${Math.round(box.height)}`);
     }
   }
@@ -37,6 +43,10 @@ try {
   await browser.close();
   await server.close();
 }
+
+const sizes = Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameHeight }]));
+await writeFile(`${web}posters/sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
+console.log('web/posters/sizes.json');
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 for (const file of (await readdir(web)).filter((f) => f.endsWith('.html'))) {

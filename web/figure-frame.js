@@ -11,7 +11,8 @@
 // browser caches.
 (() => {
   const params = new URLSearchParams(location.search);
-  const name = params.get('fig') ?? 'heatmap';
+  // a page of one figure (web/fig/NAME.LANG.html, tools/build-oembed.mjs) names it on <html data-fig>
+  const name = document.documentElement.dataset.fig ?? params.get('fig') ?? 'heatmap';
   const host = document.getElementById('figure');
   const here = document.currentScript?.src ?? location.href;
 
@@ -45,7 +46,7 @@
       say(`Unknown figure "${name}"; use one of: ${FIGURES.map((f) => f.name).join(', ')}.`);
       return undefined;
     }
-    document.documentElement.lang = params.get('lang') === 'en' ? 'en' : 'ko';
+    document.documentElement.lang = (params.get('lang') ?? document.documentElement.lang) === 'en' ? 'en' : 'ko';
     return figure.load().then(() => customElements.whenDefined(figure.tag)).then(() => {
       const el = document.createElement(figure.tag);
       el.shareKey = ''; // plain parameter names: ?d-model=128

@@ -1,7 +1,7 @@
 import { PnFigure } from './core/base.js';
 import type { TransformerBlockTrace } from '../../src/js/posnorm.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 type TokenStats = { mean: number; std: number; rms: number };
 

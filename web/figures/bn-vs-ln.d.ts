@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-bn-vs-ln>`: BatchNorm down the columns, LayerNorm along the rows. */
 export declare class PosnormBnVsLn extends PnFigure {

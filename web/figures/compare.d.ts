@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-compare>`: sinusoidal, learned, RoPE and ALiBi side by side. */
 export declare class PosnormCompare extends PnFigure {

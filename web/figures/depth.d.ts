@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-depth>`: activation std through a residual stack, four ways. */
 export declare class PosnormDepth extends PnFigure {

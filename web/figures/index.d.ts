@@ -13,4 +13,4 @@ export { PosnormLnSteps } from './ln-steps.js';
 export { PosnormBnVsLn } from './bn-vs-ln.js';
 export { PosnormBlock } from './block.js';
 export { configure, figureSettings } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';

@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-ln-steps>`: one vector through x → x − μ → x̂ → γ·x̂ + β. */
 export declare class PosnormLnSteps extends PnFigure {

@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-long-context>`: RoPE past the training length, with PI, dynamic NTK, YaRN and Llama 3 scaling. */
 export declare class PosnormLongContext extends PnFigure {

@@ -1,6 +1,6 @@
 import { PnFigure } from './core/base.js';
 export { configure } from './core/runtime.js';
-export type { FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
+export type { EmbedCode, EmbedOptions, FigureChangeDetail, PosnormFigureEventMap } from './core/base.js';
 
 /** `<posnorm-properties>`: bounded, unique, relative, extrapolating. */
 export declare class PosnormProperties extends PnFigure {

@@ -23,6 +23,30 @@ export interface PosnormFigureEventMap extends HTMLElementEventMap {
   'posnorm-cursor': CustomEvent<{ pos: number; dim: number }>;
 }
 
+/** What el.embedCode() returns: snippets that reproduce the figure, in its current state and language, elsewhere. */
+export interface EmbedCode {
+  /** For pages that allow scripts: the stylesheet <link>, the module <script>, and the element with every control as an attribute and its still picture as slot="poster". */
+  element: string;
+  /** For pages that allow only iframes: figure.html with the state in its query, sandbox="allow-scripts", a title, and a script that fits the frame's height. */
+  iframe: string;
+  /** For places that run nothing: the still picture as a Markdown image linking to the live figure in this state. */
+  markdown: string;
+  /** The same as HTML: <a href="live figure"><img …></a>. */
+  html: string;
+  /** The element through the package's Hugo shortcode (integrations/hugo): {{< posnorm fig="…" … >}}. */
+  hugo: string;
+  /** The element through the package's Jekyll include (integrations/jekyll): {% include posnorm.html fig="…" … %}. */
+  jekyll: string;
+}
+
+/** Options of el.embedCode(). */
+export interface EmbedOptions {
+  /** The host the snippets point at: an absolute http(s) URL of the folder that holds web/ and build/. Default: configure({ embedBase }), else where the figure's module was loaded from. */
+  base?: string | URL;
+  /** Where the still picture is (after it was uploaded). Default: its file name, the name "Download picture" saves it under. */
+  picture?: string;
+}
+
 /** What every posnorm figure element has. */
 export declare class PnFigure extends HTMLElement {
   /** Milliseconds each of the last renders took (kernel calls + drawing). */
@@ -45,6 +69,14 @@ export declare class PnFigure extends HTMLElement {
   downloadPng(): void;
   /** Saves the numbers behind the figure as CSV. */
   downloadCsv(): void;
+  /**
+   * Snippets that reproduce the figure as it is now on another page; the
+   * figure must be on the page and started. Throws a TypeError naming
+   * `base` when it is not an absolute http(s) URL.
+   */
+  embedCode(options?: EmbedOptions): EmbedCode;
+  /** Opens the Embed dialog (its code loads on first use); resolves once it is open. */
+  showEmbed(): Promise<void>;
   /** The numbers behind the figure as CSV text (the figure must be on the page and started). */
   toCsv(): string;
   /** The text alternative of the picture for the current values. */

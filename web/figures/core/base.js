@@ -10,7 +10,7 @@
 // with invalidate(). The base composes
 //   RenderScheduler (scheduler.js)    when it draws, how long it took, the first frame
 //   LanguageController (language.js)  its labels in its language
-//   ToolbarController (toolbar.js)    "Copy link", "Download PNG", "Download CSV"
+//   ToolbarController (toolbar.js)    "Copy link", "Download PNG", "Download CSV", "Embed"
 //   PosterController (poster.js)      a message while it starts, the poster where it cannot run
 //   ControlsForm (form.js)            the native inputs of its controls
 // and a figure may compose its own (draw/pe-error.js).
@@ -31,6 +31,7 @@ import { PosterController } from './poster.js';
 import { RenderScheduler } from './scheduler.js';
 import { ToolbarController } from './toolbar.js';
 import { restoreFromUrl, shareUrl } from './share.js';
+import { embedCode } from './embed.js';
 import { FIGURE_CSS, adoptStyles } from './style.js';
 import { getPosnorm } from './runtime.js';
 
@@ -214,4 +215,15 @@ export class PnFigure extends PnElement {
 
   /** Saves the numbers behind the figure (this.toCsv()) as a CSV file. */
   downloadCsv() { this._toolbar.downloadCsv(); }
+
+  /**
+   * The snippets that reproduce this figure, in its current state and
+   * language, on another page: { element, iframe, markdown, html }
+   * (core/embed.js). `base` is the host they point at; `picture` where the
+   * still picture is. The figure must be on the page and started.
+   */
+  embedCode(options) { return embedCode(this, options); }
+
+  /** Opens the Embed dialog (its code loads on first use); resolves once it is open. */
+  showEmbed() { return this._toolbar.showEmbed(); }
 }

@@ -1,6 +1,7 @@
-// toolbar.js — the "Copy link", "Download PNG" and "Download CSV" buttons
-// under a figure and the status line that answers them: the link from
-// share.js, the files from download.js.
+// toolbar.js — the "Copy link", "Download PNG", "Download CSV" and "Embed"
+// buttons under a figure and the status line that answers them: the link
+// from share.js, the files from download.js, the Embed dialog from
+// embed-dialog.js, whose code is loaded only when it is first opened.
 import { emit } from './element.js';
 import { copyLink } from './share.js';
 import { fileStem, joinCanvases, saveBlob } from './download.js';
@@ -10,6 +11,7 @@ export class ToolbarController {
     this.host = host;
     this.element = null;
     this._status = null;
+    this._dialog = null;
   }
 
   /** Builds the toolbar (once); its buttons call the figure's own methods. */
@@ -19,7 +21,7 @@ export class ToolbarController {
     bar.setAttribute('part', 'toolbar');
     bar.setAttribute('role', 'group');
     bar.dataset.keyLabel = 'toolbar';
-    for (const action of ['copyLink', 'downloadPng', 'downloadCsv']) {
+    for (const action of ['copyLink', 'downloadPng', 'downloadCsv', 'showEmbed']) {
       const b = document.createElement('button');
       b.type = 'button';
       b.dataset.key = action;
@@ -55,5 +57,16 @@ export class ToolbarController {
     if (!host.pn || !host.isConnected) return;
     host.renderNow();
     saveBlob(host.shadowRoot, new Blob([host.toCsv()], { type: 'text/csv' }), `${fileStem(host)}.csv`);
+  }
+
+  /** Opens the Embed dialog for the figure (loading its code the first time); resolves once it is open. */
+  async showEmbed() {
+    const { host } = this;
+    if (!host.pn || !host.isConnected) return;
+    this._dialog ??= import('./embed-dialog.js').then(({ EmbedDialog }) => new EmbedDialog(host, this.element.querySelector('[data-action=showEmbed]')), (error) => {
+      this._dialog = null; // a failed load is tried again on the next press
+      throw error;
+    });
+    (await this._dialog).open();
   }
 }

@@ -42,10 +42,12 @@ export function showLines(el, lines, tag = 'li') {
 
 /**
  * Sizes `canvas` to its CSS width (or, before it has one, its figure's, or
- * 300) and `cssHeight` at devicePixelRatio; returns a 2D context in CSS pixels.
+ * 300) and `cssHeight` at devicePixelRatio — or at the scale its figure was
+ * given for a still picture (core/still.js) — and returns a 2D context in
+ * CSS pixels.
  */
 export function fitCanvas(canvas, cssHeight) {
-  const dpr = globalThis.devicePixelRatio || 1;
+  const dpr = canvas.getRootNode?.().host?._stillScale || globalThis.devicePixelRatio || 1;
   const cssWidth = Math.max(1, canvas.clientWidth || canvas.closest('figure')?.clientWidth || 300);
   canvas.style.height = `${cssHeight}px`;
   const w = Math.round(cssWidth * dpr), h = Math.round(cssHeight * dpr);

@@ -1,0 +1,143 @@
+// The Hugo shortcode and the Jekyll include that the package ships
+// (integrations/), built for real: a small Hugo site with Debian's hugo and a
+// small Jekyll site with Debian's jekyll (tools/ensure-test-deps.sh installs
+// both), each taking its template from the installed package and pointing
+// at the package hosted on another origin. Each site is served and opened in
+// Chromium: the figures start with the attributes written in the posts and
+// respond to the keyboard; each page links the stylesheet once and each
+// figure's module once; with JavaScript off, the posters show with their
+// text; a hostile parameter comes out escaped.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launch, open, serve } from './browser/harness.mjs';
+import { installPacked, packTarball } from './packaging.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+let work, host, browser;
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'posnorm-gen-'));
+  await installPacked(work, packTarball(root, work));
+  host = await serve({ dir: join(work, 'node_modules', 'posnorm'), allow: null, home: null, headers: { 'access-control-allow-origin': '*' } });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300000, env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}${r.error ? `\n${r.error.message}` : ''}`.slice(-4000) };
+}
+
+const HOSTILE = '"><script>window.__pwned=1</script>';
+const LAYOUT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title><link rel="icon" href="data:,"></head><body><main style="max-width:40rem;margin:auto">CONTENT</main></body></html>\n';
+
+/** The two posts, written with `call(fig, params)` — a shortcode or an include. */
+const posts = (call) => ({
+  a: `Text before.\n\n${call('heatmap', { 'd-model': '48', 'seq-len': '24', lang: 'en', alt: 'A heatmap "of" <PE>', width: '640', height: '501' })}\n\nBetween.\n\n${call('heatmap', { 'd-model': '20', layout: 'concat', lang: 'en' })}\n\n${call('waveform', { i: '8', lang: 'en' })}\n\nAfter.\n`,
+  b: `${call('waveform', { i: '3', 'd-model': '96', lang: 'en', 'data-x': HOSTILE })}\n`,
+});
+
+/** Opens each page of the built site in Chromium, with and without JavaScript. */
+async function exercise(site, paths) {
+  const server = await serve({ dir: site, allow: null, home: null });
+  try {
+    const html = {};
+    for (const [name, path] of Object.entries(paths)) html[name] = await readFile(join(site, path), 'utf8');
+    // the stylesheet once per page, each figure's module once per page
+    const count = (text, re) => (text.match(re) ?? []).length;
+    for (const [name, text] of Object.entries(html)) {
+      assert.equal(count(text, /<link rel="stylesheet" href="[^"]*\/web\/posnorm\.css"/g), 1, `${name}: one stylesheet`);
+      for (const fig of ['heatmap', 'waveform']) {
+        const uses = count(text, new RegExp(`<posnorm-${fig}[\\s>]`, 'g'));
+        assert.equal(count(text, new RegExp(`<script type="module" src="${host.url}/web/figures/${fig}\\.js"></script>`, 'g')), uses ? 1 : 0, `${name}: ${fig}.js once`);
+      }
+    }
+    assert.ok(!html.b.includes('<script>window.__pwned'), 'the hostile parameter is escaped');
+
+    // JavaScript on: the figures start with the posts' attributes and respond
+    const { page, problems, context } = await open(browser, `${server.url}/${paths.a}`);
+    const figures = page.locator('posnorm-heatmap, posnorm-waveform');
+    assert.equal(await figures.count(), 3);
+    for (let k = 0; k < 3; k++) {
+      // a figure starts when it comes near the viewport
+      await figures.nth(k).scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => el.renderTimes?.length > 0, await figures.nth(k).elementHandle(), { timeout: 20000 });
+    }
+    const state = await page.evaluate(() => [...document.querySelectorAll('posnorm-heatmap, posnorm-waveform')].map((e) => [e.localName, e.values]));
+    assert.deepEqual(state.map(([t, v]) => [t, v.dModel, v.seqLen ?? v.i, v.layout ?? null]), [
+      ['posnorm-heatmap', 48, 24, 'interleaved'], ['posnorm-heatmap', 20, 30, 'concat'], ['posnorm-waveform', 64, 8, null]]);
+    const slider = page.locator('posnorm-waveform input[name=pos]');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('posnorm-waveform').pos === 11 && /pos = 11:/.test(document.querySelector('posnorm-waveform').shadowRoot.querySelector('.readout').textContent));
+    assert.deepEqual(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\/posters\//.test(n))), [], 'no poster downloaded where scripts run');
+    assert.deepEqual(problems, []);
+    await context.close();
+    const b = await open(browser, `${server.url}/${paths.b}`);
+    await b.page.waitForFunction(() => document.querySelector('posnorm-waveform')?.renderTimes?.length > 0, null, { timeout: 20000 });
+    assert.deepEqual(await b.page.evaluate(() => [document.querySelector('posnorm-waveform').i, document.querySelector('posnorm-waveform').dModel, document.querySelector('posnorm-waveform').getAttribute('data-x'), window.__pwned]), [3, 96, HOSTILE, undefined]);
+    assert.deepEqual(b.problems, []);
+    await b.context.close();
+
+    // JavaScript off: each figure's poster and its text
+    const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 900 } });
+    const p = await noJs.newPage();
+    await p.goto(`${server.url}/${paths.a}`);
+    const imgs = p.locator('img[slot=poster]');
+    assert.equal(await imgs.count(), 3);
+    for (let k = 0; k < 3; k++) {
+      const img = imgs.nth(k);
+      await img.scrollIntoViewIfNeeded();
+      await p.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle(), { timeout: 10000 });
+      assert.ok((await img.boundingBox()).height > 100, `poster ${k} shows`);
+      assert.ok((await img.getAttribute('alt')).length > 10, `poster ${k} has its text`);
+    }
+    assert.equal(await imgs.first().getAttribute('alt'), 'A heatmap "of" <PE>');
+    await noJs.close();
+  } finally {
+    await server.close();
+  }
+}
+
+const quoted = (v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`;
+const params = (fig, p) => [`fig="${fig}"`, ...Object.entries(p).map(([k, v]) => `${k}=${quoted(v)}`)].join(' ');
+
+test('a Hugo site built with the shipped shortcode: figures run and respond; posters without JavaScript', async () => {
+  const dir = join(work, 'hugo');
+  await mkdir(join(dir, 'layouts', '_default'), { recursive: true });
+  await mkdir(join(dir, 'layouts', 'shortcodes'), { recursive: true });
+  await mkdir(join(dir, 'content', 'posts'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(dir, 'layouts/shortcodes/posnorm.html'));
+  await writeFile(join(dir, 'config.toml'), `baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n[params.posnorm]\nbase = "${host.url}/"\n`);
+  for (const name of ['single', 'list']) await writeFile(join(dir, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
+  for (const [name, body] of Object.entries(posts((fig, p) => `{{< posnorm ${params(fig, p)} >}}`))) {
+    await writeFile(join(dir, 'content/posts', `${name}.md`), `---\ntitle: ${name}\n---\n${body}`);
+  }
+  const r = run('hugo', ['--source', dir, '--destination', join(dir, 'public'), '--quiet'], dir);
+  assert.equal(r.code, 0, r.out);
+  await exercise(join(dir, 'public'), { a: 'posts/a/index.html', b: 'posts/b/index.html' });
+});
+
+test('a Jekyll site built with the shipped include: figures run and respond; posters without JavaScript', async () => {
+  const dir = join(work, 'jekyll');
+  await mkdir(join(dir, '_layouts'), { recursive: true });
+  await mkdir(join(dir, '_includes'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(dir, '_includes/posnorm.html'));
+  await writeFile(join(dir, '_config.yml'), `title: t\nposnorm:\n  base: "${host.url}/"\nexclude: [node_modules]\n`);
+  await writeFile(join(dir, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
+  for (const [name, body] of Object.entries(posts((fig, p) => `{% include posnorm.html ${params(fig, p)} %}`))) {
+    await writeFile(join(dir, `${name}.md`), `---\nlayout: default\ntitle: ${name}\n---\n${body}`);
+  }
+  const r = run('jekyll', ['build', '--source', dir, '--destination', join(dir, '_site'), '--quiet'], dir);
+  assert.equal(r.code, 0, r.out);
+  await exercise(join(dir, '_site'), { a: 'a.html', b: 'b.html' });
+});
