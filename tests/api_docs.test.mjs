@@ -163,3 +163,12 @@ test("each call's option table names exactly the options of its types", () => {
   assert.deepEqual(drift, []);
   assert.ok(tables.get('rope').size >= 15 && tables.get('gram').has('cols'), 'the parser reads the tables');
 });
+
+test('the API reference names every export of the module, and the types declare exactly what it exports', async () => {
+  const dts = read('src/js/posnorm.d.ts');
+  const declared = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  const exported = Object.keys(await import('../src/js/posnorm.js')).sort();
+  assert.deepEqual(declared, exported, 'posnorm.d.ts against the module');
+  const doc = read(API_DOC);
+  assert.deepEqual(exported.filter((name) => !doc.includes(`\`${name}\``) && !doc.includes(`\`${name}(`)), [], 'named in docs/api.md');
+});
