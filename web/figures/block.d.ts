@@ -7,15 +7,15 @@ type TokenStats = { mean: number; std: number; rms: number };
 
 /** `<posnorm-block>`: the article's tokens through one Pre- or Post-Norm Transformer block, every tensor shown. */
 export declare class PosnormBlock extends PnFigure {
-  /** attribute placement: 'pre' (the article's code, default) or 'post' (the original paper) */
+  /** attribute placement: 'pre' (the article's code) or 'post' (the original paper), default 'pre' */
   placement: 'pre' | 'post';
-  /** attribute norm: 'layer' (default) or 'rms' */
+  /** attribute norm: 'layer' or 'rms', default 'layer' */
   norm: 'layer' | 'rms';
-  /** attribute pe: sinusoidal PE added to the embeddings ('on', default) or not */
+  /** attribute pe: sinusoidal PE added to the embeddings ('on') or not ('off'), default 'on' */
   pe: 'on' | 'off';
   /** attribute d-model, 8…32 by 8, default 16 */
   dModel: number;
-  /** attribute heads: 1, 2 or 4 (3 reads as 4), default 2 */
+  /** attribute heads, 1…4: 1, 2 or 4 (3 reads as 4), default 2 */
   heads: number;
   /** attribute seed, default 4 */
   seed: number;

@@ -8,7 +8,7 @@ export declare class PosnormBnVsLn extends PnFigure {
   batch: number;
   /** attribute features, 2…16, default 6 */
   features: number;
-  /** attribute mode: batch statistics ('train') or running ones ('infer') */
+  /** attribute mode: batch statistics ('train') or running ones ('infer'), default 'train' */
   mode: 'train' | 'infer';
   /** attribute seed, default 4 */
   seed: number;

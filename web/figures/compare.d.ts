@@ -8,7 +8,7 @@ export declare class PosnormCompare extends PnFigure {
   seqLen: number;
   /** attribute d-model, 4…128 even, default 32 */
   dModel: number;
-  /** attribute base, default 10000 */
+  /** attribute base, 100…100000, default 10000 */
   base: number;
   /** attribute max-len, 1…128, default 20 */
   maxLen: number;

@@ -10,7 +10,7 @@ export declare class PosnormHeatmap extends PnFigure {
   seqLen: number;
   /** attribute base, 100…100000, default 10000 */
   base: number;
-  /** attribute layout */
+  /** attribute layout, default 'interleaved' */
   layout: 'interleaved' | 'concat';
   cursor: { pos: number; dim: number };
   moveCursor(pos: number, dim: number): void;

@@ -16,7 +16,7 @@ export declare class PosnormLnSimulator extends PnFigure {
   beta: number;
   /** attribute eps, 1e-8…1, default 1e-5 */
   eps: number;
-  /** attribute seed: the draw; the resample button adds 1 */
+  /** attribute seed: the draw (the resample button adds 1), default 1 */
   seed: number;
   /** Measured statistics of the current draw. */
   readonly stats: {
