@@ -1,8 +1,8 @@
 // The figures' registry (web/figures/registry.js) against what must name
 // the figures statically: the modules themselves (tag and class), index.js
 // and index.d.ts, the package's exports and sideEffects, the demo page; and
-// each figure's .d.ts against its controls (attribute, range, default,
-// choices). Node only; the browser tests take their lists from the registry.
+// each figure's .d.ts and its row in docs/figures.md against its controls
+// (attribute, range, default, choices). Node only; the browser tests take their lists from the registry.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -122,6 +122,31 @@ test('each figure\'s .d.ts declares every control with the attribute, range, def
       const def = doc.match(/default ['"]?([^\s,:')"]+)/);
       assert.ok(def, `${where}: its default`);
       assert.equal(c.kind === 'choice' ? def[1] : docNumber(def[1]), c.def, `${where}: default`);
+    }
+  }
+});
+
+test('docs/figures.md lists every control of each figure with its range and default, as its controls have them', async () => {
+  const doc = read('docs/figures.md');
+  for (const f of FIGURES) {
+    const { [f.className]: cls } = await f.load();
+    const row = doc.split('\n').find((l) => l.startsWith(`| \`<${f.tag}>\` |`));
+    assert.ok(row, `docs/figures.md has a row for <${f.tag}>`);
+    const cell = row.split(' | ')[1];
+    const at = cls.controls.map((c) => [c, cell.indexOf(`\`${c.attr}\``)]);
+    for (const [c, start] of at) {
+      const where = `${f.name}.${c.attr} in docs/figures.md`;
+      assert.ok(start >= 0, where);
+      const end = Math.min(...at.map(([, s]) => s).filter((s) => s > start), cell.length);
+      const text = cell.slice(start, end);
+      const def = text.match(/\(`?([^()`]+)`?\)[,\s]*$/);
+      assert.ok(def, `${where}: its default in brackets: "${text}"`);
+      assert.equal(c.kind === 'choice' ? def[1] : docNumber(def[1]), c.def, `${where}: default`);
+      const range = text.match(/(−?[\d.e-]+)…(−?[\d.e-]+)(?![\w/·^])/);
+      if (!c.hidden && c.kind !== 'choice' && typeof c.min === 'number' && typeof c.max === 'number') assert.ok(range, `${where}: its range min…max`);
+      if (range && typeof c.min === 'number') assert.equal(docNumber(range[1]), c.min, `${where}: min`);
+      if (range && typeof c.max === 'number') assert.equal(docNumber(range[2]), c.max, `${where}: max`);
+      if (c.kind === 'choice' && !c.hidden) assert.ok(c.choices.every((x) => text.includes(x)), `${where}: its choices`);
     }
   }
 });
