@@ -8,10 +8,10 @@ import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
+import { TOKENS } from '../i18n/notation.js';
 
 export { configure } from './core/runtime.js';
 
-const TOKENS = ['나는', 'AI를', '공부한다'];
 const T = TOKENS.length;
 const EPS = 1e-5;
 

@@ -6,10 +6,10 @@ import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
+import { TOKENS } from '../i18n/notation.js';
 
 export { configure } from './core/runtime.js';
 
-const TOKENS = ['나는', 'AI를', '공부한다'];
 const D = 8;
 const PERMS = ['012', '021', '102', '120', '201', '210'];
 

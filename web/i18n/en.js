@@ -1,6 +1,6 @@
 // i18n/en.js — the figures' labels in English (see ../i18n.js).
 import { sub } from './subscript.js';
-import notation from './notation.js';
+import notation, { TOKENS } from './notation.js';
 
 export default {
     ...notation,
@@ -159,7 +159,7 @@ export default {
     blockPreOut: (s) => `Pre-Norm: the output y = h + f is the unnormalised residual stream, std per token ${s}; the input x is carried through by the residual path.`,
     blockPostOut: (s) => `Post-Norm: the output y is normalised again, std per token ${s}; the residual sum is normalised at the end of every block.`,
     blockScale: (l) => `colour: −${l} (blue) … +${l} (orange), shared by every [token × d_model] panel; attention 0 … 1.`,
-    blockAlt: (s) => `Tensors through one Transformer block: tokens 나는, AI를, 공부한다, d_model ${s.dModel}, ${s.heads} heads, ${s.placement === 'pre' ? 'Pre-Norm' : 'Post-Norm'}, ${s.norm === 'rms' ? 'RMSNorm' : 'LayerNorm'}, PE ${s.pe === 'on' ? 'on' : 'off'}. Each panel is a heatmap with each token's mean and std.`,
+    blockAlt: (s) => `Tensors through one Transformer block: tokens ${TOKENS.join(', ')}, d_model ${s.dModel}, ${s.heads} heads, ${s.placement === 'pre' ? 'Pre-Norm' : 'Post-Norm'}, ${s.norm === 'rms' ? 'RMSNorm' : 'LayerNorm'}, PE ${s.pe === 'on' ? 'on' : 'off'}. Each panel is a heatmap with each token's mean and std.`,
     // the Embed dialog (core/embed-dialog.js)
     showEmbed: 'Embed',
     embedTitle: 'Embed this figure',

@@ -1,6 +1,6 @@
 // i18n/ko.js — the figures' labels in Korean (see ../i18n.js).
 import { sub } from './subscript.js';
-import notation from './notation.js';
+import notation, { TOKENS } from './notation.js';
 
 export default {
     ...notation,
@@ -159,7 +159,7 @@ export default {
     blockPreOut: (s) => `Pre-Norm: 출력 y = h + f는 정규화되지 않은 잔차 흐름이라 토큰별 표준편차가 ${s}입니다. 입력 x가 잔차 경로로 그대로 더해져 전달됩니다.`,
     blockPostOut: (s) => `Post-Norm: 출력 y를 다시 정규화하므로 토큰별 표준편차가 ${s}입니다. 잔차 합이 매 블록 끝에서 정규화됩니다.`,
     blockScale: (l) => `색: −${l}(파랑) … +${l}(주황), 모든 [토큰 × d_model] 패널 공통. 어텐션은 0 … 1.`,
-    blockAlt: (s) => `트랜스포머 블록 하나를 지나는 텐서들: 토큰 나는, AI를, 공부한다, d_model ${s.dModel}, 헤드 ${s.heads}개, ${s.placement === 'pre' ? 'Pre-Norm' : 'Post-Norm'}, ${s.norm === 'rms' ? 'RMSNorm' : 'LayerNorm'}, PE ${s.pe === 'on' ? '있음' : '없음'}. 패널마다 히트맵과 토큰별 평균·표준편차.`,
+    blockAlt: (s) => `트랜스포머 블록 하나를 지나는 텐서들: 토큰 ${TOKENS.join(', ')}, d_model ${s.dModel}, 헤드 ${s.heads}개, ${s.placement === 'pre' ? 'Pre-Norm' : 'Post-Norm'}, ${s.norm === 'rms' ? 'RMSNorm' : 'LayerNorm'}, PE ${s.pe === 'on' ? '있음' : '없음'}. 패널마다 히트맵과 토큰별 평균·표준편차.`,
     // 임베드 대화상자 (core/embed-dialog.js)
     showEmbed: '퍼가기',
     embedTitle: '이 그림 퍼가기',

@@ -4,6 +4,10 @@
 // every string a reader sees.
 import { sub } from './subscript.js';
 
+/** The article's example sentence, 나는 AI를 공부한다, as its three word tokens: the order and block figures
+ * show it in both languages (docs/decisions.md). */
+export const TOKENS = Object.freeze(['나는', 'AI를', '공부한다']);
+
 export default {
   // heatmap: the y axis
   posAxis: 'pos',
