@@ -4,6 +4,7 @@
 // consumer, and linted by publint and arethetypeswrong.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,12 @@ test('the packed tarball holds what the exports map names, and nothing of the te
     assert.ok(listing.includes(f), `${f} in the tarball`);
   }
   assert.ok(!listing.some((f) => f.startsWith('tests/') || f.startsWith('bench/')), 'no tests or benchmarks');
+  // the README is a front door to docs/: every file it links to travels with it
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  for (const [, link] of readme.matchAll(/\]\(((?:docs\/|CHANGELOG|LICENSE)[^)#\s]*)/g)) {
+    // (docs/benchmarks.md exists once make bench has written it)
+    if (existsSync(join(root, link))) assert.ok(listing.includes(link), `${link}, linked from the README, in the tarball`);
+  }
 });
 
 test('installed package runs its kernels in Node', () => {
