@@ -1,7 +1,8 @@
 // The API reference (docs/api.md) and the types in src/js/posnorm.d.ts name
 // the same calls and the same options — in the summary table's signatures
 // and in each call's option table: a call or an option added to one and not
-// the other fails here, so the reference cannot drift from the code.
+// the other fails here, so the reference cannot drift from the code. The
+// defaults the reference states are checked against the calls themselves.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -171,4 +172,88 @@ test('the API reference names every export of the module, and the types declare 
   assert.deepEqual(declared, exported, 'posnorm.d.ts against the module');
   const doc = read(API_DOC);
   assert.deepEqual(exported.filter((name) => !doc.includes(`\`${name}\``) && !doc.includes(`\`${name}(`)), [], 'named in docs/api.md');
+});
+
+/** A default as the reference writes it — 10000, 1e-5, 'bshd', true — as a value; undefined when it is words or an expression. */
+function literal(text) {
+  const s = text.trim().replace(/^`(.*)`$/, '$1');
+  if (/^'[^']*'$/.test(s)) return s.slice(1, -1);
+  if (s === 'true' || s === 'false') return s === 'true';
+  return /^-?\d[\d.]*(e-?\d+)?$/.test(s) ? Number(s) : undefined;
+}
+
+/** call → option → default, from the summary's signatures (`base = 10000`) and from the option tables' default column. */
+function documentedDefaults() {
+  const summary = new Map(), tables = new Map();
+  const put = (map, call, name, value) => {
+    if (value === undefined) return;
+    if (!map.has(call)) map.set(call, new Map());
+    map.get(call).set(name, value);
+  };
+  const doc = read(API_DOC);
+  for (const line of doc.replace(/\\\|/g, '¦').split('\n')) {
+    const cell = line.match(/^\| (`[^|]*`(?:, `[^|]*`)*) \|/)?.[1];
+    for (const code of cell?.matchAll(/`([^`]+)`/g) ?? []) {
+      const m = code[1].match(/^(\w+)\(/);
+      if (!m) continue;
+      for (const arg of splitTop(bracketed(code[1], m[0].length - 1)).filter((a) => a.startsWith('{'))) {
+        for (const part of splitTop(bracketed(arg, 0))) {
+          const d = part.match(/^(\w+) = (.+)$/);
+          if (d) put(summary, m[1], d[1], literal(d[2]));
+        }
+      }
+    }
+  }
+  let calls = [];
+  for (const line of doc.split('\n')) {
+    if (/^#{1,3} /.test(line)) {
+      calls = [...line.matchAll(/`(\w+)\([^)]*\boptions\b[^)]*\)`/g)].map((m) => m[1]);
+      continue;
+    }
+    const row = line.match(/^\| `(\w+)` \| ([^|]+) \|/);
+    if (row) for (const c of calls) put(tables, c, row[1], literal(row[2]));
+  }
+  return { summary, tables };
+}
+
+// Small valid arguments for each call, made anew for each run (batchNorm
+// updates its running statistics in place); the last argument is the options.
+const f32 = (n, k = 1) => Float32Array.from({ length: n }, (_, i) => Math.sin(k * (i + 1)) * 2 + 0.25);
+const CALLS = {
+  positionalEncoding: () => [{ seqLen: 5, dModel: 6 }],
+  peSample: () => [{ n: 5, dim: 3, dModel: 8 }],
+  layerNorm: () => [f32(12), { cols: 4 }],
+  rmsNorm: () => [f32(12), { cols: 4 }],
+  batchNorm: () => [f32(12), { cols: 4, runningMean: f32(4, 2), runningVar: f32(4, 3).map(Math.abs) }],
+  rope: () => [f32(24), { seqLen: 3, heads: 2, headDim: 4 }],
+  ropeFrequencies: () => [{ dim: 8, scaling: { type: 'dynamic', factor: 2, originalMaxPositions: 4 } }],
+  randomNormal: () => [5, {}],
+  colormap: () => [f32(6, 0.3).map((v) => v / 3), {}],
+  peShift: () => [f32(8).map(Math.sin), { k: 3 }],
+  residualStack: () => [f32(8), f32(32, 0.7).map((v) => v / 4), { width: 4, layers: 2 }],
+  transformerBlock: () => [f32(24), f32(768, 0.9).map((v) => v / 8), { dModel: 8 }],
+  layerNormSteps: () => [f32(6), {}],
+};
+
+test('every default the reference states is the same in its summary and its option table, and is the one the call takes', async () => {
+  const { summary, tables } = documentedDefaults();
+  const pn = await init();
+  const checked = [];
+  for (const [call, defaults] of summary) {
+    for (const [name, value] of defaults) {
+      const where = `${call}: ${name} = ${JSON.stringify(value)}`;
+      if (tables.get(call)?.has(name)) assert.equal(tables.get(call).get(name), value, `${where} in the summary, ${JSON.stringify(tables.get(call).get(name))} in its option table`);
+      assert.ok(CALLS[call], `${where}: the test has no arguments for ${call}`);
+      const omitted = CALLS[call]();
+      const given = CALLS[call]();
+      assert.ok(!(name in omitted.at(-1)), `${where}: the test's arguments leave ${name} out`);
+      given.at(-1)[name] = value;
+      const withIt = pn[call](...given);
+      delete given.at(-1)[name];
+      // the results, and what the call wrote into its arguments
+      assert.deepStrictEqual([withIt, given], [pn[call](...omitted), omitted], `${where}: a call without ${name} is the call with it`);
+      checked.push(where);
+    }
+  }
+  assert.ok(checked.length >= 30, `${checked.length} defaults checked`);
 });
