@@ -257,3 +257,21 @@ test('every default the reference states is the same in its summary and its opti
   }
   assert.ok(checked.length >= 30, `${checked.length} defaults checked`);
 });
+
+test('the scaling table names, for each rope_scaling type, the keys of its type in posnorm.d.ts, required ones first', () => {
+  const dts = read('src/js/posnorm.d.ts');
+  const union = dts.slice(dts.indexOf('export type RopeScaling ='), dts.indexOf(';\n', dts.indexOf('export type RopeScaling =')));
+  const typed = new Map();
+  for (const m of union.matchAll(/\{ type: '(\w+)'; ([^}]*)\}/g)) {
+    const keys = [...m[2].matchAll(/(\w+)(\??):/g)];
+    typed.set(m[1], { required: keys.filter((k) => !k[2]).map((k) => k[1]).sort(), optional: keys.filter((k) => k[2]).map((k) => k[1]).sort() });
+  }
+  const documented = new Map();
+  for (const m of read(API_DOC).matchAll(/^\| `'(\w+)'` \| ([^|]+) \|/gm)) {
+    const [required, optional = ''] = m[2].split(';');
+    const names = (s) => [...s.matchAll(/`(\w+)`/g)].map((k) => k[1]).sort();
+    documented.set(m[1], { required: names(required), optional: names(optional) });
+  }
+  assert.ok(typed.size >= 5, 'the parser reads the union');
+  assert.deepEqual(Object.fromEntries(documented), Object.fromEntries(typed));
+});
