@@ -74,6 +74,11 @@ int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
                      int32_t head_dim);
 int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
                     int32_t layout);
+/* pn_rope_positions_ok: with position_ids, none of its `tokens` ids is
+ * negative; without, offset >= 0 and offset + seq_len <= 2^31 (else
+ * PN_ERR_ARG). */
+int pn_rope_positions_ok(const int32_t *position_ids, size_t tokens,
+                         int32_t offset, int32_t seq_len);
 
 /* LayerNorm (center = 1) and RMSNorm (center = 0) over each row of x
  * [rows × cols], as posnorm.h specifies pn_layernorm_f32 and pn_rmsnorm_f32

@@ -55,6 +55,16 @@ int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
          (layout == PN_ROPE_BSHD || layout == PN_ROPE_BHSD);
 }
 
+int pn_rope_positions_ok(const int32_t *position_ids, size_t tokens,
+                         int32_t offset, int32_t seq_len) {
+  if (position_ids) {
+    for (size_t t = 0; t < tokens; t++)
+      if (position_ids[t] < 0) return 0;
+    return 1;
+  }
+  return offset >= 0 && (double)offset + (double)seq_len <= PN_POS_LIMIT;
+}
+
 /* Rotates every head of token (b, s) by the angles of one sin/cos row. */
 static void rope_token(float *y, const float *x, const float *srow,
                        const float *crow, int32_t b, int32_t s, int32_t seq_len,
@@ -76,12 +86,7 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
       !isfinite(base) || !(base > 1.0))
     return PN_ERR_ARG;
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
-  if (position_ids) {
-    for (size_t t = 0; t < tokens; t++)
-      if (position_ids[t] < 0) return PN_ERR_ARG;
-  } else if (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT) {
-    return PN_ERR_ARG;
-  }
+  if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
   const int32_t half = rotary_dim / 2;
   /* one sin row and one cos row per position (one row with ids) */
   const size_t table_rows = position_ids ? 1 : (size_t)seq_len;

@@ -172,12 +172,7 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   for (int32_t i = 0; i < half; i++)
     if (!isfinite(inv_freq[i])) return PN_ERR_ARG;
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
-  if (position_ids) {
-    for (size_t t = 0; t < tokens; t++)
-      if (position_ids[t] < 0) return PN_ERR_ARG;
-  } else if (offset < 0 || (double)offset + (double)seq_len > PN_POS_LIMIT) {
-    return PN_ERR_ARG;
-  }
+  if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
   /* the cos/sin of every token's angles, scaled by the attention factor and
    * rounded once, handed to the cache kernel as a 3-D cache */
   const size_t bytes = pn_size_mul(pn_size_mul(tokens, (size_t)half), 2 * sizeof(float));
