@@ -3,7 +3,7 @@
 // published tables are always a run's own output, never edited by hand.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
@@ -62,7 +62,15 @@ zero-copy, and "its copies alone" is what that path cannot avoid). Each
 peer's output is checked against a float64 reference before it is timed.
 `);
 out(child('peers.mjs').trim());
-out('\n## Figures: repaint work per slider input (headless Chromium, 50 inputs)\n');
+out(`\n## Figures: every control dragged, at the defaults and at the largest sizes (headless Chromium, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} when it began)
+
+For every figure (alone on figure.html) and every slider and select it
+renders, 32 inputs across the control's range, one per frame. "p95" is input
+→ painted frame; "repaint" the figure's own render() alone; long tasks are
+PerformanceObserver 'longtask' entries (≥ 50 ms) during the drag; slices the
+background work's (core/background.js) during the drag and until the page is
+quiet again.
+`);
 out((await benchFrames()).table);
 out('\n## Sizes\n');
 out(await benchSizes());

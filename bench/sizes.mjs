@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The demo page's first load must stay under 150 KiB (issue #3's budget). */
+/**
+ * The demo page's first load as counted here (page.js, its static imports,
+ * CSS, HTML, wasm) must stay under 150 KiB, issue #3's budget; what Chromium
+ * fetches before scrolling (tests/browser.test.mjs) has 170 KiB since 0.3.0
+ * (docs/decisions.md, "Page budget").
+ */
 export const PAGE_LIMIT = 150 * 1024;
 
 async function filesUnder(dir, exts) {

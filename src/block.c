@@ -17,13 +17,13 @@ static void attention64(double *out, float *attn, const double *s,
   pn_matmul_f64(out, ctx, w + 3 * dd, T, d, d);
 }
 
-/* out = GELU(s·W1)·W2 (GELU in its tanh form), s [T × d], with the
- * hidden layer [T × d_ff] in `hidden`. */
+/* out = GELU(s·W1)·W2 (GELU in the pn_gelu_form `gelu`), s [T × d], with
+ * the hidden layer [T × d_ff] in `hidden`. */
 static void ffn64(double *out, const double *s, const float *w1,
                   const float *w2, int32_t T, int32_t d, int32_t d_ff,
-                  double *hidden) {
+                  int32_t gelu, double *hidden) {
   pn_matmul_f64(hidden, s, w1, T, d, d_ff);
-  for (size_t i = 0; i < (size_t)T * (size_t)d_ff; i++) hidden[i] = pn_gelu_tanh(hidden[i]);
+  for (size_t i = 0; i < (size_t)T * (size_t)d_ff; i++) hidden[i] = pn_gelu_f64(hidden[i], gelu);
   pn_matmul_f64(out, hidden, w2, T, d_ff, d);
 }
 
@@ -32,7 +32,8 @@ static void ffn64(double *out, const double *s, const float *w1,
  * layer. */
 static void block64(double *const slot[], float *attn, const float *weights,
                     int32_t T, int32_t d, int32_t heads, int32_t d_ff,
-                    int32_t placement, int rms, double eps, double *scratch) {
+                    int32_t placement, int rms, int32_t gelu, double eps,
+                    double *scratch) {
   const size_t n = (size_t)T * (size_t)d, dd = (size_t)d * (size_t)d;
   double *hidden = scratch + 4 * n + (size_t)T;
   if (placement == PN_PRE_NORM) pn_norm_rows_f64(slot[1], NULL, slot[0], T, d, rms, eps);
@@ -40,7 +41,7 @@ static void block64(double *const slot[], float *attn, const float *weights,
   attention64(slot[2], attn, slot[1], weights, T, d, heads, scratch);
   for (size_t i = 0; i < n; i++) slot[3][i] = slot[0][i] + slot[2][i];
   pn_norm_rows_f64(slot[4], NULL, slot[3], T, d, rms, eps);
-  ffn64(slot[5], slot[4], weights + 4 * dd, weights + 4 * dd + (size_t)d * (size_t)d_ff, T, d, d_ff, hidden);
+  ffn64(slot[5], slot[4], weights + 4 * dd, weights + 4 * dd + (size_t)d * (size_t)d_ff, T, d, d_ff, gelu, hidden);
   /* Pre-Norm adds the FFN to the unnormalised sum; Post-Norm to its norm */
   const double *stream = placement == PN_PRE_NORM ? slot[3] : slot[4];
   for (size_t i = 0; i < n; i++) slot[6][i] = stream[i] + slot[5][i];
@@ -51,13 +52,15 @@ static void block64(double *const slot[], float *attn, const float *weights,
 int pn_transformer_block_f32(float *trace, float *attn, const float *x,
                              const float *weights, int32_t tokens,
                              int32_t d_model, int32_t heads, int32_t d_ff,
-                             int32_t placement, int32_t norm, float eps) {
+                             int32_t placement, int32_t norm, int32_t gelu,
+                             float eps) {
   if (!trace || !attn || !x || !weights) return PN_ERR_NULL;
   if (tokens < 1 || tokens > 512 || d_model < 1 || d_model > 1024 ||
       heads < 1 || heads > d_model || d_ff < 1 || d_ff > 4096)
     return PN_ERR_SIZE;
   if (d_model % heads != 0 || (placement != PN_PRE_NORM && placement != PN_POST_NORM) ||
-      (norm != PN_NORM_LAYER && norm != PN_NORM_RMS) || !(eps >= 0.0f) || !isfinite(eps))
+      (norm != PN_NORM_LAYER && norm != PN_NORM_RMS) || !(eps >= 0.0f) || !isfinite(eps) ||
+      (gelu != PN_GELU_TANH && gelu != PN_GELU_ERF))
     return PN_ERR_ARG;
   const size_t n = (size_t)tokens * (size_t)d_model;
   /* the 8 traced tensors, then the attention's q, k, v, one row of scores
@@ -71,7 +74,7 @@ int pn_transformer_block_f32(float *trace, float *attn, const float *x,
   for (int i = 0; i < PN_BLOCK_TRACE_SLOTS; i++) slot[i] = s + (size_t)i * n;
   for (size_t i = 0; i < n; i++) slot[PN_TRACE_INPUT][i] = (double)x[i];
   block64(slot, attn, weights, tokens, d_model, heads, d_ff, placement,
-          norm == PN_NORM_RMS, (double)eps, s + 8 * n);
+          norm == PN_NORM_RMS, gelu, (double)eps, s + 8 * n);
   for (size_t i = 0; i < 8 * n; i++) trace[i] = (float)s[i];
   pn_free(s);
   return PN_OK;

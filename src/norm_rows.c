@@ -11,79 +11,102 @@
 #include "pn_sums.h"
 
 /* ======================================================================
- * The output pass: spans of a row, written in float32
+ * The output pass: a row written in float32
  * ====================================================================== */
 
-/* y = ((x - hi) - c)·inv·gamma + beta over n values (CENTER: LayerNorm) or
- * y = x·inv·gamma (RMSNorm); every step in float32. CENTER, HAS_GAMMA and
- * HAS_BETA are compile-time constants in each instantiation, so the loop
- * carries no branches. */
-#define NORM_VEC(J, CENTER, HAS_GAMMA, HAS_BETA)                               \
+/* A row's output takes one of two forms (CENTER), every step in float32:
+ * LayerNorm t = ((x - a) - c)·inv, a + c the mean (a its float32 rounding,
+ * c the rest), or RMSNorm t = x·inv; then y = t·gamma + beta where given (norm_affine, a second pass over the
+ * row while it is in cache: t is stored and reloaded as float32, exactly,
+ * so the bits are those of one pass). CENTER is a compile-time constant in
+ * each row function below, and each γ/β loop has its own flags, so no
+ * output loop carries a branch: the variant is chosen once per call
+ * (pick_affine), not per value. */
+#define NORM_VEC(XP, YP)                                                       \
   do {                                                                         \
-    pn_f32x4 t = pn_f32x4_load(x + (J));                                       \
-    if (CENTER) t = pn_f32x4_sub(pn_f32x4_sub(t, vhi), vc);                    \
+    pn_f32x4 t = pn_f32x4_load(XP);                                            \
+    if (center_) t = pn_f32x4_sub(pn_f32x4_sub(t, va), vc);                    \
     t = pn_f32x4_mul(t, vinv);                                                 \
-    if (HAS_GAMMA) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + (J)));            \
-    if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + (J)));              \
-    pn_f32x4_store(y + (J), t);                                                \
+    pn_f32x4_store(YP, t);                                                     \
   } while (0)
-#define NORM_SPAN(NAME, CENTER, HAS_GAMMA, HAS_BETA)                           \
-  static void NAME(float *y, const float *x, const float *gamma,               \
-                   const float *beta, int32_t n, float hi, float c,            \
-                   float inv) {                                                \
-    (void)gamma;                                                               \
-    (void)beta;                                                                \
-    const pn_f32x4 vhi = pn_f32x4_splat(hi), vc = pn_f32x4_splat(c);           \
-    const pn_f32x4 vinv = pn_f32x4_splat(inv);                                 \
+/* 16 values of this row at offset t of the block at j, written between
+ * the steps of the next row's block sums (PN_SUMS_BLOCK_STEPS); constant
+ * offsets from one pointer per array, which wasm loads carry as immediates */
+#define NORM_STEP(t)                                                           \
+  do {                                                                         \
+    const float *xs = x + j + (t);                                             \
+    float *ys = y + j + (t);                                                   \
+    NORM_VEC(xs, ys);                                                          \
+    NORM_VEC(xs + 4, ys + 4);                                                  \
+    NORM_VEC(xs + 8, ys + 8);                                                  \
+    NORM_VEC(xs + 12, ys + 12);                                                \
+  } while (0)
+
+/* Writes one row y (n values) from x while it sums the row `next` about
+ * `shift` (pn_sums.h, the same bits as pn_shifted_sums_f32): one loop whose
+ * every step reads 16 values of row r+1 and writes 16 of row r, so a read
+ * stream and a write stream stay in flight together, as in a copy, and the
+ * float32 work of both interleaves. RMSNorm (CENTER 0) takes only the
+ * squares (*sd is set to 0). The last row passes itself as `next` (in place
+ * too: each step reads its values of `next` before it writes). */
+#define NORM_ROW(NAME, CENTER)                                                 \
+  static void NAME(float *y, const float *x, int32_t n, float a, float c,      \
+                   float inv, const float *next, float shift, double *sd,      \
+                   double *sq) {                                               \
+    const int center_ = CENTER;                                                \
+    const pn_f32x4 va = pn_f32x4_splat(a), vc = pn_f32x4_splat(c);             \
+    const pn_f32x4 vinv = pn_f32x4_splat(inv), k = pn_f32x4_splat(shift);      \
+    pn_sums acc = pn_sums_zero();                                              \
     int32_t j = 0;                                                             \
+    for (; j + PN_SUMS_BLOCK <= n; j += PN_SUMS_BLOCK)                         \
+      PN_SUMS_BLOCK_STEPS(acc, next + j, k, CENTER, NORM_STEP);                \
+    const int32_t n4 = n & ~3;                                                 \
+    pn_sums_add(&acc, next + j, n4 - j, shift);                                \
+    pn_sums_finish(&acc, next, n4, n, shift, sd, sq);                          \
+    if (!center_) *sd = 0.0;                                                   \
     PN_LOOP_AS_WRITTEN                                                         \
-    for (; j + 4 <= n; j += 4) NORM_VEC(j, CENTER, HAS_GAMMA, HAS_BETA);       \
+    for (; j + 4 <= n; j += 4) NORM_VEC(x + j, y + j);                         \
     PN_LOOP_AS_WRITTEN                                                         \
     for (; j < n; j++) {                                                       \
-      float t = CENTER ? ((x[j] - hi) - c) * inv : x[j] * inv;                 \
+      y[j] = CENTER ? ((x[j] - a) - c) * inv : x[j] * inv;                     \
+    }                                                                          \
+  }
+NORM_ROW(row_center, 1)
+NORM_ROW(row_scale, 0)
+
+/* y = y·gamma + beta over a row of n, as the row functions left it; one
+ * loop per variant (HAS_GAMMA, HAS_BETA compile-time constants) */
+#define NORM_AFFINE(NAME, HAS_GAMMA, HAS_BETA)                                 \
+  static void NAME(float *y, const float *gamma, const float *beta,            \
+                   int32_t n) {                                                \
+    (void)gamma;                                                               \
+    (void)beta;                                                                \
+    int32_t j = 0;                                                             \
+    PN_LOOP_AS_WRITTEN                                                         \
+    for (; j + 4 <= n; j += 4) {                                               \
+      pn_f32x4 t = pn_f32x4_load(y + j);                                       \
+      if (HAS_GAMMA) t = pn_f32x4_mul(t, pn_f32x4_load(gamma + j));            \
+      if (HAS_BETA) t = pn_f32x4_add(t, pn_f32x4_load(beta + j));              \
+      pn_f32x4_store(y + j, t);                                                \
+    }                                                                          \
+    PN_LOOP_AS_WRITTEN                                                         \
+    for (; j < n; ++j) {                                                       \
+      float t = y[j];                                                          \
       if (HAS_GAMMA) t = t * gamma[j];                                         \
       if (HAS_BETA) t = t + beta[j];                                           \
       y[j] = t;                                                                \
     }                                                                          \
   }
-NORM_SPAN(span_plain, 1, 0, 0)
-NORM_SPAN(span_gamma, 1, 1, 0)
-NORM_SPAN(span_beta, 1, 0, 1)
-NORM_SPAN(span_affine, 1, 1, 1)
-NORM_SPAN(span_scale, 0, 0, 0)
-NORM_SPAN(span_scale_gamma, 0, 1, 0)
+NORM_AFFINE(affine_gamma, 1, 0)
+NORM_AFFINE(affine_beta, 0, 1)
+NORM_AFFINE(affine_both, 1, 1)
 
-typedef void (*span_fn)(float *y, const float *x, const float *gamma,
-                        const float *beta, int32_t n, float hi, float c,
-                        float inv);
+typedef void (*affine_fn)(float *y, const float *gamma, const float *beta,
+                          int32_t n);
 
-static span_fn pick_span(int center, int has_gamma, int has_beta) {
-  if (!center) return has_gamma ? span_scale_gamma : span_scale;
-  return has_gamma ? (has_beta ? span_affine : span_gamma)
-                   : (has_beta ? span_beta : span_plain);
-}
-
-/* Writes one row with `span` in chunks of 256 values while it sums the row
- * `next` about `shift` (pn_sums.h, the same bits as pn_shifted_sums_f32):
- * the read of row r+1 and the write of row r stream together, which brings
- * a large tensor close to the time of a copy. */
-static void row_and_sums(span_fn span, float *y, const float *x,
-                         const float *gamma, const float *beta, int32_t n,
-                         float hi, float c, float inv, const float *next,
-                         float shift, double *sd, double *sq) {
-  pn_sums acc = pn_sums_zero();
-  int32_t j = 0;
-  for (; j + 256 <= n; j += 256) { /* 1 KiB of the next row, 1 KiB of this */
-    pn_sums_add(&acc, next + j, 256, shift);
-    span(y + j, x + j, gamma ? gamma + j : NULL, beta ? beta + j : NULL, 256,
-         hi, c, inv);
-  }
-  const int32_t n4 = n & ~3;
-  pn_sums_add(&acc, next + j, n4 - j, shift);
-  pn_sums_finish(&acc, next, n4, n, shift, sd, sq);
-  if (j < n)
-    span(y + j, x + j, gamma ? gamma + j : NULL, beta ? beta + j : NULL,
-         n - j, hi, c, inv);
+static affine_fn pick_affine(int has_gamma, int has_beta) {
+  if (!has_gamma) return has_beta ? affine_beta : NULL;
+  return has_beta ? affine_both : affine_gamma;
 }
 
 /* ======================================================================
@@ -146,7 +169,7 @@ static void row_f64(float *y, float *mean, float *inv_out, const float *x,
 void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
                       const float *gamma, const float *beta, int32_t rows,
                       int32_t cols, float eps, int center) {
-  const span_fn span = pick_span(center, gamma != NULL, beta != NULL);
+  const affine_fn affine = pick_affine(gamma != NULL, beta != NULL);
   float shift = row_shift(center, x, cols);
   double sd, sq;
   pn_shifted_sums_f32(x, cols, shift, &sd, &sq);
@@ -167,8 +190,9 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
       const double inv = 1.0 / sqrt(var + (double)eps);
       if (mean) mean[r] = hi;
       if (inv_out) inv_out[r] = (float)inv;
-      row_and_sums(span, yr, xr, gamma, beta, cols, hi, (float)c, (float)inv,
-                   next, next_shift, &sd, &sq);
+      (center ? row_center : row_scale)(yr, xr, cols, hi, (float)c, (float)inv,
+                                        next, next_shift, &sd, &sq);
+      if (affine) affine(yr, gamma, beta, cols);
     }
     shift = next_shift;
   }

@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "posnorm_figures.h"
+
 /* ======================================================================
  * Statistics
  * ====================================================================== */
@@ -98,6 +100,83 @@ double pn_gelu_tanh(double z) {
 double pn_gelu_tanh_grad(double z) {
   const double t = gelu_tanh_t(z);
   return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * PN_GELU_K * (1.0 + 3.0 * PN_GELU_C * z * z);
+}
+
+/* ======================================================================
+ * GELU, erf form: z·Φ(z)
+ * ====================================================================== */
+
+#define PN_SQRT1_2 0.70710678118654752440    /* 1/sqrt(2) */
+#define PN_2_SQRTPI 1.12837916709551257390   /* 2/sqrt(pi) */
+#define PN_1_SQRT2PI 0.39894228040143267794  /* 1/sqrt(2 pi) */
+
+/* e^(-a²/2) without rounding a²: a = hi + lo with hi of 24 bits, so hi² is
+ * exact and only the small remainder's exponent carries rounding. */
+static double exp_minus_half_square(double a) {
+  const double hi = (double)(float)a, lo = a - hi;
+  return exp(-0.5 * hi * hi) * exp(-(hi * lo + 0.5 * lo * lo));
+}
+
+/* P(Z > a) = erfc(x)/2, x = a/sqrt(2), for 0 <= a <= 40, given
+ * e = e^(-a²/2) = e^(-x²):
+ *   x < cut  erf(x) = 2/sqrt(pi)·e^(-x²)·Σ 2^n x^(2n+1)/(1·3·…·(2n+1))
+ *            (A&S 7.1.6: positive terms, at most 33 below x = 2),
+ *            P = (1 - erf(x))/2
+ *   x >= cut erfc(x) = e^(-x²)/sqrt(pi) / (x + (1/2)/(x + (2/2)/(x + …)))
+ *            (A&S 7.1.14), evaluated from the bottom up with 200/x² + 9
+ *            levels (209 at x = 1, 58 at x = 2, 14 at x = 6): where the
+ *            fraction stops changing in float64 (measured with 40 digits).
+ * cut = 2 when P is subtracted from 1 (z > 0: only P's absolute error
+ * matters) and 1 when P itself is the result (z < 0: 1 - erf(x) would lose
+ * up to 8 bits just below x = 2). */
+static double normal_upper_tail(double a, double e, double cut) {
+  const double x = a * PN_SQRT1_2;
+  if (x < cut) {
+    double term = x, sum = x;
+    for (int n = 1; n < 64 && term > 1e-17 * sum; n++) {
+      term *= 2.0 * x * x / (double)(2 * n + 1);
+      sum += term;
+    }
+    return 0.5 - 0.5 * PN_2_SQRTPI * e * sum;
+  }
+  const int levels = (int)(200.0 / (x * x)) + 9;
+  double t = x;
+  for (int k = levels; k >= 1; k--) t = x + 0.5 * (double)k / t;
+  return 0.25 * PN_2_SQRTPI * e / t;
+}
+
+/* Φ(z), and e^(-z²/2) in *e_out (both from one exp pair); past |z| = 40
+ * the tail is below every float64 and is 0. NaN stays NaN. */
+static double normal_cdf(double z, double *e_out) {
+  const double a = fabs(z);
+  double e = 0.0, q = 0.0;
+  if (!(a <= 40.0)) {
+    if (a != a) q = e = a; /* NaN */
+  } else {
+    e = exp_minus_half_square(a);
+    q = normal_upper_tail(a, e, z < 0.0 ? 1.0 : 2.0);
+  }
+  *e_out = e;
+  return z < 0.0 ? q : 1.0 - q;
+}
+
+double pn_gelu_erf(double z) {
+  double e;
+  return z * normal_cdf(z, &e);
+}
+
+double pn_gelu_erf_grad(double z) {
+  double e;
+  const double p = normal_cdf(z, &e);
+  return e == 0.0 ? p : p + z * e * PN_1_SQRT2PI; /* no Inf·0 past |z| = 40 */
+}
+
+double pn_gelu_f64(double z, int32_t form) {
+  return form == PN_GELU_ERF ? pn_gelu_erf(z) : pn_gelu_tanh(z);
+}
+
+double pn_gelu_grad_f64(double z, int32_t form) {
+  return form == PN_GELU_ERF ? pn_gelu_erf_grad(z) : pn_gelu_tanh_grad(z);
 }
 
 /* ======================================================================

@@ -68,6 +68,23 @@ void pn_norm_rows_back_f64(double *dx, const double *dy, const double *y,
 double pn_gelu_tanh(double z);
 double pn_gelu_tanh_grad(double z);
 
+/* ---- GELU in its exact form, and either form by name --------------------- */
+
+/* z·Φ(z) = z/2·(1 + erf(z/sqrt(2))) (PyTorch's nn.GELU() default,
+ * approximate='none'), and its derivative Φ(z) + z·φ(z); Φ from a series
+ * below |z| = 2·sqrt(2) and a continued fraction above (pn_f64.c), no libm
+ * erf. Measured against 40-digit values: GELU within 5e-15 relative (33
+ * ulp at worst, near z = -1.41), the derivative within 8e-16 absolute;
+ * ±0 keep their sign, NaN in, NaN out, 0 (and a derivative of 0 or 1) past
+ * |z| = 40. */
+double pn_gelu_erf(double z);
+double pn_gelu_erf_grad(double z);
+
+/* GELU and its derivative in the form `form` (a pn_gelu_form of
+ * posnorm_figures.h: PN_GELU_ERF, else the tanh form). */
+double pn_gelu_f64(double z, int32_t form);
+double pn_gelu_grad_f64(double z, int32_t form);
+
 /* ---- products ------------------------------------------------------------ */
 
 /* y = x·w (x [rows × n] in float64, w [n × m] in float32), each sum in k

@@ -19,10 +19,14 @@
  * loop of fewer than 4 turns, or a loop already written 4 lanes wide.
  * Without it clang vectorizes and unrolls such loops again, behind runtime
  * checks, which costs the wasm hundreds of bytes per loop for no speed. */
+/* PN_LOOP_NOT_UNROLLED: a loop whose body is already large (the fused
+ * steps of norm_rows.c); unrolling it again only grows the wasm. */
 #if defined(__clang__)
 #define PN_LOOP_AS_WRITTEN _Pragma("clang loop vectorize(disable) unroll(disable)")
+#define PN_LOOP_NOT_UNROLLED _Pragma("clang loop unroll(disable)")
 #else
 #define PN_LOOP_AS_WRITTEN
+#define PN_LOOP_NOT_UNROLLED
 #endif
 
 #if defined(__wasm_simd128__)

@@ -4,11 +4,12 @@
  * sum row r+1 in the loop that writes row r, norm_rows.c, which keeps a read
  * stream and a write stream in flight together, as a copy does).
  *
- * The order of operations is fixed in reduce.c and nowhere else: for a row of n
- * values, blocks of 64 (four float32 accumulators of 4 terms per lane, added
- * pairwise, then folded into float64), then groups of 4 folded one by one,
- * then the last n % 4 values in float64. Every caller that walks a row with
- * these steps in this order gets the same bits as pn_shifted_sums_f32.
+ * The order of operations is fixed here and nowhere else: for a row of n
+ * values, blocks of PN_SUMS_BLOCK = 128 (steps of 16 values added
+ * pairwise into one float32 accumulator per sum, which is folded into
+ * float64 once per block), then groups of 4 folded one by one, then the last
+ * n % 4 values in float64. Every caller that walks a row with these steps in
+ * this order gets the same bits as pn_shifted_sums_f32.
  */
 #ifndef PN_SUMS_H
 #define PN_SUMS_H
@@ -27,8 +28,59 @@ PN_INLINE pn_sums pn_sums_zero(void) {
   return a;
 }
 
-/* Adds x[0..n) about `shift` to acc; n a multiple of 4: blocks of 64, then
- * groups of 4. Chunks that are multiples of 64, then the rest, give the
+/* Folds a float32 accumulator into a float64 one. */
+PN_INLINE pn_f64x2 pn_sums_fold(pn_f64x2 acc, pn_f32x4 a) {
+  return pn_f64x2_add(acc, pn_f64x2_add(pn_f64x2_from_lo(a), pn_f64x2_from_hi(a)));
+}
+
+#define PN_SUMS_BLOCK 128
+
+/* One step of a block: 16 values X[0..16) about the splat shift K, as four
+ * groups of 4 d0..d3, added pairwise, (d0 + d1) + (d2 + d3), into the
+ * block's float32 accumulator *s, and their squares likewise into *q. One
+ * accumulator per sum keeps the registers free for the work a kernel
+ * interleaves (norm_rows.c); the pairwise step keeps each lane's chain of
+ * float32 additions at one per 16 values. CENTERED 0 is for a shift of 0
+ * (RMSNorm): only the squares, of x itself (x - 0 is x, so they are the
+ * same bits as with CENTERED 1). */
+PN_INLINE void pn_sums_step(pn_f32x4 *s, pn_f32x4 *q, const float *x,
+                            pn_f32x4 k, int centered) {
+  pn_f32x4 d[4];
+  for (int a = 0; a < 4; a++) {
+    d[a] = pn_f32x4_load(x + 4 * a);
+    if (centered) d[a] = pn_f32x4_sub(d[a], k);
+  }
+  *q = pn_f32x4_add(
+      *q, pn_f32x4_add(
+              pn_f32x4_add(pn_f32x4_mul(d[0], d[0]), pn_f32x4_mul(d[1], d[1])),
+              pn_f32x4_add(pn_f32x4_mul(d[2], d[2]), pn_f32x4_mul(d[3], d[3]))));
+  if (centered)
+    *s = pn_f32x4_add(
+        *s, pn_f32x4_add(pn_f32x4_add(d[0], d[1]), pn_f32x4_add(d[2], d[3])));
+}
+
+/* One block of PN_SUMS_BLOCK values X[0..PN_SUMS_BLOCK) about the splat
+ * shift K into the pn_sums ACC, in steps of 16 (pn_sums_step), its float32
+ * accumulators (started at -0, which adds exactly: -0 + v is v for every
+ * v) then folded into float64 once. After each step ALONGSIDE(t) runs (t =
+ * the step's offset, 0, 16, ...), so a kernel can interleave other work of
+ * its own (norm_rows.c writes the previous row there) without touching the
+ * order of the sums. CENTERED 0 (RMSNorm) leaves ACC.s alone. */
+#define PN_SUMS_BLOCK_STEPS(ACC, X, K, CENTERED, ALONGSIDE)                    \
+  do {                                                                         \
+    pn_f32x4 s_ = pn_f32x4_splat(-0.0f), q_ = s_;                              \
+    PN_LOOP_NOT_UNROLLED                                                       \
+    for (int t_ = 0; t_ < PN_SUMS_BLOCK; t_ += 16) {                           \
+      pn_sums_step(&s_, &q_, (X) + t_, (K), (CENTERED));                       \
+      ALONGSIDE(t_);                                                           \
+    }                                                                          \
+    if (CENTERED) (ACC).s = pn_sums_fold((ACC).s, s_);                         \
+    (ACC).q = pn_sums_fold((ACC).q, q_);                                       \
+  } while (0)
+#define PN_SUMS_NOTHING_ALONGSIDE(t) ((void)(t))
+
+/* Adds x[0..n) about `shift` to acc; n a multiple of 4: blocks of 128, then
+ * groups of 4. Chunks that are multiples of 128, then the rest, give the
  * same bits as one call over the whole row (reduce.c). */
 void pn_sums_add(pn_sums *acc, const float *x, int32_t n, float shift);
 
@@ -39,9 +91,9 @@ void pn_sums_finish(const pn_sums *acc, const float *x, int32_t j, int32_t n,
 /* ---- whole rows, and the statistics from their sums ------------------- */
 
 /* *sum = Σ(x - shift), *sumsq = Σ(x - shift)^2, the differences formed in
- * float32, accumulated in float32 over blocks of 64 values (four
- * accumulators of 4 terms per lane, added pairwise) and the blocks in
- * float64 (the steps above). */
+ * float32, accumulated in float32 over blocks of 128 values (steps of 16 added
+ * pairwise, 8 steps per block) and the blocks in float64 (the steps
+ * above). */
 void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
                          double *sumsq);
 

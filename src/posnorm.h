@@ -208,15 +208,17 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  *
  * x, y: [rows × cols]; gamma, beta: [cols] or NULL (gamma = 1, beta = 0);
  * mean, inv_std_dev: [rows] or NULL (not written). In place allowed (y == x).
- * Method: one pass takes Σ(x-s) and Σ(x-s)^2 in float32 blocks of 64 flushed
- * to float64, about a provisional shift s (the mean of the row's first 8
+ * Method: one pass takes Σ(x-s) and Σ(x-s)^2 in float32 blocks of 128 (steps
+ * of 16 values added pairwise into one accumulator per sum) flushed to
+ * float64, about a provisional shift s (the mean of the row's first 8
  * values rounded to float32); their mean corrects s to the row mean without
  * cancellation. When s proves to be more than half a standard deviation from
  * the mean (rows that open with outliers or ramps) a second pass repeats the
  * sums about the float32 mean itself. The output pass writes
- * ((x - hi) - lo)·inv·gamma + beta in float32, hi + lo being the mean, and
- * sums the next row while it writes this one, so a large tensor streams
- * through memory about as fast as a copy. A row whose float32 block sums
+ * ((x - hi) - lo)·inv in float32, hi + lo being the mean, in one loop that
+ * sums 16 values of the next row between every 16 it writes of this one,
+ * then ·gamma + beta in a second pass over the row while it is in cache
+ * (the same bits as one pass). A row whose float32 block sums
  * overflow or underflow (|x| or deviations beyond about 1.8e19, mean squares
  * below 2^-100, constant rows) is redone entirely in float64, which holds the
  * square of every float32, and rounded once; ordinary rows pay two compares
@@ -240,8 +242,9 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  *   y[r][c] = gamma[c]·x[r][c]·inv_r
  *
  * gamma: [cols] or NULL (1); inv_rms: [rows] or NULL. In place allowed.
- * Method: sum of squares in float32 blocks flushed to float64, taken for row
- * r+1 while row r is written (as LayerNorm); a row whose blocks overflow or
+ * Method: sum of squares in float32 blocks flushed to float64 (the blocks
+ * of LayerNorm, squares only), taken for row r+1 while row r is written (as
+ * LayerNorm); a row whose blocks overflow or
  * underflow is redone in float64 (as LayerNorm).
  * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
  * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal
@@ -468,6 +471,95 @@ int pn_alibi_slopes_f32(float *slopes, int32_t heads);
  * Preconditions: bias != NULL; heads in [1, 65536]; seq_len >= 1;
  * heads·seq_len² <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_alibi_bias_f32(float *bias, int32_t heads, int32_t seq_len);
+
+/* ======================================================================
+ * BFLOAT16 AND FLOAT16 (src/lowprec.c)
+ * ======================================================================
+ *
+ * What PE and RoPE become when a model runs in bfloat16 or float16, step by
+ * step as PyTorch computes them on the CPU. Results are float32 arrays that
+ * hold values of the type exactly (every value is a bfloat16 or float16
+ * value; its float32 bits are the type's bits widened). Rounding to the type
+ * is round to nearest, ties to even: bfloat16 keeps 8 significant bits with
+ * float32's exponent range (subnormals down to 2^-133, largest finite
+ * 0x1.FEp127); float16 keeps 11 with normals from 2^-14, subnormals down to
+ * 2^-24 and largest finite 65504 (from 65520 up: Inf). ±0 and ±Inf keep
+ * themselves; every NaN becomes the quiet NaN 0x7FC00000.
+ *
+ * A step is one float32 operation — sin, cos, exp and pow are the float64
+ * function of the float32 argument rounded to float32 — followed by R: the
+ * rounding to the type under PN_COMPUTE_LOW (every tensor is in the type, as
+ * PyTorch keeps a bfloat16/float16 tensor: compute in float32, round each
+ * result), none under PN_COMPUTE_FLOAT32 (the float32 code; only the steps
+ * marked T below round to the type). Python scalars (ln(base)/d_model, base,
+ * rotary_dim) enter as float32 and are not rounded to the type. */
+
+/* The types. */
+enum pn_dtype {
+  PN_DTYPE_FLOAT32 = 0, /* no rounding: the float32 code itself */
+  PN_DTYPE_BFLOAT16 = 1,
+  PN_DTYPE_FLOAT16 = 2
+};
+
+/* Which steps run in the type. */
+enum pn_compute {
+  PN_COMPUTE_FLOAT32 = 0, /* float32 steps, the results rounded to the type */
+  PN_COMPUTE_LOW = 1      /* every step rounded to the type */
+};
+
+/* pn_round_f32 — y[k] = x[k] rounded to dtype (a pn_dtype; PN_DTYPE_FLOAT32
+ * copies), round to nearest, ties to even, as described above.
+ * In place allowed.
+ * Preconditions: y, x != NULL; 1 <= n <= PN_MAX_ELEMENTS; dtype a pn_dtype.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_round_f32(float *y, const float *x, int32_t n, int32_t dtype);
+
+/* pn_pe_lowprec_f32 — the article's PyTorch sinusoidal PE
+ * (pn_pe_float32_code_f32) with its tensors in dtype. For row r, pair i:
+ *   1. pos   = R((float)(offset + r))            torch.arange(...).float()
+ *   2. k     = R(2i)                             torch.arange(0, d, 2)
+ *   3. e     = R(k · (float)(-ln(base)/d_model))
+ *   4. div   = R(exp(e))
+ *   5. angle = R(pos · div)
+ *   6. sin   = T(sin(angle)), cos = T(cos(angle))
+ * where T rounds to dtype and R is T under PN_COMPUTE_LOW and nothing under
+ * PN_COMPUTE_FLOAT32. So PN_COMPUTE_FLOAT32 is pn_pe_float32_code_f32's table
+ * rounded to the type (what model.to(dtype) does to a stored table), and
+ * PN_DTYPE_FLOAT32 is pn_pe_float32_code_f32 itself in either mode. Layouts
+ * as pn_pe_sinusoidal_f32.
+ * Preconditions as pn_pe_sinusoidal_f32; dtype a pn_dtype; compute a
+ * pn_compute (else PN_ERR_ARG).
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_pe_lowprec_f32(float *out, int32_t seq_len, int32_t d_model, double base,
+                      int32_t offset, int32_t layout, int32_t dtype,
+                      int32_t compute);
+
+/* pn_rope_lowprec_f32 — RoPE as Hugging Face's Llama code runs it with the
+ * model in dtype. For token (b, s) at position p (as pn_rope_f32) and pair i
+ * in [0, rotary_dim/2):
+ *   1. k     = R(2i)                               torch.arange(0, dim, 2)
+ *   2. ex    = R(k / (float)rotary_dim)
+ *   3. pw    = R(pow((float)base, ex))
+ *   4. inv   = R(1 / pw)                           inv_freq
+ *   5. pos   = R((float)p)                         position_ids
+ *   6. angle = R(pos · inv)                        freqs
+ *   7. c     = T(cos(angle)), s = T(sin(angle))    cos/sin cast to the type
+ *   8. (a, b) = (T(x_a), T(x_b))                   the activations in the type
+ *   9. a' = T(T(a·c) − T(b·s)),  b' = T(T(b·c) + T(a·s))
+ * with the pairs (a, b) of pn_rope_f32 (interleaved or half-split); dims at
+ * and beyond rotary_dim are T(x). T and R as pn_pe_lowprec_f32:
+ * PN_COMPUTE_FLOAT32 is HF's path (float32 angles, cos/sin and the rotation in
+ * the type), PN_COMPUTE_LOW computes the frequencies and angles in the type
+ * too; PN_DTYPE_FLOAT32 is HF's float32 code. In place allowed.
+ * Preconditions as pn_rope_f32, and base <= FLT_MAX (it is taken as a
+ * float32, step 3); dtype a pn_dtype; compute a pn_compute (else
+ * PN_ERR_ARG). Allocates nothing.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_rope_lowprec_f32(float *y, const float *x, const int32_t *position_ids,
+                        int32_t batch, int32_t seq_len, int32_t heads,
+                        int32_t head_dim, int32_t rotary_dim, double base,
+                        int32_t offset, int32_t interleaved, int32_t layout,
+                        int32_t dtype, int32_t compute);
 
 /* ======================================================================
  * MEMORY BANDWIDTH (src/copy.c)

@@ -19,7 +19,9 @@
  *   attention                  seq_len, d_model, d_head <= 4096
  *   gram / minRowDistance      rows <= 8192 (minRowDistance: rows >= 2)
  *   PE shift                   even d_model; |k| < 2^31 (k != INT32_MIN)
- *   residual stack             layers <= 1024; rows, width <= 4096
+ *   residual stack             layers <= 1024; rows, width <= 4096;
+ *                              layers·width² (twice that with a memory)
+ *                              <= PN_MAX_ELEMENTS
  *   Transformer block          tokens <= 512, d_model <= 1024, d_ff <= 4096;
  *                              heads divides d_model
  *   scratch memory             attention, the residual stack (and its
@@ -158,31 +160,52 @@ int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
 int pn_pe_shift_f32(float *out, const float *pe_row, int32_t d_model,
                     double base, int32_t k);
 
+/* The two forms of GELU the residual stack and the Transformer block take.
+ *   PN_GELU_TANH  z/2·(1 + tanh(sqrt(2/pi)·(z + 0.044715 z³))) (PyTorch's
+ *                 approximate='tanh', GPT-2's)
+ *   PN_GELU_ERF   z·Φ(z) = z/2·(1 + erf(z/sqrt(2))) (PyTorch's nn.GELU()
+ *                 default), without libm's erf: a series below
+ *                 |z| = 2·sqrt(2) (sqrt(2) for z < 0) and a continued
+ *                 fraction above; measured against 40-digit values within
+ *                 5e-15 relative (GELU) and 8e-16 absolute (its derivative)
+ * The two differ by at most 4.7e-4 (at z = ±2.70). */
+enum pn_gelu_form {
+  PN_GELU_TANH = 0,
+  PN_GELU_ERF = 1
+};
+
 /* Residual block variants of pn_residual_stack_f32. f(h) = GELU(h·W_l) in
- * its tanh form, z/2·(1 + tanh(sqrt(2/pi)(z + 0.044715 z³))) (PyTorch's
- * approximate='tanh'; within 1e-3 of the erf form); norms have no
- * gamma/beta and eps = 1e-5. */
+ * the pn_gelu_form asked for; c_l = m·C_l, the memory branch, when a memory
+ * m is given (else c_l = 0); norms have no gamma/beta and eps = 1e-5. */
 enum pn_block {
-  PN_BLOCK_PLAIN = 0,    /* x <- x + f(x)            (no normalisation) */
-  PN_BLOCK_POST_LN = 1,  /* x <- LayerNorm(x + f(x)) (Post-Norm)        */
-  PN_BLOCK_PRE_LN = 2,   /* x <- x + f(LayerNorm(x)) (Pre-Norm)         */
-  PN_BLOCK_PRE_RMS = 3   /* x <- x + f(RMSNorm(x))   (Pre-RMSNorm)      */
+  PN_BLOCK_PLAIN = 0,    /* x <- x + f(x) + c_l            (no normalisation) */
+  PN_BLOCK_POST_LN = 1,  /* x <- LayerNorm(x + f(x) + c_l) (Post-Norm)        */
+  PN_BLOCK_PRE_LN = 2,   /* x <- x + c_l; x <- x + f(LayerNorm(x)) (Pre-Norm) */
+  PN_BLOCK_PRE_RMS = 3   /* x <- x + c_l; x <- x + f(RMSNorm(x))   (Pre-RMS)  */
 };
 
 /* pn_residual_stack_f32 — runs `layers` residual blocks on x0 [rows ×
- * width] with weights [layers × width × width] times weight_scale (W_l
- * row-major, h·(weight_scale·W_l)) and
- * writes std_out[l] = the population standard deviation of all rows·width
- * activations after block l (float64 statistics). Activations that
- * overflow give Inf/NaN entries; they are reported, not an error.
- * Preconditions: pointers != NULL; 1 <= layers <= 1024; 1 <= rows, width
- * <= 4096; layers·width² <= PN_MAX_ELEMENTS (rows·width <= 2^24 by
- * those limits); block is a pn_block; weight_scale finite.
- * Scratch: 12·rows·width bytes (at most 12·2^24).
+ * width] and writes std_out[l] = the population standard deviation of all
+ * rows·width activations after block l (float64 statistics).
+ * memory: NULL (an encoder-style stack: weights [layers × width × width],
+ *   W_l row-major, the branch h·(weight_scale·W_l)), or m [width], a
+ *   decoder's memory (the encoder output one cross-attention reads, the same
+ *   vector for every row): each block also adds c_l = m·(weight_scale·C_l)
+ *   as enum pn_block says, and weights holds per layer W_l then C_l
+ *   ([layers × 2 × width × width]).
+ * gelu: a pn_gelu_form. The products and sums run in float32.
+ * Activations that overflow give Inf/NaN entries (so do non-finite values
+ * in x0, weights or memory); they are reported, not an error.
+ * Preconditions: std_out, x0, weights != NULL; 1 <= layers <= 1024;
+ * 1 <= rows, width <= 4096; the weight count (layers·width², twice that
+ * with a memory) <= PN_MAX_ELEMENTS (rows·width <= 2^24 by those limits);
+ * block is a pn_block, gelu a pn_gelu_form; weight_scale finite.
+ * Scratch: 4·(3·rows·width + width) bytes (at most 4·(3·2^24 + 2^12)).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_f32(float *std_out, const float *x0,
-                          const float *weights, int32_t layers, int32_t rows,
-                          int32_t width, int32_t block, float weight_scale);
+                          const float *weights, const float *memory,
+                          int32_t layers, int32_t rows, int32_t width,
+                          int32_t block, int32_t gelu, float weight_scale);
 
 /* pn_residual_stack_grad_f32 — the stack of pn_residual_stack_f32, in
  * float64, with a loss and its gradient with respect to every weight
@@ -190,24 +213,30 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
  *   loss = Σ readout[r][c]·y[r][c], y = the last block's output, after a
  *          final norm of the block's kind for the Pre-Norm variants (as real
  *          Pre-Norm models end with one)
- *   grad[l][k][c] = ∂loss/∂weights[l][k][c] (the raw weights, before
- *          weight_scale), same layout as weights (first layers·width² values)
- *   grad_norm[l] = the Frobenius norm of grad[l]
+ *   grad = ∂loss/∂weights (the raw weights, before weight_scale), the
+ *          same layout and count as weights: per layer W_l's gradient, then
+ *          with a memory C_l's (∂loss/∂C_l[k][j] = weight_scale·m[k]·Σ_r of
+ *          the loss's gradient where c_l joins the stream)
+ *   grad_norm[l] = the Frobenius norm of W_l's gradient (also with a
+ *          memory: the same quantity in both kinds of stack)
  *   std_out[l]   = the population std after block l (as pn_residual_stack_f32,
  *                  here from the float64 forward pass)
- * readout: [rows × width]. Everything is float64 inside; outputs rounded once.
- * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes: past
- * 2^32 for shapes the limits allow (4096 × 4096 from 9 layers on, 2713 ×
- * 64 with 1024 layers), which is PN_ERR_SIZE where size_t has 32 bits
- * (wasm) and PN_ERR_NOMEM where malloc cannot give it.
- * Preconditions as pn_residual_stack_f32, all pointers != NULL, and
- * rows·width·(layers + 1) <= PN_MAX_ELEMENTS.
+ * memory, gelu: as pn_residual_stack_f32. readout: [rows × width].
+ * Everything is float64 inside; outputs rounded once.
+ * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes, plus
+ * 8·width with a memory: past 2^32 for shapes the limits allow (4096 ×
+ * 4096 from 9 layers on, 2713 × 64 with 1024 layers), which is PN_ERR_SIZE
+ * where size_t has 32 bits (wasm) and PN_ERR_NOMEM where malloc cannot
+ * give it.
+ * Preconditions as pn_residual_stack_f32, all pointers but memory !=
+ * NULL, and rows·width·(layers + 1) <= PN_MAX_ELEMENTS.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                float *grad_norm, const float *x0,
-                               const float *weights, const float *readout,
-                               int32_t layers, int32_t rows, int32_t width,
-                               int32_t block, float weight_scale);
+                               const float *weights, const float *memory,
+                               const float *readout, int32_t layers,
+                               int32_t rows, int32_t width, int32_t block,
+                               int32_t gelu, float weight_scale);
 
 /* Where a Transformer block puts its norms, and which norm it uses. */
 enum pn_norm_placement {
@@ -242,7 +271,8 @@ enum pn_block_trace {
  *               [h·dh, (h+1)·dh), dh = d_model/heads,
  *               A_h = softmax(Q_h·K_hᵀ/sqrt(dh)) (row-wise, max-subtracted),
  *               a = concat_h(A_h·V_h)·Wo
- *   FFN         f = GELU(s·W1)·W2, GELU in its tanh form (PyTorch's
+ *   FFN         f = GELU(s·W1)·W2, GELU in the pn_gelu_form `gelu`
+ *               (PN_GELU_ERF: the article's nn.GELU(); PN_GELU_TANH:
  *               approximate='tanh', GPT-2's)
  *   norms       LayerNorm or RMSNorm over each token, gamma = 1, beta = 0
  *               (their values at initialisation)
@@ -256,16 +286,17 @@ enum pn_block_trace {
  * Everything is float64 inside and each written value is rounded once.
  * Preconditions: pointers != NULL; 1 <= tokens <= 512; 1 <= d_model <=
  * 1024; 1 <= heads <= d_model (PN_ERR_SIZE), heads divides d_model;
- * 1 <= d_ff <= 4096; placement a pn_norm_placement, norm a pn_norm_kind;
- * eps >= 0 and finite. attn holds up to 1024·512² = 2^28 values.
+ * 1 <= d_ff <= 4096; placement a pn_norm_placement, norm a pn_norm_kind,
+ * gelu a pn_gelu_form; eps >= 0 and finite. attn holds up to 1024·512² = 2^28 values.
  * Scratch: 8·(12·tokens·d_model + tokens + tokens·d_ff) bytes (at most
  * 8·(12·2^19 + 2^9 + 2^21)).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (heads does not divide
- * d_model, placement, norm or eps out of range), PN_ERR_NOMEM. */
+ * d_model, placement, norm, gelu or eps out of range), PN_ERR_NOMEM. */
 int pn_transformer_block_f32(float *trace, float *attn, const float *x,
                              const float *weights, int32_t tokens,
                              int32_t d_model, int32_t heads, int32_t d_ff,
-                             int32_t placement, int32_t norm, float eps);
+                             int32_t placement, int32_t norm, int32_t gelu,
+                             float eps);
 
 /* pn_layernorm_steps_f32 — LayerNorm of one vector, keeping every step:
  *   centered = x - mu, normalized = centered/sqrt(var + eps),

@@ -4,37 +4,18 @@
 #include "pn_simd.h"
 #include "pn_sums.h"
 
-/* Folds a float32 accumulator into a float64 one. */
-static inline pn_f64x2 fold(pn_f64x2 acc, pn_f32x4 a) {
-  return pn_f64x2_add(acc, pn_f64x2_add(pn_f64x2_from_lo(a), pn_f64x2_from_hi(a)));
-}
-
 void pn_sums_add(pn_sums *acc, const float *x, int32_t n, float shift) {
   const pn_f32x4 k = pn_f32x4_splat(shift);
-  pn_f64x2 s64 = acc->s, q64 = acc->q;
+  pn_sums a = *acc;
   int32_t j = 0;
-  /* blocks of 64: four float32 accumulators per sum, 4 terms each */
-  for (; j + 64 <= n; j += 64) {
-    pn_f32x4 s[4], q[4];
-    for (int a = 0; a < 4; a++) {
-      s[a] = pn_f32x4_sub(pn_f32x4_load(x + j + 4 * a), k);
-      q[a] = pn_f32x4_mul(s[a], s[a]);
-    }
-    for (int t = 16; t < 64; t += 16) {
-      for (int a = 0; a < 4; a++) {
-        const pn_f32x4 d = pn_f32x4_sub(pn_f32x4_load(x + j + t + 4 * a), k);
-        s[a] = pn_f32x4_add(s[a], d);
-        q[a] = pn_f32x4_add(q[a], pn_f32x4_mul(d, d));
-      }
-    }
-    s64 = fold(s64, pn_f32x4_add(pn_f32x4_add(s[0], s[1]), pn_f32x4_add(s[2], s[3])));
-    q64 = fold(q64, pn_f32x4_add(pn_f32x4_add(q[0], q[1]), pn_f32x4_add(q[2], q[3])));
-  }
+  for (; j + PN_SUMS_BLOCK <= n; j += PN_SUMS_BLOCK)
+    PN_SUMS_BLOCK_STEPS(a, x + j, k, 1, PN_SUMS_NOTHING_ALONGSIDE);
+  pn_f64x2 s64 = a.s, q64 = a.q;
   PN_LOOP_AS_WRITTEN
   for (; j + 4 <= n; j += 4) {
     const pn_f32x4 d = pn_f32x4_sub(pn_f32x4_load(x + j), k);
-    s64 = fold(s64, d);
-    q64 = fold(q64, pn_f32x4_mul(d, d));
+    s64 = pn_sums_fold(s64, d);
+    q64 = pn_sums_fold(q64, pn_f32x4_mul(d, d));
   }
   acc->s = s64;
   acc->q = q64;

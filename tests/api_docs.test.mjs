@@ -227,6 +227,8 @@ const CALLS = {
   batchNorm: () => [f32(12), { cols: 4, runningMean: f32(4, 2), runningVar: f32(4, 3).map(Math.abs) }],
   rope: () => [f32(24), { seqLen: 3, heads: 2, headDim: 4 }],
   ropeFrequencies: () => [{ dim: 8, scaling: { type: 'dynamic', factor: 2, originalMaxPositions: 4 } }],
+  // longrope, where seqLen chooses between the short and the long factors
+  ropeFromConfig: () => [JSON.parse(read('tests/fixtures/hf-configs/phi-3.5-mini-instruct.json')), {}],
   randomNormal: () => [5, {}],
   colormap: () => [f32(6, 0.3).map((v) => v / 3), {}],
   peShift: () => [f32(8).map(Math.sin), { k: 3 }],

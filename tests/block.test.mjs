@@ -26,19 +26,29 @@ const within = (got, ref, what) => {
 };
 
 for (const { name, pn } of all) {
-  test(`${name}: every tensor of the block equals the float64 block (Pre/Post × LayerNorm/RMSNorm, 1–4 heads)`, () => {
+  test(`${name}: every tensor of the block equals the float64 block (Pre/Post × LayerNorm/RMSNorm, 1–4 heads, GELU erf (the default) and tanh)`, () => {
     const shapes = [[3, 8, 1, 32], [3, 16, 2, 64], [7, 12, 4, 20], [1, 8, 2, 8], [5, 4, 4, 16]];
     let seed = 10;
+    // the tolerance (0.6 ulp) must not pass the other GELU form: they differ by up to 4.7e-4
+    const toldApart = { erf: 0, tanh: 0 };
     for (const [T, d, heads, dFF] of shapes) {
       const { x, weights } = inputs(T, d, dFF, seed += 10);
       for (const placement of ['pre', 'post']) {
         for (const norm of ['layer', 'rms']) {
-          const got = pn.transformerBlock(x, weights, { dModel: d, heads, dFF, placement, norm });
-          const ref = transformerBlock(x, weights, { dModel: d, heads, dFF, placement, norm });
-          for (const k of TENSORS) within(got[k], ref[k], `${placement}/${norm} T${T} d${d} h${heads} ${k}`);
+          for (const gelu of [undefined, 'erf', 'tanh']) {
+            const form = gelu ?? 'erf';
+            const got = pn.transformerBlock(x, weights, { dModel: d, heads, dFF, placement, norm, gelu });
+            const ref = transformerBlock(x, weights, { dModel: d, heads, dFF, placement, norm, gelu: form });
+            for (const k of TENSORS) within(got[k], ref[k], `${placement}/${norm}/${gelu} T${T} d${d} h${heads} ${k}`);
+            const other = transformerBlock(x, weights, { dModel: d, heads, dFF, placement, norm, gelu: form === 'erf' ? 'tanh' : 'erf' });
+            if (compareValues(got.ffnOutput, other.ffnOutput, ulp32).err > 0.6) toldApart[form]++;
+          }
         }
       }
     }
+    // measured: every one of the 20 blocks per form (40 with the default) tells them apart
+    assert.equal(toldApart.erf, 40, 'erf output against the tanh block fails the tolerance');
+    assert.equal(toldApart.tanh, 20, 'tanh output against the erf block fails the tolerance');
   });
 
   test(`${name}: what the figure shows — norms pin every token, the residual carries x, attention rows sum to 1`, () => {
@@ -84,6 +94,8 @@ for (const { name, pn } of all) {
     assert.throws(() => pn.transformerBlock(x, weights, { dModel: 8, dFF: 0 }), /dFF/);
     assert.throws(() => pn.transformerBlock(x, weights, { dModel: 8, eps: -1 }), /eps/);
     assert.throws(() => pn.transformerBlock(x, weights, { dModel: 8, head: 2 }), /head/);
+    assert.throws(() => pn.transformerBlock(x, weights, { dModel: 8, gelu: 'none' }), (e) => e instanceof RangeError && /transformerBlock: gelu must be "tanh" or "erf", got "none"/.test(e.message));
+    assert.throws(() => pn.transformerBlock(x, weights, { dModel: 8, gelu: 0 }), (e) => e instanceof TypeError && /gelu/.test(e.message));
     const before = pn.heapStats().allocations;
     const ok = pn.transformerBlock(x, weights, { dModel: 8, heads: 2 });
     assert.equal(ok.output.length, 24);

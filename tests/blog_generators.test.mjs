@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launch, open, serve } from './browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
+import { launch, open, openHtml, serve } from './browser/harness.mjs';
 import { installPacked, packTarball } from './packaging.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,7 +43,7 @@ const LAYOUT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><titl
 
 /** The two posts, written with `call(fig, params)` — a shortcode or an include. */
 const posts = (call) => ({
-  a: `Text before.\n\n${call('heatmap', { 'd-model': '48', 'seq-len': '24', lang: 'en', alt: 'A heatmap "of" <PE>', width: '640', height: '501' })}\n\nBetween.\n\n${call('heatmap', { 'd-model': '20', layout: 'concat', lang: 'en' })}\n\n${call('waveform', { i: '8', lang: 'en' })}\n\nAfter.\n`,
+  a: `Text before.\n\n${call('heatmap', { 'd-model': '48', 'seq-len': '24', lang: 'en', alt: 'A heatmap "of" <PE>', 'poster-width': '640', 'poster-height': '501' })}\n\nBetween.\n\n${call('heatmap', { 'd-model': '20', layout: 'concat', lang: 'en' })}\n\n${call('waveform', { i: '8', lang: 'en' })}\n\nAfter.\n`,
   b: `${call('waveform', { i: '3', 'd-model': '96', lang: 'en', 'data-x': HOSTILE })}\n`,
 });
 
@@ -140,4 +141,121 @@ test('a Jekyll site built with the shipped include: figures run and respond; pos
   const r = run('jekyll', ['build', '--source', dir, '--destination', join(dir, '_site'), '--quiet'], dir);
   assert.equal(r.code, 0, r.out);
   await exercise(join(dir, '_site'), { a: 'a.html', b: 'b.html' });
+});
+
+/** The parameter names a recipe keeps for itself (not attributes of the figure), read from the template. */
+async function reservedNames() {
+  const hugo = await readFile(join(root, 'integrations/hugo/layouts/shortcodes/posnorm.html'), 'utf8');
+  const jekyll = await readFile(join(root, 'integrations/jekyll/_includes/posnorm.html'), 'utf8');
+  return {
+    hugo: [...hugo.match(/\$reserved := slice ((?:"[^"]+" ?)+)/)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]),
+    jekyll: jekyll.match(/assign posnorm_reserved = "\|([^"]+)\|"/)[1].split('|'),
+  };
+}
+
+test('no figure has an attribute that the shortcode or the include keeps for itself', async () => {
+  const reserved = await reservedNames();
+  assert.ok(reserved.hugo.includes('fig') && reserved.jekyll.includes('fig'), JSON.stringify(reserved));
+  for (const f of FIGURES) {
+    const { [f.className]: cls } = await f.load();
+    for (const c of cls.controls) {
+      assert.ok(!reserved.hugo.includes(c.attr), `${f.name}: its attribute ${c.attr} is a parameter of the Hugo shortcode`);
+      assert.ok(!reserved.jekyll.includes(c.attr), `${f.name}: its attribute ${c.attr} is a parameter of the Jekyll include`);
+    }
+  }
+});
+
+test("the Embed dialog's Hugo and Jekyll lines, built: every attribute of figures that have a base or a width, the script from the host", async () => {
+  // heatmap and precision have a `base` (the RoPE/PE base), depth a `width`: values away from the defaults
+  const states = { 'posnorm-heatmap': { base: 500, dModel: 48 }, 'posnorm-precision': { base: 2000 }, 'posnorm-depth': { width: 16, layers: 12 } };
+  const tags = Object.keys(states);
+  const src = await openHtml(browser, host.url, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>${tags.map((t) => `<div style="width:640px"><${t}></${t}></div>`).join('')}<script type="module" src="/web/figures/index.js"></script></body></html>`);
+  const lines = {};
+  const expected = {};
+  for (const tag of tags) {
+    await src.page.locator(tag).scrollIntoViewIfNeeded();
+    await src.page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 20000 });
+    const got = await src.page.evaluate(([t, s]) => {
+      const el = Object.assign(document.querySelector(t), s);
+      const attrs = Object.fromEntries(el.constructor.controls.map((c) => [c.attr, String(el.values[c.prop])]));
+      return { code: el.embedCode(), attrs: { ...attrs, lang: el.language } };
+    }, [tag, states[tag]]);
+    lines[tag] = got.code;
+    expected[tag] = got.attrs;
+  }
+  assert.deepEqual(src.problems, []);
+  await src.context.close();
+  assert.equal(expected['posnorm-heatmap'].base, '500');
+  assert.equal(expected['posnorm-depth'].width, '16');
+
+  const check = async (site, page, name) => {
+    const html = await readFile(join(site, page), 'utf8');
+    for (const tag of tags) {
+      const fig = tag.replace('posnorm-', '');
+      const open = html.match(new RegExp(`<${tag}((?:\\s+[a-z-]+="[^"]*")*)\\s*>`));
+      assert.ok(open, `${name}: <${tag}> in ${html}`);
+      const attrs = Object.fromEntries([...open[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      assert.deepEqual(attrs, expected[tag], `${name}: ${tag} has every attribute of the state`);
+      assert.ok(html.includes(`<script type="module" src="${host.url}/web/figures/${fig}.js"></script>`), `${name}: ${fig}.js from the host`);
+    }
+    const imgs = [...html.matchAll(/<img slot="poster"[^>]*>/g)].map((m) => m[0]);
+    assert.equal(imgs.length, tags.length);
+    for (const img of imgs) assert.match(img, /width="640"/, `${name}: the poster keeps its width`);
+  };
+
+  const hugo = join(work, 'hugo-embed');
+  await mkdir(join(hugo, 'layouts', '_default'), { recursive: true });
+  await mkdir(join(hugo, 'layouts', 'shortcodes'), { recursive: true });
+  await mkdir(join(hugo, 'content', 'posts'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(hugo, 'layouts/shortcodes/posnorm.html'));
+  await writeFile(join(hugo, 'config.toml'), 'baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n');
+  for (const name of ['single', 'list']) await writeFile(join(hugo, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
+  await writeFile(join(hugo, 'content/posts/e.md'), `---\ntitle: e\n---\n${tags.map((t) => lines[t].hugo).join('\n\n')}\n`);
+  let r = run('hugo', ['--source', hugo, '--destination', join(hugo, 'public'), '--quiet'], hugo);
+  assert.equal(r.code, 0, r.out);
+  await check(join(hugo, 'public'), 'posts/e/index.html', 'Hugo');
+
+  const jekyll = join(work, 'jekyll-embed');
+  await mkdir(join(jekyll, '_layouts'), { recursive: true });
+  await mkdir(join(jekyll, '_includes'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(jekyll, '_includes/posnorm.html'));
+  await writeFile(join(jekyll, '_config.yml'), 'title: t\nexclude: [node_modules]\n');
+  await writeFile(join(jekyll, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
+  await writeFile(join(jekyll, 'e.md'), `---\nlayout: default\ntitle: e\n---\n${tags.map((t) => lines[t].jekyll).join('\n\n')}\n`);
+  r = run('jekyll', ['build', '--source', jekyll, '--destination', join(jekyll, '_site'), '--quiet'], jekyll);
+  assert.equal(r.code, 0, r.out);
+  await check(join(jekyll, '_site'), 'e.html', 'Jekyll');
+});
+
+test('a figure name that is not one (markup, spaces, capitals) is refused by both recipes, in an HTML page too', async () => {
+  const bad = ['heatmap onfocus=window.__pwned=1 autofocus tabindex=0 x', 'heatmap"><script>window.__pwned=1</script>', 'Heatmap'];
+  // Jekyll: a page in HTML (not Markdown, which would turn a broken tag into text): the include says so instead
+  const jekyll = join(work, 'jekyll-fig');
+  await mkdir(join(jekyll, '_layouts'), { recursive: true });
+  await mkdir(join(jekyll, '_includes'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(jekyll, '_includes/posnorm.html'));
+  await writeFile(join(jekyll, '_config.yml'), 'title: t\nexclude: [node_modules]\n');
+  await writeFile(join(jekyll, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
+  await writeFile(join(jekyll, 'p.html'), `---\nlayout: default\ntitle: p\n---\n${bad.map((f) => `{% include posnorm.html fig=${quoted(f)} %}`).join('\n')}\n{% include posnorm.html fig="ln-simulator" %}\n`);
+  const r = run('jekyll', ['build', '--source', jekyll, '--destination', join(jekyll, '_site'), '--quiet'], jekyll);
+  assert.equal(r.code, 0, r.out);
+  const html = await readFile(join(jekyll, '_site/p.html'), 'utf8');
+  const tags = [...html.matchAll(/<(posnorm-[^\s>]*)/g)].map((m) => m[1]);
+  assert.deepEqual(tags, ['posnorm-ln-simulator'], html);
+  assert.ok(!/onfocus|<script>window|Heatmap/.test(html.replace(/<p><strong>posnorm: [^\n]*<\/p>/g, '')), html);
+  assert.equal((html.match(/<p><strong>posnorm: /g) ?? []).length, bad.length, html);
+  // Hugo: the build stops with the shortcode's error
+  for (const f of bad) {
+    const hugo = join(work, `hugo-fig-${bad.indexOf(f)}`);
+    await mkdir(join(hugo, 'layouts', '_default'), { recursive: true });
+    await mkdir(join(hugo, 'layouts', 'shortcodes'), { recursive: true });
+    await mkdir(join(hugo, 'content', 'posts'), { recursive: true });
+    await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(hugo, 'layouts/shortcodes/posnorm.html'));
+    await writeFile(join(hugo, 'config.toml'), 'baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n');
+    for (const name of ['single', 'list']) await writeFile(join(hugo, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
+    await writeFile(join(hugo, 'content/posts/p.md'), `---\ntitle: p\n---\n{{< posnorm fig=${quoted(f)} >}}\n`);
+    const h = run('hugo', ['--source', hugo, '--destination', join(hugo, 'public')], hugo);
+    assert.notEqual(h.code, 0, f);
+    assert.match(h.out, /posnorm shortcode: fig must be a figure's name/, f);
+  }
 });

@@ -83,6 +83,8 @@ for (const simd of [true, false]) {
       ['peShift', () => pn.peShift(lazy(M + 2), { k: 1 }), ['peRow.length']],
       ['residualStack', () => pn.residualStack(lazy(4096), lazy(M), { width: 4096, layers: 17 }), ['layers × width × width must be at most 268435456']],
       ['residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(M), { width: 4096, layers: 16, gradients: true }), ['rows × width × (layers + 1) must be at most 268435456']],
+      ['residualStack', () => pn.residualStack(lazy(4096), lazy(M), { width: 4096, layers: 9, memory: lazy(4096) }), ['layers × 2 × width × width (W_l and C_l) must be at most 268435456']],
+      ['residualStack', () => pn.residualStack(lazy(4096), lazy(M), { width: 4096, layers: 8, memory: lazy(4095) }), ['memory.length must be 4096, got 4095']],
       ['transformerBlock', () => pn.transformerBlock(lazy(513), lazy(6), { dModel: 1, dFF: 1 }), ['x.length / dModel must be an integer in [1, 512]']],
       ['layerNormSteps', () => pn.layerNormSteps(over), ['x.length']],
     ];
@@ -103,6 +105,9 @@ for (const simd of [true, false]) {
     refuses(pn, 'layerNormSteps', () => pn.layerNormSteps(lazy(2 ** 27 + 1)), [mem]); // 4·(2^27 + 1)·4 + 8 bytes
     refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(9 * 4096 * 4096), { width: 4096, layers: 9, gradients: true }), [mem, 'rows 4096 × width 4096 with layers 9']);
     refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(4 * 4096 * 4096), { width: 4096, layers: 4, gradients: true }), [mem]);
+    // with a memory: 16 layers of 2896² keep 2·layers·width² within 2^28, and 3498 rows put the
+    // float64 scratch past 2^32 bytes (the C test's boundary): refused before anything is allocated
+    refuses(pn, 'residualStack', () => pn.residualStack(lazy(3498 * 2896), lazy(2 * 16 * 2896 * 2896), { width: 2896, layers: 16, memory: lazy(2896), gradients: true }), [mem, 'rows 3498 × width 2896 with layers 16']);
     // a buffer's value in place: at 2^28 values the call's own bytes are its row statistics; it works
     const buf = pn.alloc(M);
     const cols = 2 ** 14;

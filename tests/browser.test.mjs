@@ -72,12 +72,12 @@ test('the minified demo site (what make demo serves) runs every figure without e
     const fetched = [];
     page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.goto(`${site.url}/`);
-    // the first load, before any scrolling: under the 150 KiB budget, bytes as decoded
+    // the first load, before any scrolling: under the 170 KiB budget (docs/decisions.md, "Page budget"), bytes as decoded
     await page.waitForFunction(() => document.querySelector('posnorm-order')?.renderTimes?.length > 0);
     await page.waitForLoadState('networkidle');
     const firstLoad = await page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
       .reduce((n, e) => n + e.decodedBodySize, 0));
-    assert.ok(firstLoad > 100 * 1024 && firstLoad < 150 * 1024, `first load ${firstLoad} bytes`);
+    assert.ok(firstLoad > 100 * 1024 && firstLoad < 170 * 1024, `first load ${firstLoad} bytes`);
     assert.equal(await page.evaluate((t) => customElements.get(t), FIGURES.at(-1)), undefined, 'figures further down load later');
     await ready(page);
     for (const tag of FIGURES) assert.ok((await pixels(page, tag)).painted > 0, `${tag} paints`);
@@ -312,9 +312,16 @@ test('figures taken out of the page and put back free and remake their wasm buff
       }
       await frame();
     };
+    // a PE error readout being computed holds its two buffers until it ends
+    // (draw/pe-error.js): sample once every started readout has its numbers
+    const readoutsDone = async () => {
+      for (let t = 0; t < 500 && figs.some((el) => el.peErrors === null); t++) await new Promise((res) => setTimeout(res, 20));
+    };
     await cycle();
+    await readoutsDone();
     const before = pn.heapStats();
     for (let k = 0; k < 20; k++) await cycle();
+    await readoutsDone();
     return { before, after: pn.heapStats(), rendered: figs.every((el) => el.renderTimes.length > 0) };
   });
   // live allocations, not the memory's size (which never shrinks, and does not grow for a leak that fits in it)

@@ -267,10 +267,15 @@ test('hostile values in the page URL, the picture address and the host never rea
     assert.deepEqual(a.html.map((e) => e.tag), ['a', 'img']);
     assert.deepEqual(attrsOf(a.html, 'img').map(([n]) => n), ['src', 'width', 'height', 'alt']);
     for (const e of [...a.element, ...a.iframe, ...a.html]) for (const [n] of e.attrs) assert.ok(!n.startsWith('on'), `no ${n} attribute`);
-    // Markdown: [![alt](picture)](link), with nothing unescaped that could end a part early
-    const md = code.markdown.match(/^\[!\[((?:\\.|[^\\\]\n])*)\]\(([^\s()<>\\]+)\)\]\(([^\s()<>\\]+)\)$/);
+    // Markdown: [![alt](picture)](link), with nothing unescaped that could end a part early; no bracket in
+    // the addresses either (marked, which Hexo uses, ends the outer link's text at a ']' in the picture's address)
+    const md = code.markdown.match(/^\[!\[((?:\\.|[^\\\]\n])*)\]\(([^\s()<>\\[\]]+)\)\]\(([^\s()<>\\[\]]+)\)$/);
     assert.ok(md, code.markdown);
     assert.equal(new URL(md[3]).searchParams.get('fig'), 'heatmap');
+    // the alt comes back by CommonMark's backslash rule, and nothing is escaped that needs no escape
+    // (marked keeps the backslashes of an image's alt: "\\(blue\\)")
+    assert.equal(md[1].replace(/\\([!-/:-@[-`{-~])/g, '$1'), attrsOf(a.element, 'img').find(([n]) => n === 'alt')[1]);
+    assert.ok(!/\\[()!#.]/.test(md[1]), md[1]);
     // Hugo and Jekyll: every parameter a quoted string whose quotes and backslashes are escaped
     for (const line of [code.hugo, code.jekyll]) {
       const body = line.replace(/^\{\{< posnorm |^\{% include posnorm\.html /, '').replace(/ >\}\}$| %\}$/, '');
@@ -287,6 +292,31 @@ test('hostile values in the page URL, the picture address and the host never rea
   for (const base of ['javascript:alert(1)//', 'data:text/html,<script>1</script>', '/relative/', '']) {
     const error = await page.evaluate(([t, b]) => { try { document.querySelector(t).embedCode({ base: b }); return null; } catch (e) { return `${e.name}: ${e.message}`; } }, [tag, base]);
     assert.match(error ?? '', /^TypeError: embedCode: base must be an absolute http: or https: URL/, base);
+  }
+  // the page URL's values never get that far (they parse to numbers and choices), so the escaping of the
+  // attributes and the text alternative is tried directly: values and a text as if they held markup
+  for (const hostile of HOSTILE) {
+    const spoofed = await page.evaluate(([t, h]) => {
+      const el = document.querySelector(t);
+      const values = { ...el.values, layout: h };
+      const describe = () => `${h} & more`;
+      // the figure's own embedCode, on the figure seen through a proxy whose values and text say `h`
+      const seen = new Proxy(el, {
+        get: (o, k) => (k === 'values' ? values : k === 'describe' ? describe : (typeof o[k] === 'function' && k !== 'constructor' ? o[k].bind(o) : o[k])),
+      });
+      return el.constructor.prototype.embedCode.call(seen);
+    }, [tag, hostile]);
+    const a = await anatomy(page, spoofed);
+    assert.deepEqual(a.element.map((e) => e.tag), ['link', 'script', tag, 'img'], hostile);
+    assert.equal(attrsOf(a.element, tag).find(([n]) => n === 'layout')[1], hostile, 'the value comes back as written');
+    assert.equal(attrsOf(a.element, 'img').find(([n]) => n === 'alt')[1], `${hostile} & more`);
+    assert.deepEqual(a.html.map((e) => e.tag), ['a', 'img'], hostile);
+    assert.equal(attrsOf(a.html, 'img').find(([n]) => n === 'alt')[1], `${hostile} & more`);
+    assert.match(spoofed.markdown, /^\[!\[(?:\\.|[^\\\]\n])*\]\([^\s()<>\\[\]]+\)\]\([^\s()<>\\[\]]+\)$/, hostile);
+    for (const line of [spoofed.hugo, spoofed.jekyll]) {
+      const body = line.replace(/^\{\{< posnorm |^\{% include posnorm\.html /, '').replace(/ >\}\}$| %\}$/, '');
+      assert.match(body, /^(?:[a-z-]+="(?:\\.|[^"\\])*"(?: |$))+$/, line);
+    }
   }
   const odd = await page.evaluate((t) => document.querySelector(t).embedCode({ base: 'https://x.test/a"><script>window.__pwned=1</script>/' }), tag);
   await check(odd);
@@ -339,5 +369,30 @@ test('embedCode() and "Download picture" leave no copy on the page and no wasm m
   assert.equal(after.copies, 1, 'no copy of the figure is left on the page');
   assert.deepEqual([after.bytes, after.allocations], [before.bytes, before.allocations], 'the copies freed everything they allocated');
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('where the modules\' own URL is not http(s) (webpack writes a file: URL for import.meta.url), Embed says so instead of failing silently', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 800, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // what webpack does to this module: import.meta.url becomes the file's path on the build machine
+  await page.route('**/web/figures/core/embed.js', async (route) => {
+    const body = (await (await route.fetch()).text()).replaceAll('import.meta.url', JSON.stringify('file:///home/dev/site/node_modules/posnorm/web/figures/core/embed.js'));
+    await route.fulfill({ body, contentType: 'text/javascript' });
+  });
+  await page.goto(`${env.server.url}/web/figure.html?fig=heatmap&lang=en`);
+  const tag = 'posnorm-heatmap';
+  await startFigure(page, tag);
+  await page.locator(`${tag} button[data-action=showEmbed]`).click();
+  const en = (await import('../web/i18n/en.js')).default;
+  await page.waitForFunction(([t, s]) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent === s, [tag, en.embedNoHost], { timeout: 5000 })
+    .catch(() => {});
+  const status = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent, tag);
+  assert.deepEqual([status, problems], [en.embedNoHost, []], 'the reader is told, no unhandled error');
+  // a page that says where posnorm is hosted gets its snippets
+  const code = await page.evaluate((t) => document.querySelector(t).embedCode({ base: 'https://example.org/posnorm/' }).element, tag);
+  assert.match(code, /src="https:\/\/example\.org\/posnorm\/web\/figures\/heatmap\.js"/);
   await context.close();
 });

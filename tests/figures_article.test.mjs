@@ -280,6 +280,66 @@ test('block: every tensor equals a float64 block computed here; toggles Pre/Post
   await update(page, tag, 'el.setAttribute("norm", "rms"); el.setAttribute("d-model", "32"); el.setAttribute("heads", "3")');
   await check({ placement: 'post', norm: 'rms', dModel: 32, heads: 4 });
   assert.equal(await get(page, tag, 'el.heads'), 4, 'heads 3 reads as 4');
+  // GELU: the erf form (nn.GELU()) by default, the tanh form from its select; the 0.6-ulp check
+  // above against the reference of the form the figure names tells them apart (tests/block.test.mjs)
+  assert.equal((await check({ gelu: 'erf' })).o.gelu, 'erf');
+  const select = page.locator(`${tag} select[name=gelu]`);
+  assert.equal(await page.locator(`${tag} label`).filter({ hasText: 'GELU' }).count() >= 1, true, 'the GELU select has its label');
+  await select.selectOption('tanh');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await check({ gelu: 'tanh', placement: 'post', norm: 'rms' });
+  assert.equal(await get(page, tag, 'el.getAttribute("gelu")'), 'tanh', 'the choice is reflected to the attribute');
+  assert.match(await get(page, tag, 'el.shareUrl()'), /gelu=tanh/, 'and goes into the share link');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('depth, decoder (cross-attention): spreads and gradient norms equal the float64 stack with its memory; Post-LN grows, Pre-LN stays level; the readout says why (en and ko)', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  const tag = 'posnorm-depth';
+  await figure(page, tag);
+  const select = page.locator(`${tag} select[name=stack]`);
+  await select.selectOption('decoder');
+  await update(page, tag, 'Object.assign(el, a)', { layers: 12, width: 32, scale: 1 });
+  assert.equal(await get(page, tag, 'el.getAttribute("stack")'), 'decoder', 'the choice is reflected to the attribute');
+  assert.match(await get(page, tag, 'el.shareUrl()'), /stack=decoder/, 'and goes into the share link');
+  const r = await get(page, tag, '({ x0: [...el.inputs.x0], w: [...el.inputs.weights], m: [...el.inputs.memory], rows: el.inputs.rows, stds: el.result.stds.map((s) => [...s]) })');
+  const W = 32, L = 12, BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
+  assert.equal(r.w.length, 2 * L * W * W, 'W_l and C_l for every layer');
+  const x0 = Float32Array.from(r.x0), w = Float32Array.from(r.w), memory = Float32Array.from(r.m);
+  // float32 products (measured 1.3e-7 relative in tests/depth_memory.test.mjs at width 8; here up to 3e-7)
+  const stdTol = 5e-7;
+  BLOCKS.forEach((block, b) => {
+    const ref = forward(x0, w, { width: W, layers: L, block, memory }).std;
+    for (let l = 0; l < L; l++) assert.ok(Math.abs(r.stds[b][l] - ref[l]) <= stdTol * ref[l], `${block} layer ${l + 1}: ${r.stds[b][l]} vs ${ref[l]}`);
+    if (block === 'post-ln') return;
+    const encoder = forward(x0, w, { width: W, layers: L, block }).std; // the same array read as W_l only: not the figure's stack
+    assert.ok(encoder.some((t, l) => Math.abs(r.stds[b][l] - t) > 10 * stdTol * t), `${block}: the memory branch is seen`);
+  });
+  await page.waitForFunction((t) => document.querySelector(t).result.gradRatio, tag, { timeout: 20000 });
+  const shown = await get(page, tag, '({ ratio: el.result.gradRatio, grads: el.result.gradNorms.map((g) => [...g]), text: el.shadowRoot.querySelector(".readout").textContent })');
+  const x4 = x0.subarray(0, 4 * W), readout = Float32Array.from(randomNormals(4 * W, { seed: 20200, std: 1 / Math.sqrt(4 * W) }));
+  const refGrads = {};
+  BLOCKS.forEach((block, b) => {
+    refGrads[block] = lossAndGradient(x4, w, readout, { width: W, layers: L, block, memory }).gradNorm;
+    for (let l = 0; l < L; l++) assert.ok(Math.abs(shown.grads[b][l] - refGrads[block][l]) <= 4e-7 * refGrads[block][l], `${block} gradient norm, layer ${l + 1}: ${shown.grads[b][l]} vs ${refGrads[block][l]}`);
+  });
+  const ratio = (block) => refGrads[block][L - 1] / refGrads[block][0];
+  assert.ok(Math.abs(shown.ratio.post - ratio('post-ln')) <= 1e-6 * ratio('post-ln'));
+  assert.ok(shown.ratio.post > 5 && shown.ratio.pre < 1.5, `the figure shows the growth: Post-LN ${shown.ratio.post}, Pre-LN ${shown.ratio.pre}`);
+  assert.match(shown.text, /reproduces Xiong/);
+  assert.match(shown.text, /Why: each decoder block also adds m·C_l, a cross-attention to the encoder output that does not depend on x/);
+  await update(page, tag, 'el.setAttribute("stack", "encoder")');
+  assert.match(await get(page, tag, 'el.shadowRoot.querySelector(".readout").textContent'), /Encoder: every branch depends on x/);
+  assert.deepEqual(problems, []);
+  await context.close();
+  // Korean
+  const ko = await open(env.browser, `${env.server.url}/web/?lang=ko`);
+  await figure(ko.page, tag);
+  await update(ko.page, tag, 'el.setAttribute("stack", "decoder")');
+  const koText = await get(ko.page, tag, 'el.shadowRoot.querySelector(".readout").textContent');
+  assert.match(koText, /이유: 디코더 블록마다 x와 무관한 교차 어텐션 가지/);
+  assert.match(await ko.page.locator(`${tag} select[name=stack]`).evaluate((e) => e.selectedOptions[0].textContent), /디코더/);
+  assert.deepEqual(ko.problems, []);
+  await ko.context.close();
 });

@@ -111,6 +111,9 @@ test('each figure\'s .d.ts declares every control with the attribute, range, def
       assert.equal(doc.match(/^[\w-]+/)[0], c.attr, where);
       if (c.kind === 'choice') {
         assert.deepEqual([...type.matchAll(/'([^']*)'/g)].map((x) => x[1]).sort(), [...c.choices].sort(), where);
+      } else if (c.kind === 'text') {
+        assert.equal(type, 'string', where);
+        assert.ok(c.hidden && c.pattern instanceof RegExp && c.maxLength > 0, `${where}: a text control is hidden, with a pattern and a length`);
       } else {
         assert.equal(type, 'number', where);
       }
@@ -119,9 +122,11 @@ test('each figure\'s .d.ts declares every control with the attribute, range, def
       if (!c.hidden && c.kind !== 'choice' && typeof c.min === 'number' && typeof c.max === 'number') assert.ok(range, `${where}: its range min…max`);
       if (range && typeof c.min === 'number') assert.equal(docNumber(range[1]), c.min, `${where}: min`);
       if (range && typeof c.max === 'number') assert.equal(docNumber(range[2]), c.max, `${where}: max`);
-      const def = doc.match(/default ['"]?([^\s,:')"]+)/);
+      // a default is a number, a quoted choice, or a quoted string (which may be empty: '')
+      const def = doc.match(/default (?:'([^']*)'|"([^"]*)"|([^\s,:)]+))/);
       assert.ok(def, `${where}: its default`);
-      assert.equal(c.kind === 'choice' ? def[1] : docNumber(def[1]), c.def, `${where}: default`);
+      const defText = def[1] ?? def[2] ?? def[3];
+      assert.equal(c.kind === 'choice' || c.kind === 'text' ? defText : docNumber(defText), c.def, `${where}: default`);
     }
   }
 });
@@ -141,7 +146,8 @@ test('docs/figures.md lists every control of each figure with its range and defa
       const text = cell.slice(start, end);
       const def = text.match(/\(`?([^()`]+)`?\)[,\s]*$/);
       assert.ok(def, `${where}: its default in brackets: "${text}"`);
-      assert.equal(c.kind === 'choice' ? def[1] : docNumber(def[1]), c.def, `${where}: default`);
+      const docDefault = c.kind === 'choice' ? def[1] : c.kind === 'text' ? def[1].replace(/^'(.*)'$/, '$1') : docNumber(def[1]);
+      assert.equal(docDefault, c.def, `${where}: default`);
       const range = text.match(/(−?[\d.e-]+)…(−?[\d.e-]+)(?![\w/·^])/);
       if (!c.hidden && c.kind !== 'choice' && typeof c.min === 'number' && typeof c.max === 'number') assert.ok(range, `${where}: its range min…max`);
       if (range && typeof c.min === 'number') assert.equal(docNumber(range[1]), c.min, `${where}: min`);

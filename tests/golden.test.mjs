@@ -81,6 +81,18 @@ function outputs(pn) {
       const r = pn.transformerBlock(x.subarray(0, 5 * 8), normals(4 * 64 + 2 * 8 * 24, { std: 0.3, seed: 107 }), { dModel: 8, heads: 2, dFF: 24, placement, norm });
       return [`transformerBlock ${placement} ${norm}`, cat(r.x, r.attnInput, r.attnOutput, r.residual1, r.ffnInput, r.ffnOutput, r.residual2, r.output, r.attention)];
     })),
+    // issue #19: the block's tanh form (the default before the erf form became it), the stack's
+    // memory branch and its erf form
+    ...Object.fromEntries([['pre', 'layer'], ['post', 'rms']].map(([placement, norm]) => {
+      const r = pn.transformerBlock(x.subarray(0, 5 * 8), normals(4 * 64 + 2 * 8 * 24, { std: 0.3, seed: 107 }), { dModel: 8, heads: 2, dFF: 24, placement, norm, gelu: 'tanh' });
+      return [`transformerBlock ${placement} ${norm} tanh`, cat(r.x, r.attnInput, r.attnOutput, r.residual1, r.ffnInput, r.ffnOutput, r.residual2, r.output, r.attention)];
+    })),
+    ...Object.fromEntries(['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => {
+      const memory = x.subarray(100, 108), w2 = normals(2 * 3 * 64, { std: 0.35, seed: 108 });
+      const f = pn.residualStack(x.subarray(0, 4 * 8), w2, { width: 8, layers: 3, block, scale: 1.3, memory, gelu: 'erf' });
+      const r = pn.residualStack(x.subarray(0, 4 * 8), w2, { width: 8, layers: 3, block, scale: 1.25, memory, gelu: 'erf', gradients: true });
+      return [`residualStack memory erf ${block}`, cat(f, r.std, r.loss, r.grad, r.gradNorm)];
+    })),
   };
 }
 

@@ -24,6 +24,7 @@ import { randomNormals } from './reference/random.mjs';
 import { forward, lossAndGradient } from './reference/residual_stack.mjs';
 import { rope } from './reference/rope.mjs';
 import { hfRopeFrequencies } from './reference/rope_scaling.mjs';
+import { rounder } from './reference/lowprec.mjs';
 
 const f32 = Math.fround;
 /** Data of mixed magnitudes: ordinary, large (1e30) and tiny (1e-30) rows. */
@@ -112,6 +113,15 @@ export const KERNELS = [
       const d = 32, dim = n % d;
       const got = pn.peSample({ n, dim, dModel: d, start: 3.25, step: v.step });
       return [check('samples', got, peSample({ n, dim, dModel: d, start: 3.25, step: v.step }), BOUNDS.peSample)];
+    },
+  },
+  {
+    // the bit emulation of tests/reference/lowprec.mjs: exact (error 0; ±0 and NaN bits in lowprec.test.mjs)
+    name: 'roundToPrecision', block: 1, inPlace: false,
+    variants: ['bfloat16', 'float16'].flatMap((precision) => norms.map((magnitude) => ({ precision, magnitude }))),
+    run(pn, n, v) {
+      const x = sweepData(n, v, n + 11);
+      return [check('rounded', pn.roundToPrecision(x, { precision: v.precision }), Array.from(x, rounder(v.precision)), 0)];
     },
   },
   {
@@ -239,11 +249,13 @@ export const KERNELS = [
   },
   {
     name: 'residualStack', block: 1, inPlace: false,
-    variants: ['plain', 'post-ln', 'pre-ln', 'pre-rms'].flatMap((block) => [{ block, gradients: false }, { block, gradients: true }]),
+    // and a decoder's stack (issue #19): a memory branch m·C_l per layer, with the erf GELU
+    variants: ['plain', 'post-ln', 'pre-ln', 'pre-rms'].flatMap((block) => [false, true].flatMap((memory) =>
+      [{ block, gradients: false, memory }, { block, gradients: true, memory }])),
     run(pn, n, v) {
-      const width = n, layers = 2, scale = 1.5;
-      const x0 = normals(2 * width, { seed: n }), w = normals(layers * width * width, { std: 1 / Math.sqrt(width), seed: n + 1 });
-      const opts = { width, layers, block: v.block, scale };
+      const width = n, layers = 2, scale = 1.5, perLayer = v.memory ? 2 : 1;
+      const x0 = normals(2 * width, { seed: n }), w = normals(perLayer * layers * width * width, { std: 1 / Math.sqrt(width), seed: n + 1 });
+      const opts = { width, layers, block: v.block, scale, ...(v.memory ? { memory: normals(width, { seed: n + 3 }), gelu: 'erf' } : {}) };
       if (!v.gradients) {
         // the float32 path (matrix products in float32): the per-layer std, relative
         // (width 1 with Post-LN: every row is constant after its norm, so the std is exactly 0)
@@ -262,7 +274,7 @@ export const KERNELS = [
   },
   {
     name: 'transformerBlock', block: 1, inPlace: false,
-    variants: ['pre', 'post'].flatMap((placement) => ['layer', 'rms'].map((norm) => ({ placement, norm }))),
+    variants: ['pre', 'post'].flatMap((placement) => ['layer', 'rms'].flatMap((norm) => ['erf', 'tanh'].map((gelu) => ({ placement, norm, gelu })))),
     run(pn, n, v) {
       // n tokens of d = 4 through two heads
       const d = 4, dFF = 8, x = normals(n * d, { seed: n }), w = normals(4 * d * d + 2 * d * dFF, { std: 0.5, seed: n + 1 });

@@ -80,7 +80,9 @@ test('every figure and language has a page with a discovery link and an oEmbed 1
       const src = new URL(iframe[1].replaceAll('&amp;', '&'));
       assert.equal(`${src.origin}${src.pathname}`, `${site.url}/web/figure.html`);
       assert.deepEqual([src.searchParams.get('fig'), src.searchParams.get('lang')], [name, lang]);
-      assert.equal(iframe[2], o.title);
+      // the attribute is HTML-escaped (a title may hold ' or &); unescaped it is the JSON's title
+      const unescaped = iframe[2].replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]);
+      assert.equal(unescaped, o.title, where);
       assert.deepEqual([Number(iframe[3]), Number(iframe[4])], [o.width, o.height]);
       // the thumbnail is the poster, of the size the JSON says
       const thumb = await fetch(o.thumbnail_url);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
 import { float32CodeRow as float32Row, frequency, peValue } from './reference/pe.mjs';
+import { peLowPrecision, rounder } from './reference/lowprec.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-precision';
@@ -74,6 +75,55 @@ test('every PE figure reads out the max error of what it draws against float64, 
     if (tag === 'posnorm-heatmap') assert.deepEqual([seqLen, d, base, layout], [24, 48, 500, 'concat']);
     assert.match(r.line, /max error of what is drawn against float64: posnorm .+; the article's float32 code at the same sizes /);
   }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('precision: the type selector — bfloat16/float16 errors, exact positions and constant columns equal the bit emulation; the link keeps the type', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 360 });
+  await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+  const settings = [
+    { type: 'bfloat16', compute: 'low', dModel: 128, pos: 300 },
+    { type: 'bfloat16', compute: 'float32', dModel: 512, pos: 1000 },
+    { type: 'float16', compute: 'low', dModel: 64, pos: 1857 },
+    { type: 'float16', compute: 'float32', dModel: 256, pos: 100000 },
+  ];
+  for (const setting of settings) {
+    const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+    await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
+    await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n]);
+    const r = await page.evaluate((t) => { const el = document.querySelector(t); return { attrs: { type: el.getAttribute('type'), compute: el.getAttribute('compute') }, result: el.result, text: el.shadowRoot.querySelector('.readout').textContent }; }, tag);
+    const { type: precision, compute, dModel: d, pos: p } = setting;
+    assert.deepEqual(r.attrs, { type: precision, compute }, 'reflected attributes');
+    const row = peLowPrecision({ seqLen: 1, dModel: d, offset: p, precision, compute });
+    let err = 0;
+    for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(row[c] - (c % 2 ? Math.cos : Math.sin)(p * frequency(c >> 1, d, 10000))));
+    assert.ok(Math.abs(r.result.err32 - err) <= 1e-6 * err + 2e-7, `${precision}/${compute} max error at ${p}: ${r.result.err32} vs ${err}`);
+    // positions: exact integers up to 2^(significant bits) when they are cast (compute 'low')
+    const exact = compute === 'low' ? { bfloat16: 256, float16: 2048 }[precision] : 2 ** 24;
+    assert.equal(r.result.exact, exact);
+    assert.equal(r.result.stored, compute === 'low' ? rounder(precision)(p) : p);
+    // the first column from which every cos column is 1 in the emulated row
+    let first = null;
+    for (let c = d - 1; c >= 1 && row[c] === 1; c -= 2) first = c;
+    assert.equal(r.result.constantFrom, first, `${precision}/${compute}: constant from`);
+    assert.match(r.text, new RegExp(`max error of the ${precision} code`));
+    assert.match(r.text, new RegExp(`Positions in ${compute === 'low' ? precision : 'float32'} are exact integers up to ${exact}`));
+  }
+  // bfloat16 at pos 300 with compute 'low': stored as 300 (300 is even), the spacing there is 2
+  await page.evaluate((t) => Object.assign(document.querySelector(t), { type: 'bfloat16', compute: 'low', pos: 301 }), tag);
+  await page.waitForFunction((t) => document.querySelector(t).result.p === 301, tag);
+  const r = await page.evaluate((t) => document.querySelector(t).result, tag);
+  assert.deepEqual([r.stored, r.share], [300, 2]);
+  // the share link carries the type and compute
+  const link = await page.evaluate((t) => document.querySelector(t).shareUrl(), tag);
+  assert.match(link, /type=bfloat16/);
+  assert.match(link, /compute=low/);
+  // and opening it restores them
+  const again = await context.newPage();
+  await again.goto(link);
+  await again.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+  assert.deepEqual(await again.evaluate((t) => { const el = document.querySelector(t); return [el.type, el.compute, el.pos]; }, tag), ['bfloat16', 'low', 301]);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -12,8 +12,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
-import { normals, maxAbsDiff } from './helpers.mjs';
-import { layerNorm, columnStats } from './reference/norms.mjs';
+import { compareValues, normals, maxAbsDiff, ulp32 } from './helpers.mjs';
+import { colormapIndex } from './reference/colormap.mjs';
+import { randomNormals } from './reference/random.mjs';
+import { transformerBlock as blockRef } from './reference/block.mjs';
+import { layerNorm, columnStats, runningUpdate } from './reference/norms.mjs';
 import { hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
 import { fillHeap, freeAll, inWorker } from './properties/heap.mjs';
 
@@ -269,6 +272,134 @@ for (const [name, simd] of BUILDS) {
     const gelu = (z) => 0.5 * z * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (z + 0.044715 * z ** 3)));
     const y = [1 + gelu(0), -1 + gelu(0), 2 + gelu(0.625), 0.5 + gelu(0.625)];
     assert.ok(Math.abs(small.loss - (y[0] + y[3])) <= 1e-12, `${small.loss}`);
+  });
+
+  // ---- review of #16 ---------------------------------------------------------
+
+  test(`${name}: histogram's default range is the finite data range, ±Inf left out of it (they made it [0, 3.4e38])`, async () => {
+    const pn = await init({ simd });
+    const h = pn.histogram(new Float32Array([0, 0.5, 1, Infinity, -Infinity, NaN]), { bins: 2 });
+    assert.deepEqual([h.min, h.max], [0, 1]);
+    assert.deepEqual([...h.counts, h.below, h.above, h.nan], [1, 2, 1, 1, 1]); // [0, 0.5) | [0.5, 1]
+  });
+
+  test(`${name}: histogram of constant data without min/max works at every magnitude (min ± 0.5 rounded back to min above 2^24)`, async () => {
+    const pn = await init({ simd });
+    for (const c of [0, 1, -3, 1e8, -1e8, 1e30, 3.4028234663852886e38, -3.4028234663852886e38, 1e-40]) {
+      const x = new Float32Array([c, c, c]);
+      const h = pn.histogram(x, { bins: 4 });
+      assert.ok(h.min <= x[0] && x[0] <= h.max && h.min < h.max, `${c}: [${h.min}, ${h.max}]`);
+      assert.equal(h.counts.reduce((a, b) => a + b, 0), 3, `${c}: every value in a bin`);
+    }
+  });
+
+  test(`${name}: out that overlaps an input without being it is refused (a row written over the next row's input gave wrong rows silently)`, async () => {
+    const pn = await init({ simd });
+    const cols = 4, rows = 3;
+    const m = pn.alloc(cols * (rows + 1)).set(Array.from({ length: cols * (rows + 1) }, (_, k) => (k * 7919) % 13 - 6));
+    const before = m.toArray(), stats = pn.heapStats();
+    const calls = [
+      ['layerNorm', () => pn.layerNorm(m.subarray(0, rows * cols), { cols, out: m.subarray(cols) })],
+      ['layerNorm', () => pn.layerNorm(m.subarray(cols), { cols, out: m.subarray(0, rows * cols) })],
+      ['layerNorm', () => pn.layerNorm(m.subarray(0, rows * cols), { cols, out: m.array.subarray(cols) })],
+      ['rmsNorm', () => pn.rmsNorm(m.subarray(0, rows * cols), { cols, out: m.subarray(cols) })],
+      ['batchNorm', () => pn.batchNorm(m.subarray(0, rows * cols), { cols, out: m.subarray(cols) })],
+      ['batchNorm', () => pn.batchNorm(m.subarray(0, rows * cols), { cols, runningMean: m.subarray(2, 2 + cols), runningVar: m.subarray(rows * cols) })],
+      ['batchNorm', () => pn.batchNorm(m.subarray(0, 2 * cols), { cols, runningMean: m.subarray(2 * cols, 3 * cols), runningVar: m.subarray(2 * cols, 3 * cols) })],
+      ['rope', () => pn.rope(m.subarray(0, rows * cols), { seqLen: rows, heads: 1, headDim: cols, out: m.subarray(cols) })],
+      // γ or β exactly out: read after the row is written (a one-row LayerNorm was off by 3)
+      ['layerNorm', () => pn.layerNorm(m.subarray(0, cols), { cols, gamma: m.subarray(0, cols), out: m.subarray(0, cols) })],
+      ['layerNorm', () => pn.layerNorm(m.subarray(cols, 2 * cols), { cols, beta: m.subarray(0, cols), out: m.subarray(0, cols) })],
+      ['rmsNorm', () => pn.rmsNorm(m.subarray(0, cols), { cols, gamma: m.subarray(0, cols), out: m.subarray(0, cols) })],
+      ['batchNorm', () => pn.batchNorm(m.subarray(0, cols), { cols, gamma: m.subarray(0, cols), out: m.subarray(0, cols) })],
+    ];
+    for (const [fn, call] of calls) {
+      assert.throws(call, named(fn, RangeError, ['overlap']));
+      assert.deepEqual(m.toArray(), before, `${fn}: nothing written`);
+      assert.deepEqual(pn.heapStats(), stats, `${fn}: nothing allocated`);
+    }
+    // outside the module's memory: what is copied back must not overlap (one
+    // Float32Array as both running statistics gave the second's values in both)
+    const xs = Float32Array.from({ length: rows * cols }, (_, k) => (k * 5) % 7 - 3);
+    const plain = [
+      () => { const s = new Float32Array(cols); return pn.batchNorm(xs, { cols, runningMean: s, runningVar: s }); },
+      () => { const s = new Float32Array(2 * cols); return pn.batchNorm(xs, { cols, runningMean: s.subarray(0, cols), runningVar: s.subarray(cols - 1, 2 * cols - 1) }); },
+      () => { const s = new Float32Array(cols); return pn.batchNorm(xs.subarray(0, cols), { cols, runningMean: s, runningVar: new Float32Array(cols).fill(1), out: s }); },
+    ];
+    for (const call of plain) assert.throws(call, named('batchNorm', RangeError, ['overlaps', 'one ArrayBuffer']));
+    // copies in are fine: out is x, gamma is x, both plain
+    const g = Float32Array.from({ length: cols }, (_, k) => k + 1);
+    const r1 = pn.layerNorm(g, { cols, gamma: g });
+    assert.ok(maxAbsDiff(r1.y, layerNorm(g, cols, { gamma: g, eps: Math.fround(1e-5) }).y) <= 5e-6);
+    const xc = Float32Array.from(xs);
+    pn.layerNorm(xc, { cols, out: xc });
+    assert.ok(maxAbsDiff(xc, layerNorm(xs, cols, { eps: Math.fround(1e-5) }).y) <= 5e-6);
+    assert.deepEqual(pn.heapStats(), stats, 'nothing left allocated');
+    // in place (out is x) is still allowed, and equals the float64 LayerNorm
+    const x = m.toArray().subarray(0, rows * cols);
+    const y = pn.layerNorm(m.subarray(0, rows * cols), { cols, out: m.subarray(0, rows * cols) }).y.toArray();
+    assert.ok(maxAbsDiff(y, layerNorm(x, cols, { eps: Math.fround(1e-5) }).y) <= 5e-6);
+    m.free();
+  });
+
+  test(`${name}: a view kept from a freed buffer is refused as out and as input (writing into free memory broke the allocator: the next calls died with "memory access out of bounds")`, async () => {
+    const pn = await init({ simd });
+    const keep = pn.alloc(64);
+    const b = pn.alloc(1024);
+    const view = b.array; // taken before free(): not detached
+    b.free();
+    const stats = pn.heapStats();
+    assert.throws(() => pn.randomNormal(1024, { out: view, mean: 1e30, std: 1e30 }), named('randomNormal', TypeError, ['out', 'freed']));
+    assert.throws(() => pn.layerNorm(view, { cols: 64 }), named('layerNorm', TypeError, ['x', 'freed']));
+    assert.throws(() => pn.layerNorm(keep, { cols: 64, out: view.subarray(0, 64) }), named('layerNorm', TypeError, ['out', 'freed']));
+    assert.deepEqual(pn.heapStats(), stats, 'nothing allocated');
+    // the allocator is intact: more buffers and a LayerNorm against float64
+    const more = [pn.alloc(100), pn.alloc(2000), pn.alloc(512)];
+    const x = normals(4096, { seed: 7 });
+    const y = pn.layerNorm(x, { cols: 64 }).y;
+    assert.ok(maxAbsDiff(y, layerNorm(x, 64, { eps: Math.fround(1e-5) }).y) <= 5e-6);
+    // a live buffer's view (and a subarray of it) is still used in place
+    const live = pn.alloc(128).set(x.subarray(0, 128));
+    const r = pn.layerNorm(live.array.subarray(0, 64), { cols: 64, out: live.array.subarray(64) });
+    assert.ok(maxAbsDiff(r.y, layerNorm(x.subarray(0, 64), 64, { eps: Math.fround(1e-5) }).y) <= 5e-6);
+    freeAll([keep, live, ...more]);
+  });
+
+  test(`${name}: documented defaults no other test pins (momentum 0.9, the sequential map's vmin 0, seed 0, heads 1, a constant's histogram range ± 0.5), each against a reference given the documented value`, async () => {
+    const pn = await init({ simd });
+    // batchNorm: momentum = 0.9 weights the old running value (ONNX)
+    const x = normals(6 * 3, { mean: 1, seed: 5 });
+    const rm = new Float32Array([1, 2, 3]), rv = new Float32Array([4, 5, 6]);
+    pn.batchNorm(x, { cols: 3, runningMean: rm, runningVar: rv });
+    const st = columnStats(x, 3);
+    const d = Math.max(maxAbsDiff(rm, runningUpdate([1, 2, 3], st.mean, 0.9)), maxAbsDiff(rv, runningUpdate([4, 5, 6], st.variance, 0.9)));
+    assert.ok(d <= 1e-6, `running statistics with momentum 0.9: ${d}`);
+    // colormap 'sequential': vmin = 0, vmax = 1
+    const lut = pn.colormapTable('sequential'), px = pn.colormap(new Float32Array([0, 0.3, 1]), { map: 'sequential' });
+    [0, 0.3, 1].forEach((t, k) => {
+      const i = colormapIndex(Math.fround(t), 0, 1);
+      assert.deepEqual([...px.subarray(4 * k, 4 * k + 4)], [...lut.subarray(4 * i, 4 * i + 4)], `sequential ${t}`);
+    });
+    // randomNormal: seed = 0
+    const c = compareValues(pn.randomNormal(64), randomNormals(64, { seed: 0 }), ulp32);
+    assert.ok(c.err <= 1 && c.compared === 64, `seed 0: ${c.err} ulp`);
+    // transformerBlock: heads = 1
+    const dm = 4, tokens = 3, dFF = 16;
+    const bx = normals(tokens * dm, { seed: 8 }), w = normals(4 * dm * dm + 2 * dm * dFF, { seed: 9, std: 0.5 });
+    const got = pn.transformerBlock(bx, w, { dModel: dm, dFF }), ref = blockRef(bx, w, { dModel: dm, dFF, heads: 1 });
+    const e = compareValues(got.output, ref.output, ulp32);
+    assert.ok(e.err <= 1 && got.attention.length === tokens * tokens, `heads 1: ${e.err} ulp`);
+    // histogram of one value v: [v − 0.5, v + 0.5] below 2^20
+    const h = pn.histogram(new Float32Array([2, 2]), { bins: 2 });
+    assert.deepEqual([h.min, h.max, ...h.counts], [1.5, 2.5, 0, 2]);
+  });
+
+  test(`${name}: minRowDistance gives the first closest pair in row-major order when distances tie (hand-worked)`, async () => {
+    const pn = await init({ simd });
+    // rows 0, 1, 2 (cols 1): pairs (0,1) and (1,2) are both 1 apart, (0,2) is 2
+    assert.deepEqual(pn.minRowDistance(new Float32Array([0, 1, 2]), { cols: 1 }), { distance: 1, i: 0, j: 1 });
+    // rows (0,0), (3,4), (0,5), (3,-1): pairs (0,3) and (1,2) are both √10 apart; (0,1), (0,2), (1,3) are 5, (2,3) √45
+    assert.deepEqual(pn.minRowDistance(new Float32Array([0, 0, 3, 4, 0, 5, 3, -1]), { cols: 2 }), { distance: Math.fround(Math.sqrt(10)), i: 0, j: 3 });
   });
 }
 

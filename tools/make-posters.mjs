@@ -7,6 +7,8 @@
 // pictures' width, controls included (the height of the iframe in the oEmbed
 // JSON that tools/build-oembed.mjs writes; the pictures' own sizes it reads
 // from the PNG files).
+// POSTERS_ONLY=NAME[,NAME…] retakes only those figures (sizes.json keeps the
+// others' entries).
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch, serve } from '../tests/browser/harness.mjs';
@@ -21,7 +23,8 @@ const made = {};
 try {
   const context = await browser.newContext({ viewport: { width: WIDTH + 16, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
-  for (const { name, tag } of FIGURES) {
+  const only = process.env.POSTERS_ONLY ? process.env.POSTERS_ONLY.split(',') : null;
+  for (const { name, tag } of FIGURES.filter((f) => !only || only.includes(f.name))) {
     for (const lang of ['ko', 'en']) {
       await page.goto(`${server.url}/web/figure.html?fig=${name}&lang=${lang}`);
       await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
@@ -44,7 +47,8 @@ try {
   await server.close();
 }
 
-const sizes = Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameHeight }]));
+const kept = process.env.POSTERS_ONLY ? JSON.parse(await readFile(`${web}posters/sizes.json`, 'utf8')) : {};
+const sizes = { ...kept, ...Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameHeight }])) };
 await writeFile(`${web}posters/sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
 console.log('web/posters/sizes.json');
 

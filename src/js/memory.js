@@ -83,6 +83,14 @@ export class Heap {
     return data.byteLength ?? 0;
   }
 
+  /** Whether bytes [start, start + length) lie within one live allocation. */
+  holds(start, length) {
+    for (const [ptr, bytes] of this.live) {
+      if (start >= ptr && start + length <= ptr + Math.max(bytes, 1)) return true;
+    }
+    return false;
+  }
+
   /** What is allocated now: count, bytes, and the size of the memory. */
   stats() {
     let bytes = 0;

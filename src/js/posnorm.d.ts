@@ -20,6 +20,8 @@ export interface TransformerBlockOptions {
   placement?: 'pre' | 'post';
   /** 'layer' (default) or 'rms' */
   norm?: 'layer' | 'rms';
+  /** the FFN's GELU: 'erf' (default; z·Φ(z), the article's nn.GELU()) or 'tanh' (approximate='tanh', GPT-2's) */
+  gelu?: 'erf' | 'tanh';
   /** >= 0, default 1e-5 */
   eps?: number;
 }
@@ -127,8 +129,29 @@ export interface PositionalEncodingOptions<O extends F32Out | undefined = undefi
    * 'float64' (default): angles in float64, each value rounded once.
    * 'float32': the article's PyTorch float32 code step by step (float32 div_term,
    * product and sin/cos), to show its error; not for use.
+   * 'bfloat16' | 'float16': that code with the model in the type (see `compute`);
+   * the result is a Float32Array whose every value is a value of the type.
    */
-  precision?: 'float64' | 'float32';
+  precision?: Precision;
+  /**
+   * With 'bfloat16'/'float16' only. 'float32' (default): the float32 code's table
+   * rounded to the type (model.to(dtype) of a stored table). 'low': every step —
+   * positions, arange(0, d, 2), the exponent, exp, the angle, sin/cos — computed in
+   * float32 and rounded to the type (round to nearest even), as PyTorch's CPU ops on
+   * bfloat16/float16 tensors. Steps: docs/api.md#low-precision.
+   */
+  compute?: LowPrecisionCompute;
+  out?: O;
+}
+
+/** float64 (posnorm's accurate path), float32 (the float32 code), or a 16-bit type. */
+export type Precision = 'float64' | 'float32' | 'bfloat16' | 'float16';
+/** Which steps of a bfloat16/float16 computation run in the type. */
+export type LowPrecisionCompute = 'float32' | 'low';
+
+export interface RoundToPrecisionOptions<O extends F32Out | undefined = undefined> {
+  /** the type to round to, round to nearest, ties to even (float16: subnormals, overflow to ±Inf from 65520; NaN → 0x7FC00000) */
+  precision: 'bfloat16' | 'float16';
   out?: O;
 }
 
@@ -193,7 +216,7 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   headDim?: number;
   /** 'bshd' = [batch, seq, heads, headDim] (default); 'bhsd' = [batch, heads, seq, headDim] (ONNX 4-D, Hugging Face) */
   layout?: 'bshd' | 'bhsd';
-  /** default 10000 (not with caches) */
+  /** default 10000 (not with caches); with a precision other than float64 at most the largest float32, 3.4028234663852886e38 */
   base?: number;
   /** position of token 0 (when positionIds is not given), default 0 */
   offset?: number;
@@ -215,6 +238,20 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   rotaryDim?: number;
   /** long-context frequency scaling (not with caches); dynamic/longrope use the highest position + 1 as the sequence length */
   scaling?: RopeScaling;
+  /**
+   * 'float64' (default): angles in float64, cos/sin rounded once, float32 rotation.
+   * 'float32': Hugging Face's float32 code (float32 inv_freq, angles, cos/sin, rotation).
+   * 'bfloat16' | 'float16': that code with the model in the type — x, cos/sin and every
+   * product and sum of the rotation rounded to the type (see `compute`); the result's
+   * values are all values of the type. Not with scaling or caches.
+   */
+  precision?: Precision;
+  /**
+   * With 'bfloat16'/'float16' only. 'float32' (default): float32 inv_freq and angles,
+   * cos/sin cast to the type, the rotation in the type (HF's path). 'low': inv_freq,
+   * positions and angles computed in the type too (each op in float32, rounded to the type).
+   */
+  compute?: LowPrecisionCompute;
   out?: O;
 }
 
@@ -250,6 +287,37 @@ export interface RopeFrequenciesOptions {
   scaling?: RopeScaling;
   /** the current sequence length (dynamic grows its base with it; longrope switches to longFactor past originalMaxPositions); default 0 */
   seqLen?: number;
+}
+
+/** A Hugging Face config.json (parsed), read for its RoPE fields; see docs/api.md. */
+export type HfConfig = Record<string, unknown>;
+
+export interface RopeFromConfigOptions {
+  /** the current sequence length, as in ropeFrequencies (longrope: long_factor past original_max_position_embeddings; dynamic: grown base); default 0, the frequencies a model starts with */
+  seqLen?: number;
+}
+
+/** What ropeFromConfig found in a config, and the frequencies. */
+export interface RopeFromConfig {
+  /** 'default' | 'linear' | 'dynamic' | 'yarn' | 'llama3' | 'longrope' */
+  ropeType: string;
+  /** the head size RoPE works on: qk_rope_head_dim, head_dim or hidden_size // num_attention_heads */
+  headDim: number;
+  /** int(headDim · partial_rotary_factor) */
+  rotaryDim: number;
+  /** rope_theta */
+  base: number;
+  /** posnorm's camelCase scaling, ready for rope() and ropeFrequencies(); null for plain RoPE */
+  scaling: RopeScaling | null;
+  /** rotaryDim/2 frequencies, rounded once from float64 */
+  invFreq: Float32Array;
+  attentionFactor: number;
+  /** max_position_embeddings, or null */
+  contextLength: number | null;
+  /** the pre-training length the scaling stretches (original_max_position_embeddings; dynamic: max_position_embeddings), or null */
+  originalContextLength: number | null;
+  /** what Hugging Face would ignore, rename or reject, each saying what HF does with it */
+  warnings: { key: string; message: string }[];
 }
 
 export interface HistogramResult {
@@ -293,6 +361,8 @@ export declare class Posnorm {
 
   /** Sinusoidal PE, row-major [seqLen × dModel]. */
   positionalEncoding<O extends F32Out | undefined = undefined>(options: PositionalEncodingOptions<O>): Result<O>;
+  /** x rounded to bfloat16 or float16 (round to nearest, ties to even), as a Float32Array of the type's values. */
+  roundToPrecision<O extends F32Out | undefined = undefined>(x: F32Input, options: RoundToPrecisionOptions<O>): Result<O>;
   /** One PE column at positions start + k·step (smooth curves). */
   peSample<O extends F32Out | undefined = undefined>(options: PeSampleOptions<O>): Result<O>;
   /** LayerNorm over each row of `cols` values. */
@@ -305,6 +375,8 @@ export declare class Posnorm {
   rope<O extends F32Out | undefined = undefined>(x: F32Input, options: RopeOptions<O>): Result<O>;
   /** inv_freq (rounded once from float64) and the attention factor of a rope_scaling, as Hugging Face transformers computes them. */
   ropeFrequencies(options: RopeFrequenciesOptions): { invFreq: Float32Array; attentionFactor: number };
+  /** Reads a Hugging Face config.json (v4 rope_scaling or v5 rope_parameters) as HF does: its RoPE geometry, scaling, frequencies and warnings. Unreadable values throw a TypeError/RangeError naming the config key. */
+  ropeFromConfig(config: HfConfig, options?: RopeFromConfigOptions): RopeFromConfig;
   /** ALiBi slopes m_h for `heads` heads. */
   alibiSlopes(heads: number): Float32Array;
   /** ALiBi bias [heads × seqLen × seqLen], bias[h][i][j] = −m_h·|i − j|. */
@@ -329,17 +401,23 @@ export declare class Posnorm {
   minRowDistance(x: F32Input, options: { cols: number }): { distance: number; i: number; j: number };
   /** R(k)·PE(p): the per-pair rotation that maps a PE row at p to p + k (even dModel). */
   peShift(peRow: F32Input, options: { k: number; base?: number }): Float32Array;
-  /** Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W); uses the first layers·width² weights. */
-  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gradients?: false }): Float32Array;
+  /**
+   * Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W) (gelu 'tanh',
+   * the default, or 'erf'); uses the first layers·width² weights. With `memory` (width finite values, a
+   * decoder's encoder output) each block also adds m·scale·C_l (Post-LN: LN(x + f(x) + m·C_l); Pre-Norm:
+   * x + m·C_l, then x + f(Norm(x))), and weights holds W_l then C_l per layer (2·layers·width² values).
+   */
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients?: false }): Float32Array;
   /**
    * With gradients: the stack in float64 with loss = Σ readout·y (y after a final norm for the
    * Pre-Norm variants; readout default: N(0, 1/(rows·width)) with seed 20200), grad = ∂loss/∂weights
-   * (same layout, layers·width² values) and gradNorm = its Frobenius norm per layer.
+   * (same layout as the weights used: W_l, then C_l with memory) and gradNorm = the Frobenius norm of
+   * each layer's W_l gradient.
    */
-  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gradients: true; readout?: F32Input }): { std: Float32Array; loss: number; grad: Float32Array; gradNorm: Float32Array };
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients: true; readout?: F32Input }): { std: Float32Array; loss: number; grad: Float32Array; gradNorm: Float32Array };
   /**
    * One Transformer block over the rows (tokens) of x [tokens × dModel], every intermediate kept:
-   * multi-head self-attention (no mask) and a GELU (tanh form) FFN, each behind a residual
+   * multi-head self-attention (no mask) and a GELU FFN (erf form unless gelu: 'tanh'), each behind a residual
    * connection, with Pre-Norm (default, GPT-2 and later) or Post-Norm (the original paper);
    * norms with γ = 1, β = 0 and linear layers without biases (their values at initialisation).
    * weights: Wq, Wk, Wv, Wo [dModel × dModel], W1 [dModel × dFF], W2 [dFF × dModel], one after

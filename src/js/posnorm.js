@@ -15,6 +15,7 @@
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
 import { BUFFER_TYPES, Frame, Heap, PnBuffer, ownerOf } from './memory.js';
 import * as v from './validate.js';
+import { readRopeConfig } from './rope-config.js';
 
 export { simdSupported, PnBuffer };
 export const MAX_ELEMENTS = v.MAX_ELEMENTS;
@@ -24,13 +25,35 @@ const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
 const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const POS_LIMIT = 2 ** 31;
+/** The largest finite float32, (2 − 2^−23)·2^127. */
+const FLOAT32_MAX = 3.4028234663852886e38;
 const PLACEMENTS = ['pre', 'post'];
 const NORM_KINDS = ['layer', 'rms'];
+/** GELU's forms, in the order of enum pn_gelu_form. */
+const GELU_FORMS = ['tanh', 'erf'];
 /** transformerBlock's tensors, in the order of enum pn_block_trace. */
 const TRACE = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
 /** Seed of the fixed read-out of residualStack's loss: N(0, 1/(rows·width)). */
 const READOUT_SEED = 20200;
-const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'out'];
+const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'precision', 'compute', 'out'];
+/** precision values, and the pn_dtype of the ones lowprec.c computes. */
+const PRECISIONS = ['float64', 'float32', 'bfloat16', 'float16'];
+const DTYPES = { float32: 0, bfloat16: 1, float16: 2 };
+const COMPUTES = ['float32', 'low'];
+
+/**
+ * The precision and compute options: precision one of PRECISIONS (default
+ * float64), compute only with bfloat16/float16 (default 'float32').
+ */
+function precisionArgs(fn, o) {
+  const precision = v.oneOf(fn, 'precision', o.precision ?? 'float64', PRECISIONS);
+  const low = precision === 'bfloat16' || precision === 'float16';
+  if (o.compute !== undefined && o.compute !== null && !low) {
+    throw new TypeError(`posnorm.${fn}: compute applies to precision 'bfloat16' or 'float16' only, got precision '${precision}'`);
+  }
+  const compute = low ? v.oneOf(fn, 'compute', o.compute ?? 'float32', COMPUTES) : 'float32';
+  return { precision, compute: COMPUTES.indexOf(compute), dtype: DTYPES[precision] };
+}
 const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 
 /** Runs `body` with a Frame and always releases it. */
@@ -66,6 +89,16 @@ function check(fn, status, scratch = 0) {
 /** Optional float32 input of a given length (gamma, beta, running stats). */
 function optionalF32(fn, name, value, length) {
   return value === undefined || value === null ? undefined : v.f32(fn, name, value, length);
+}
+
+/** A float32 input of exactly `length` values, every one finite (the index of the first that is not is named). */
+function finiteF32(fn, name, value, length) {
+  v.f32(fn, name, value, length);
+  const a = value.isPnBuffer ? value.array : value;
+  for (let k = 0; k < a.length; k++) {
+    if (!Number.isFinite(a[k])) throw new RangeError(`posnorm.${fn}: ${name} must hold finite values, got ${a[k]} at index ${k}`);
+  }
+  return value;
 }
 
 /** Validates an `out` argument of `length` values of `type`. */
@@ -134,6 +167,20 @@ const MSCALE_EPS = 1e-12;
  * attention factor, the grown base) is checked here too, so the kernel
  * never rejects what passed.
  */
+/**
+ * A ropeFrequencies error message restated in config.json terms
+ * (`sources` from readRopeConfig): `scaling.betaFast` becomes
+ * `config.rope_scaling.beta_fast`, the option `dim` the rotary dim read from
+ * its key, the option `base` the rope_theta key.
+ */
+function inConfigTerms(message, sources) {
+  return message
+    .replace(/^posnorm\.ropeFrequencies: /, '')
+    .replace(/^dim\b/, `the rotary dim (from ${sources.dim})`)
+    .replace(/^base\b|\bgrows base\b|\blower base\b/g, (m) => m.replace('base', sources.base))
+    .replace(/\bscaling\.([A-Za-z]+)/g, (m) => sources[m] ?? m);
+}
+
 function scalingArgs(fn, scaling, dim, base, seqLen) {
   const params = new Float64Array(10).fill(NaN);
   if (scaling === undefined || scaling === null) return { type: 0, params, shortFactor: undefined, longFactor: undefined };
@@ -209,7 +256,7 @@ function derivedScalingChecks(fn, type, s, params, dim, base, seqLen) {
     // with a large factor) a margin covers the last bits of exp and log
     const aboveOne = grow >= 1 || grown > 1 + 2 ** -40;
     if (!(grown <= GROWN_BASE_MAX && aboveOne)) {
-      throw new RangeError(`posnorm.${fn}: scaling type "dynamic" grows base ${base} by (factor·s/orig − factor + 1)^(dim/(dim − 2)) with scaling.factor ${factor}, s = max(seqLen, originalMaxPositions) = ${len}, orig = ${orig}, dim ${dim} to ${grown}; the grown base must be a finite number in (1, 2^1023]: lower base or scaling.factor`);
+      throw new RangeError(`posnorm.${fn}: scaling type "dynamic" grows base ${base} by (factor·s/orig − factor + 1)^(dim/(dim − 2)) with scaling.factor ${factor}, s = max(seqLen, scaling.originalMaxPositions) = ${len}, orig = ${orig}, dim ${dim} to ${grown}; the grown base must be a finite number in (1, 2^1023]: lower base or scaling.factor`);
     }
   }
 }
@@ -280,7 +327,10 @@ export class Posnorm {
    * added up in float64, fit in the module's 2 GiB; else a RangeError that
    * names `what` (the arguments that set the size).
    */
-  #reserve(fn, what, inputs, outs, extra = 0) {
+  #reserve(fn, what, inputs, outs, extra = 0, written = []) {
+    for (const [name, data] of inputs) this.#held(fn, name, data);
+    for (const [out] of outs) this.#held(fn, 'out', out);
+    this.#disjoint(fn, inputs, outs, written);
     let bytes = extra;
     for (const [name, data] of inputs) {
       this.#mine(fn, name, data);
@@ -292,6 +342,58 @@ export class Posnorm {
     }
     if (bytes > MEMORY_LIMIT) {
       throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch), more than the module's 2 GiB (${MEMORY_LIMIT} bytes)`);
+    }
+  }
+
+  /**
+   * Checks that what the kernel writes (`out`, and the `written` inputs it
+   * updates in place) overlaps nothing else in the module's memory, except
+   * that `out` may be exactly `x` (in place): a kernel that writes row r
+   * where it has yet to read row r + 1 gives wrong rows without a word, and
+   * γ or β that are `out` are read after the row is written (a one-row
+   * LayerNorm with gamma = x = out was off by 3). Arrays outside the module's
+   * memory are copied in before the kernel runs, so only what is copied back
+   * out must be disjoint among them (BatchNorm's runningMean and runningVar
+   * as one Float32Array: the second copy-back overwrote the first).
+   */
+  #disjoint(fn, inputs, outs, written) {
+    const memory = this.#heap.memory.buffer;
+    /** [buffer, start, end) of the bytes d is, or null. */
+    const range = (d) => {
+      if (!d || (d.isPnBuffer && d.freed)) return null;
+      if (d.isPnBuffer) return [memory, d.ptr, d.ptr + d.byteLength];
+      if (ArrayBuffer.isView(d)) return [d.buffer, d.byteOffset, d.byteOffset + d.byteLength];
+      return null;
+    };
+    const writes = [...outs.filter(([o]) => o).map(([o]) => ['out', o]), ...inputs.filter(([n]) => written.includes(n))];
+    const all = [...inputs, ...outs.filter(([o]) => o).map(([o]) => ['out', o])];
+    for (const [wn, w] of writes) {
+      const a = range(w);
+      if (!a) continue;
+      // in the module's memory a write must miss every argument; outside it, every other write
+      const against = a[0] === memory ? all : writes;
+      for (const [rn, r] of against) {
+        const b = rn === wn ? null : range(r);
+        if (!b || b[0] !== a[0] || !(a[1] < b[2] && b[1] < a[2])) continue;
+        const same = a[1] === b[1] && a[2] === b[2];
+        if (same && wn === 'out' && rn === 'x') continue; // in place
+        const where = a[0] === memory ? 'in the module\'s memory' : 'in one ArrayBuffer';
+        throw new RangeError(`posnorm.${fn}: ${wn} overlaps ${rn} ${where} (bytes [${a[1]}, ${a[2]}) and [${b[1]}, ${b[2]})); what a call writes must be disjoint from its other arguments, or exactly x for in place`);
+      }
+    }
+  }
+
+  /**
+   * A typed array that views this module's memory must lie within a live
+   * buffer of this instance: a view kept from a buffer that was since freed
+   * (taken before free(), so not detached) points into free memory, and
+   * writing there overwrites the allocator's own records — a later call then
+   * dies with "memory access out of bounds".
+   */
+  #held(fn, name, data) {
+    if (!ArrayBuffer.isView(data) || data.buffer !== this.#heap.memory.buffer) return;
+    if (!this.#heap.holds(data.byteOffset, data.byteLength)) {
+      throw new TypeError(`posnorm.${fn}: ${name} views the module's memory outside every live posnorm buffer (was its buffer freed?); pass a live buffer or a fresh buf.array`);
     }
   }
 
@@ -312,20 +414,41 @@ export class Posnorm {
 
   positionalEncoding(opts) {
     const fn = 'positionalEncoding';
-    const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'precision', 'out']);
+    const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'precision', 'compute', 'out']);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const offset = v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
     const layout = v.oneOf(fn, 'layout', o.layout ?? 'interleaved', LAYOUTS);
-    const precision = v.oneOf(fn, 'precision', o.precision ?? 'float64', ['float64', 'float32']);
+    const { precision, compute, dtype } = precisionArgs(fn, o);
     const n = v.total(fn, 'seqLen × dModel', seqLen * dModel);
     const out = outArg(fn, o.out, n);
     this.#reserve(fn, `seqLen ${seqLen} × dModel ${dModel}`, [], [[out, 4 * n]]);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(n, 'f32', out, 'the encoding');
-      const kernel = precision === 'float32' ? this.#x.pn_pe_float32_code_f32 : this.#x.pn_pe_sinusoidal_f32;
-      check(fn, kernel(y.ptr, seqLen, dModel, base, offset, LAYOUTS.indexOf(layout)));
+      const lay = LAYOUTS.indexOf(layout);
+      if (precision === 'bfloat16' || precision === 'float16') {
+        check(fn, this.#x.pn_pe_lowprec_f32(y.ptr, seqLen, dModel, base, offset, lay, dtype, compute));
+      } else {
+        const kernel = precision === 'float32' ? this.#x.pn_pe_float32_code_f32 : this.#x.pn_pe_sinusoidal_f32;
+        check(fn, kernel(y.ptr, seqLen, dModel, base, offset, lay));
+      }
+      return y.result();
+    });
+  }
+
+  roundToPrecision(x, opts) {
+    const fn = 'roundToPrecision';
+    v.f32(fn, 'x', x);
+    const n = x.length;
+    const o = v.options(fn, opts, ['precision', 'out']);
+    const precision = v.oneOf(fn, 'precision', o.precision, ['bfloat16', 'float16']);
+    const out = outArg(fn, o.out, n);
+    this.#reserve(fn, `x.length ${n}`, [['x', x]], [[out, 4 * n]]);
+    return framed(this.#heap, fn, (f) => {
+      const px = f.input(x, 'x');
+      const y = f.output(n, 'f32', out, 'y');
+      check(fn, this.#x.pn_round_f32(y.ptr, px, n, DTYPES[precision]));
       return y.result();
     });
   }
@@ -402,7 +525,7 @@ export class Posnorm {
     }
     const out = outArg(fn, o.out, size);
     const inputs = [['x', x], ['gamma', gamma], ['beta', beta], ['runningMean', runningMean], ['runningVar', runningVar]];
-    this.#reserve(fn, `x.length ${size}`, inputs, [[out, 4 * size]], training ? 8 * cols : 0);
+    this.#reserve(fn, `x.length ${size}`, inputs, [[out, 4 * size]], training ? 8 * cols : 0, training ? ['runningMean', 'runningVar'] : []);
     if (!training) {
       // inference returns the running statistics it used: copied now, while
       // every view is attached (the call's allocations may grow the memory)
@@ -508,18 +631,29 @@ export class Posnorm {
     const offset = ids || cached ? 0 : v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
     top ??= offset + seqLen;
     const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim, base, top);
+    const { precision, compute, dtype } = precisionArgs(fn, o);
+    const lowPath = precision !== 'float64';
+    if (lowPath && (scaling || cached)) {
+      throw new TypeError(`posnorm.${fn}: precision '${precision}' computes the default RoPE angles itself; it cannot be combined with ${scaling ? 'scaling' : 'cosCache/sinCache'} (use precision 'float64')`);
+    }
+    if (lowPath && !(base <= FLOAT32_MAX)) {
+      // the float32 and 16-bit forms take base as a float32 scalar (as HF's float32 angles)
+      throw new RangeError(`posnorm.${fn}: base must be a finite number in (1, ${FLOAT32_MAX}] (the largest float32) with precision '${precision}', got ${base}`);
+    }
     const out = outArg(fn, o.out, n);
     const inputs = [['x', x], ['positionIds', ids], ['cosCache', cached ? o.cosCache : undefined], ['sinCache', cached ? o.sinCache : undefined]];
     // scratch (posnorm.h): the scaled kernel's cos/sin of every token, or
     // pn_rope_f32's table (one row with position ids); the frequencies' temps
-    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached ? 0 : 8 * (ids ? 1 : seqLen) * half;
+    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached || lowPath ? 0 : 8 * (ids ? 1 : seqLen) * half;
     this.#reserve(fn, `${shape} = ${n} with rotaryDim ${rotaryDim}`, inputs, [[out, 4 * n]], scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pids = f.input(ids, 'positionIds');
       const y = f.output(n, 'f32', out, 'y');
       const lay = ROPE_LAYOUTS.indexOf(layout);
-      if (scaling) {
+      if (lowPath) {
+        check(fn, this.#x.pn_rope_lowprec_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay, dtype, compute));
+      } else if (scaling) {
         const { inv, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
         check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
       } else if (cached) {
@@ -544,6 +678,19 @@ export class Posnorm {
       const { inv, af } = this.#frequencies(f, fn, dim, base, scaling, seqLen);
       return { invFreq: Float32Array.from(inv.result()), attentionFactor: af.result()[0] };
     });
+  }
+
+  ropeFromConfig(config, opts) {
+    const fn = 'ropeFromConfig';
+    const seqLen = v.int(fn, 'seqLen', v.options(fn, opts, ['seqLen']).seqLen ?? 0, 0, POS_LIMIT);
+    const { sources, ...r } = readRopeConfig(config);
+    try {
+      return { ...r, ...this.ropeFrequencies({ dim: r.rotaryDim, base: r.base, scaling: r.scaling ?? undefined, seqLen }) };
+    } catch (e) {
+      // a value the reader passed that the frequencies cannot take (a beta
+      // of 1e-320, dynamic's grown base, …): the message names the config key
+      throw new (e instanceof TypeError ? TypeError : RangeError)(`posnorm.${fn}: ${inConfigTerms(e.message, sources)}`);
+    }
   }
 
   /** Runs pn_rope_frequencies_f64 into frame temporaries. */
@@ -609,7 +756,13 @@ export class Posnorm {
       const r = finiteRange(x.isPnBuffer ? x.array : x);
       min ??= r.min;
       max ??= r.max;
-      if (min === max) { min -= 0.5; max += 0.5; }
+      if (min === max) {
+        // one value: a range around it that float32 can tell apart from it
+        // (min ± 0.5 rounds back to min above 2^24), within the float32 range
+        const d = Math.max(0.5, Math.abs(min) * 2 ** -20);
+        min = Math.max(min - d, -v.F32_MAX);
+        max = Math.min(max + d, v.F32_MAX);
+      }
     }
     v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
     v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
@@ -729,29 +882,37 @@ export class Posnorm {
   residualStack(x0, weights, opts) {
     const fn = 'residualStack';
     v.f32(fn, 'x0', x0);
-    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale', 'gradients', 'readout']);
+    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale', 'gelu', 'memory', 'gradients', 'readout']);
     const width = v.int(fn, 'width', o.width, 1, 4096);
     const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
-    const need = v.total(fn, 'layers × width × width', layers * width * width);
+    // a decoder's memory: one vector of width finite values, read now (before any allocation)
+    const memory = o.memory === undefined ? undefined : finiteF32(fn, 'memory', o.memory, width);
+    const perLayer = memory ? 2 : 1;
+    const need = v.total(fn, memory ? 'layers × 2 × width × width (W_l and C_l)' : 'layers × width × width', perLayer * layers * width * width);
     v.f32(fn, 'weights', weights);
-    if (weights.length < need) throw new RangeError(`posnorm.${fn}: weights.length must be at least layers × width × width = ${need}, got ${weights.length}`);
+    if (weights.length < need) {
+      throw new RangeError(`posnorm.${fn}: weights.length must be at least ${memory ? 'layers × 2 × width × width (W_l then C_l per layer, with memory)' : 'layers × width × width'} = ${need}, got ${weights.length}`);
+    }
     const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
+    const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);
     const scale = v.num(fn, 'scale', o.scale ?? 1, -v.F32_MAX, v.F32_MAX);
     const n = rows * width;
     const what = `rows ${rows} × width ${width} with layers ${layers}`;
+    const geluForm = GELU_FORMS.indexOf(gelu), blockKind = BLOCKS.indexOf(block);
     if (v.bool(fn, 'gradients', o.gradients ?? false)) {
       v.total(fn, 'rows × width × (layers + 1)', n * (layers + 1));
       // the read-out of the loss: given, or a fixed seeded one (documented),
       // drawn into a temporary of the call
       const readout = o.readout === undefined ? undefined : v.f32(fn, 'readout', o.readout, n);
-      // scratch (posnorm_figures.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1)
-      const scratch = 8 * n * (3 * layers + 5) + 8 * rows * (layers + 1);
-      this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['readout', readout]], [],
+      // scratch (posnorm_figures.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) (+ 8·width with memory)
+      const scratch = 8 * n * (3 * layers + 5) + 8 * rows * (layers + 1) + (memory ? 8 * width : 0);
+      this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['memory', memory], ['readout', readout]], [],
         (readout ? 0 : 4 * n) + 8 * layers + 8 + 4 * need + scratch);
       return framed(this.#heap, fn, (f) => {
         const px = f.input(x0, 'x0');
         const pw = f.input(weights, 'weights');
+        const pm = memory ? f.input(memory, 'memory') : 0;
         let pr;
         if (readout) {
           pr = f.input(readout, 'readout');
@@ -764,19 +925,20 @@ export class Posnorm {
         const loss = f.output(1, 'f64', undefined, 'the loss');
         const grad = f.output(need, 'f32', undefined, 'the gradient');
         const gn = f.output(layers, 'f32', undefined, 'the gradient norms');
-        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pr, layers, rows, width, BLOCKS.indexOf(block), scale), scratch);
+        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pm, pr, layers, rows, width, blockKind, geluForm, scale), scratch);
         return { std: std.result(), loss: loss.result()[0], grad: grad.result(), gradNorm: gn.result() };
       });
     }
     if (o.readout !== undefined) throw new TypeError(`posnorm.${fn}: readout is used only with gradients: true`);
-    // scratch (posnorm_figures.h): 12·rows·width
-    const scratch = 12 * n;
-    this.#reserve(fn, what, [['x0', x0], ['weights', weights]], [], 4 * layers + scratch);
+    // scratch (posnorm_figures.h): 4·(3·rows·width + width)
+    const scratch = 4 * (3 * n + width);
+    this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['memory', memory]], [], 4 * layers + scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x0, 'x0');
       const pw = f.input(weights, 'weights');
+      const pm = memory ? f.input(memory, 'memory') : 0;
       const y = f.output(layers, 'f32', undefined, 'the deviations');
-      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, layers, rows, width, BLOCKS.indexOf(block), scale), scratch);
+      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, pm, layers, rows, width, blockKind, geluForm, scale), scratch);
       return y.result();
     });
   }
@@ -784,7 +946,7 @@ export class Posnorm {
   transformerBlock(x, weights, opts) {
     const fn = 'transformerBlock';
     v.f32(fn, 'x', x);
-    const o = v.options(fn, opts, ['dModel', 'heads', 'dFF', 'placement', 'norm', 'eps']);
+    const o = v.options(fn, opts, ['dModel', 'heads', 'dFF', 'placement', 'norm', 'gelu', 'eps']);
     const dModel = v.int(fn, 'dModel', o.dModel, 1, 1024);
     const tokens = v.int(fn, 'x.length / dModel', rowsOf(fn, x, dModel), 1, 512);
     const heads = v.int(fn, 'heads', o.heads ?? 1, 1, dModel);
@@ -792,6 +954,8 @@ export class Posnorm {
     const dFF = v.int(fn, 'dFF', o.dFF ?? 4 * dModel, 1, 4096);
     const placement = v.oneOf(fn, 'placement', o.placement ?? 'pre', PLACEMENTS);
     const norm = v.oneOf(fn, 'norm', o.norm ?? 'layer', NORM_KINDS);
+    // the article's block uses nn.GELU(), whose default is the exact erf form
+    const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);
     const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
     v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
     const n = tokens * dModel;
@@ -805,7 +969,7 @@ export class Posnorm {
       const trace = f.output(TRACE.length * n, 'f32', undefined, 'the trace');
       const attn = f.output(heads * tokens * tokens, 'f32', undefined, 'the attention weights');
       check(fn, this.#x.pn_transformer_block_f32(trace.ptr, attn.ptr, px, pw, tokens, dModel, heads, dFF,
-        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), eps), scratch);
+        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), GELU_FORMS.indexOf(gelu), eps), scratch);
       const all = trace.result();
       const out = { attention: attn.result() };
       TRACE.forEach((name, k) => { out[name] = all.subarray(k * n, (k + 1) * n); });
@@ -847,9 +1011,10 @@ function finiteRange(a) {
   let max = -Infinity;
   for (let k = 0; k < a.length; k++) {
     const t = a[k];
+    if (!Number.isFinite(t)) continue; // ±Inf are counted below/above, not ranged over
     if (t < min) min = t;
     if (t > max) max = t;
   }
   if (min === Infinity) return { min: 0, max: 1 };
-  return { min: Math.max(min, -v.F32_MAX), max: Math.min(max, v.F32_MAX) };
+  return { min, max };
 }

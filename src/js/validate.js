@@ -28,7 +28,8 @@ export function int(fn, name, v, min, max = MAX_ELEMENTS) {
 
 /** Checks that v is a finite number in [min, max] (open ends where said). */
 export function num(fn, name, v, min = -Infinity, max = Infinity, { minOpen = false, maxOpen = false } = {}) {
-  const range = `${minOpen ? '(' : '['}${min}, ${max}${maxOpen ? ')' : ']'}`;
+  // an infinite end is written ∞ and open: a finite number never reaches it
+  const range = `${minOpen || min === -Infinity ? '(' : '['}${min === -Infinity ? '−∞' : min}, ${max === Infinity ? '∞' : max}${maxOpen || max === Infinity ? ')' : ']'}`;
   if (typeof v !== 'number') {
     throw new TypeError(`posnorm.${fn}: ${name} must be a finite number in ${range}, got ${describe(v)}`);
   }

@@ -268,7 +268,8 @@ static int fuzz_stack_shapes(bytes *b, int grad) {
   int sizes_ok = layers >= 1 && layers <= 1024 && rows >= 1 && rows <= 4096 && width >= 1 && width <= 4096 && L * W * W <= MAXE;
   if (grad) sizes_ok = sizes_ok && R * W * (L + 1) <= MAXE;
   const int args_ok = block >= 0 && block <= 3 && isfinite(scale);
-  const uint64_t scratch = grad ? 8 * R * W * (3 * L + 5) + 8 * R * (L + 1) : 12 * R * W;
+  /* the scratch each function's header comment states (without a memory) */
+  const uint64_t scratch = grad ? 8 * R * W * (3 * L + 5) + 8 * R * (L + 1) : 4 * (3 * R * W + W);
   const uint64_t cost = (grad ? 3 : 1) * L * R * W * W; /* multiply-adds */
   /* computed for real when small (every buffer <= 2^14 values) */
   const int real = sizes_ok && args_ok && nulls >= 7 && cost <= (1u << 20) && L * W * W <= (1u << 14) && R * W <= (1u << 14);
@@ -289,11 +290,11 @@ static int fuzz_stack_shapes(bytes *b, int grad) {
   int rc;
   if (grad)
     rc = pn_residual_stack_grad_f32(nulls == 0 ? NULL : std, nulls == 1 ? NULL : &loss, nulls == 2 ? NULL : g,
-                                    nulls == 3 ? NULL : gn, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w,
-                                    nulls == 6 ? NULL : ro, layers, rows, width, block, scale);
+                                    nulls == 3 ? NULL : gn, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w, NULL,
+                                    nulls == 6 ? NULL : ro, layers, rows, width, block, PN_GELU_TANH, scale);
   else
-    rc = pn_residual_stack_f32(nulls == 0 ? NULL : std, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w, layers, rows,
-                               width, block, scale);
+    rc = pn_residual_stack_f32(nulls == 0 ? NULL : std, nulls == 4 ? NULL : x0, nulls == 5 ? NULL : w, NULL, layers, rows,
+                               width, block, PN_GELU_TANH, scale);
   pn_alloc_stats.limit = SIZE_MAX;
   const int null_used = grad ? nulls < 7 : (nulls == 0 || nulls == 4 || nulls == 5);
   const int want = null_used ? PN_ERR_NULL : !sizes_ok ? PN_ERR_SIZE : !args_ok ? PN_ERR_ARG : real ? PN_OK
@@ -348,7 +349,7 @@ static int fuzz_block_shapes(bytes *b) {
   const pn_alloc_counter before = pn_alloc_stats;
   if (!real) pn_alloc_stats.limit = 0;
   const int rc = pn_transformer_block_f32(nulls == 0 ? NULL : trace, nulls == 1 ? NULL : attn, nulls == 2 ? NULL : x,
-                                          nulls == 3 ? NULL : w, T, d, heads, ff, place, kind, eps);
+                                          nulls == 3 ? NULL : w, T, d, heads, ff, place, kind, PN_GELU_TANH, eps);
   pn_alloc_stats.limit = SIZE_MAX;
   const int want = nulls < 4 ? PN_ERR_NULL : !sizes_ok ? PN_ERR_SIZE : !args_ok ? PN_ERR_ARG : real ? PN_OK : PN_ERR_NOMEM;
   TRAP(rc == want);
@@ -594,13 +595,13 @@ static int fuzz_data(bytes *bp, int which) {
     float w[7 * 81], stds[8], x0[4 * 9]; /* layers, width may step one past */
     for (int k = 0; k < 7 * 81; k++) w[k] = g[k % 80] / 8;
     for (int k = 0; k < 4 * 9; k++) x0[k] = x[(size_t)k % n];
-    rc = pn_residual_stack_f32(stds, x0, w, layers, sr, width, take_int(&b, 0, 3), take_finite(&b));
+    rc = pn_residual_stack_f32(stds, x0, w, NULL, layers, sr, width, take_int(&b, 0, 3), PN_GELU_TANH, take_finite(&b));
     TRAP(rc <= 0);
     /* and with gradients: finite in, finite (or Inf from overflow) out, never a bad status */
     float gstd[8], gradw[7 * 81], gnorm[8], ro[4 * 9];
     double loss = 0;
     for (int k = 0; k < 4 * 9; k++) ro[k] = be[k % 80];
-    const int rc2 = pn_residual_stack_grad_f32(gstd, &loss, gradw, gnorm, x0, w, ro, layers, sr, width, take_int(&b, 0, 3), (float)(take_u32(&b) % 300) / 100.0f);
+    const int rc2 = pn_residual_stack_grad_f32(gstd, &loss, gradw, gnorm, x0, w, NULL, ro, layers, sr, width, take_int(&b, 0, 3), PN_GELU_TANH, (float)(take_u32(&b) % 300) / 100.0f);
     TRAP(rc2 <= 0 && rc2 >= PN_ERR_NOMEM);
     if (rc2 == PN_OK && all_finite(x0, (size_t)(sr > 0 ? sr : 1) * (size_t)(width > 0 ? width : 1))) {
       double top = 0;
@@ -651,7 +652,7 @@ static int fuzz_data(bytes *bp, int which) {
     for (int k = 0; k < 6 * 8; k++) xb[k] = x[(size_t)k % n];
     const int fits = T >= 1 && d >= 1 && d <= 8 && heads >= 1 && heads <= 4 && ff >= 1 && ff <= 8;
     if (!fits) { rc = PN_OK; break; }
-    rc = pn_transformer_block_f32(trace, attn, xb, w, T, d, heads, ff, place, kind, eps);
+    rc = pn_transformer_block_f32(trace, attn, xb, w, T, d, heads, ff, place, kind, PN_GELU_TANH, eps);
     const int args_ok = d % heads == 0 && heads <= d && place >= 0 && place <= 1 && kind >= 0 && kind <= 1 && eps >= 0.0f && isfinite(eps);
     TRAP(args_ok ? rc == PN_OK || rc == PN_ERR_NOMEM : rc != PN_OK);
     double top = 0;

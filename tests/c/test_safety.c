@@ -287,8 +287,8 @@ static void regression_stack_grad_scratch(void) {
     fill_slots();
     const pn_alloc_counter before = pn_alloc_stats;
     pn_alloc_stats.limit = (size_t)64 << 20;
-    const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, shapes[s][2],
-                                              shapes[s][0], shapes[s][1], PN_BLOCK_POST_LN, 1.0f);
+    const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, shapes[s][2],
+                                              shapes[s][0], shapes[s][1], PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f);
     pn_alloc_stats.limit = SIZE_MAX;
     const int want = scratch > (uint64_t)SIZE_MAX ? PN_ERR_SIZE : PN_ERR_NOMEM;
     CHECK(rc == want, "%d × %d, %d layers: status %d, want %d", shapes[s][0], shapes[s][1], shapes[s][2], rc, want);
@@ -626,6 +626,70 @@ static void sentinel_rope(void) {
   REFUSED(PN_ERR_ARG, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, -1));
 }
 
+static void sentinel_lowprec(void) {
+  const int32_t ids[6] = {1, 4, 7, 10, 13, 2147483647}, neg_last[6] = {0, 1, 2, 3, 4, -1};
+  const int32_t bad_dtype[] = {-1, 3, INT32_MIN, INT32_MAX}, bad_compute[] = {-1, 2, INT32_MIN, INT32_MAX};
+  kernel = "pn_round_f32";
+  kernels++;
+  ACCEPTED(pn_round_f32(F(0), data, 37, PN_DTYPE_BFLOAT16));
+  ACCEPTED(pn_round_f32(F(0), data, 37, PN_DTYPE_FLOAT32));
+  REFUSED(PN_ERR_NULL, pn_round_f32(NULL, data, 37, PN_DTYPE_FLOAT16));
+  REFUSED(PN_ERR_NULL, pn_round_f32(F(0), NULL, 37, PN_DTYPE_FLOAT16));
+  for (int k = 0; k < NBAD; k++) REFUSED(PN_ERR_SIZE, pn_round_f32(F(0), data, bad_sizes[k], PN_DTYPE_FLOAT16));
+  REFUSED(PN_ERR_SIZE, pn_round_f32(F(0), data, PN_MAX_ELEMENTS + 1, PN_DTYPE_FLOAT16));
+  REFUSED(PN_ERR_SIZE, pn_round_f32(F(0), data, INT32_MAX, PN_DTYPE_FLOAT16));
+  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_round_f32(F(0), data, 37, bad_dtype[k]));
+
+  kernel = "pn_pe_lowprec_f32";
+  kernels++;
+  ACCEPTED(pn_pe_lowprec_f32(F(0), 4, 6, 1e4, 0, PN_PE_INTERLEAVED, PN_DTYPE_BFLOAT16, PN_COMPUTE_LOW));
+  ACCEPTED(pn_pe_lowprec_f32(F(0), 4, 7, 1e4, INT32_MAX - 3, PN_PE_CONCAT, PN_DTYPE_FLOAT16, PN_COMPUTE_FLOAT32));
+  REFUSED(PN_ERR_NULL, pn_pe_lowprec_f32(NULL, 4, 6, 1e4, 0, 0, 1, 1));
+  for (int k = 0; k < NBAD; k++) {
+    REFUSED(PN_ERR_SIZE, pn_pe_lowprec_f32(F(0), bad_sizes[k], 6, 1e4, 0, 0, 1, 1));
+    REFUSED(PN_ERR_SIZE, pn_pe_lowprec_f32(F(0), 4, bad_sizes[k], 1e4, 0, 0, 1, 1));
+  }
+  for (int k = 0; k < NOVER2; k++) REFUSED(PN_ERR_SIZE, pn_pe_lowprec_f32(F(0), over2[k][0], over2[k][1], 1e4, 0, 0, 1, 1));
+  for (int k = 0; k < NBASE; k++) REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, bad_base[k], 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, 1e4, -1, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, 1e4, INT32_MAX - 2, 0, 1, 1)); /* ends at 2^31 + 1 */
+  REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, 1e4, 0, 2, 1, 1));
+  for (int k = 0; k < 4; k++) {
+    REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, 1e4, 0, 0, bad_dtype[k], 1));
+    REFUSED(PN_ERR_ARG, pn_pe_lowprec_f32(F(0), 4, 6, 1e4, 0, 0, 1, bad_compute[k]));
+  }
+
+  kernel = "pn_rope_lowprec_f32";
+  kernels++;
+  ACCEPTED(pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, PN_ROPE_BSHD, PN_DTYPE_FLOAT16, PN_COMPUTE_LOW));
+  ACCEPTED(pn_rope_lowprec_f32(F(0), data, ids, 2, 3, 2, 8, 6, 1e4, 0, 1, PN_ROPE_BHSD, PN_DTYPE_BFLOAT16, PN_COMPUTE_FLOAT32));
+  ACCEPTED(pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, INT32_MAX - 2, 0, PN_ROPE_BSHD, PN_DTYPE_FLOAT32, PN_COMPUTE_LOW));
+  REFUSED(PN_ERR_NULL, pn_rope_lowprec_f32(NULL, data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, 0, 1, 1));
+  REFUSED(PN_ERR_NULL, pn_rope_lowprec_f32(F(0), NULL, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, 0, 1, 1));
+  for (int k = 0; k < NBAD; k++) {
+    REFUSED(PN_ERR_SIZE, pn_rope_lowprec_f32(F(0), data, NULL, bad_sizes[k], 3, 2, 8, 6, 1e4, 5, 0, 0, 1, 1));
+    REFUSED(PN_ERR_SIZE, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, bad_sizes[k], 6, 1e4, 5, 0, 0, 1, 1));
+  }
+  for (int k = 0; k < NOVER4; k++)
+    REFUSED(PN_ERR_SIZE, pn_rope_lowprec_f32(F(0), data, NULL, over4[k][0], over4[k][1], over4[k][2], over4[k][3], 6, 1e4, 0, 0, 0, 1, 1));
+  const int32_t bad_rotary[] = {0, -2, 5, 10, INT32_MIN, INT32_MAX};
+  for (int k = 0; k < 6; k++) REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, bad_rotary[k], 1e4, 5, 0, 0, 1, 1));
+  for (int k = 0; k < NBASE; k++) REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, bad_base[k], 5, 0, 0, 1, 1));
+  /* base is taken as a float32: FLT_MAX is the largest it takes */
+  ACCEPTED(pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, (double)FLT_MAX, 5, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, nextafter((double)FLT_MAX, INFINITY), 5, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e300, 5, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, -1, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, INT32_MAX - 1, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, neg_last, 2, 3, 2, 8, 6, 1e4, 0, 0, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 2, 0, 1, 1));
+  REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, 2, 1, 1));
+  for (int k = 0; k < 4; k++) {
+    REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, 0, bad_dtype[k], 1));
+    REFUSED(PN_ERR_ARG, pn_rope_lowprec_f32(F(0), data, NULL, 2, 3, 2, 8, 6, 1e4, 5, 0, 0, 1, bad_compute[k]));
+  }
+}
+
 static void sentinel_rope_frequencies(void) {
   kernel = "pn_rope_frequencies_f64";
   kernels++;
@@ -849,68 +913,83 @@ static void sentinel_article(void) {
   /* residual stack: 2 layers of [3 × 4] */
   kernel = "pn_residual_stack_f32";
   kernels++;
-  ACCEPTED(pn_residual_stack_f32(F(0), data, data + 100, 2, 3, 4, PN_BLOCK_POST_LN, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(NULL, data, data + 100, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(F(0), NULL, data + 100, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(F(0), data, NULL, 2, 3, 4, 0, 1.0f));
+  ACCEPTED(pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, 4, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(NULL, data, data + 100, NULL, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(F(0), NULL, data + 100, NULL, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_f32(F(0), data, NULL, NULL, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
   const int32_t over_layers[] = {0, -1, INT32_MIN, 1025, INT32_MAX}, over_rows[] = {0, -1, INT32_MIN, 4097, INT32_MAX};
   for (int k = 0; k < 5; k++) {
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, over_layers[k], 3, 4, 0, 1.0f));
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, 2, over_rows[k], 4, 0, 1.0f));
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, 2, 3, over_rows[k], 0, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, over_layers[k], 3, 4, 0, PN_GELU_TANH, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, over_rows[k], 4, 0, PN_GELU_TANH, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, over_rows[k], 0, PN_GELU_TANH, 1.0f));
   }
-  REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, 1024, 1, 513, 0, 1.0f)); /* weights 2^28 + … */
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f)); /* weights 2^28 + … */
   const int32_t bad_block[] = {-1, 4, INT32_MIN, INT32_MAX};
   const float bad_scale[] = {NAN, INFINITY, -INFINITY};
-  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, 2, 3, 4, bad_block[k], 1.0f));
-  for (int k = 0; k < 3; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, 2, 3, 4, 0, bad_scale[k]));
+  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, 4, bad_block[k], PN_GELU_TANH, 1.0f));
+  for (int k = 0; k < 3; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, 4, 0, PN_GELU_TANH, bad_scale[k]));
+  /* the memory branch (weights W_l, C_l: 2·2·16 values) and both GELU forms */
+  for (int b = 0; b < 4; b++) ACCEPTED(pn_residual_stack_f32(F(0), data, data + 100, data + 500, 2, 3, 4, b, PN_GELU_ERF, 1.0f));
+  const int32_t bad_gelu[] = {-1, 2, INT32_MIN, INT32_MAX};
+  for (int k = 0; k < 4; k++) {
+    REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, 4, 0, bad_gelu[k], 1.0f));
+    REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, data + 500, 2, 3, 4, 0, bad_gelu[k], 1.0f));
+  }
 
   kernel = "pn_residual_stack_grad_f32";
   kernels++;
   const float *x0 = data, *w = data + 100, *ro = data + 300;
-  ACCEPTED(pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 2, 3, 4, PN_BLOCK_PRE_LN, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(NULL, D(1), F(2), F(3), x0, w, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), NULL, F(2), F(3), x0, w, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), NULL, F(3), x0, w, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), NULL, x0, w, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), NULL, w, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, NULL, ro, 2, 3, 4, 0, 1.0f));
-  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, 2, 3, 4, 0, 1.0f));
+  ACCEPTED(pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, PN_BLOCK_PRE_LN, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(NULL, D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), NULL, F(2), F(3), x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), NULL, F(3), x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), NULL, x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), NULL, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, NULL, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_NULL, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, NULL, 2, 3, 4, 0, PN_GELU_TANH, 1.0f));
   for (int k = 0; k < 5; k++) {
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, over_layers[k], 3, 4, 0, 1.0f));
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 2, over_rows[k], 4, 0, 1.0f));
-    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 2, 3, over_rows[k], 0, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, over_layers[k], 3, 4, 0, PN_GELU_TANH, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, over_rows[k], 4, 0, PN_GELU_TANH, 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, over_rows[k], 0, PN_GELU_TANH, 1.0f));
   }
-  REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 1024, 1, 513, 0, 1.0f));
-  REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 16, 4096, 4096, 0, 1.0f)); /* rows·width·17 */
-  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 2, 3, 4, bad_block[k], 1.0f));
-  for (int k = 0; k < 3; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, ro, 2, 3, 4, 0, bad_scale[k]));
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f)); /* rows·width·17 */
+  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, bad_block[k], PN_GELU_TANH, 1.0f));
+  for (int k = 0; k < 3; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, bad_scale[k]));
+  for (int b = 0; b < 4; b++) ACCEPTED(pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, data + 500, ro, 2, 3, 4, b, PN_GELU_ERF, 1.0f));
+  for (int k = 0; k < 4; k++) {
+    REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, 0, bad_gelu[k], 1.0f));
+    REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, data + 500, ro, 2, 3, 4, 0, bad_gelu[k], 1.0f));
+    REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, data + 500, ro, over_layers[k], 3, 4, 0, bad_gelu[k], 1.0f));
+  }
 
   /* the block: 2 tokens, d_model 4, 2 heads, d_ff 3 (weights 4·16 + 2·12) */
   kernel = "pn_transformer_block_f32";
   kernels++;
   const float *bw = data + 100;
-  ACCEPTED(pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, PN_PRE_NORM, PN_NORM_LAYER, 1e-5f));
-  ACCEPTED(pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 4, 3, PN_POST_NORM, PN_NORM_RMS, -0.0f));
-  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(NULL, F(1), data, bw, 2, 4, 2, 3, 0, 0, 1e-5f));
-  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), NULL, data, bw, 2, 4, 2, 3, 0, 0, 1e-5f));
-  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), F(1), NULL, bw, 2, 4, 2, 3, 0, 0, 1e-5f));
-  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), F(1), data, NULL, 2, 4, 2, 3, 0, 0, 1e-5f));
+  ACCEPTED(pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, PN_PRE_NORM, PN_NORM_LAYER, PN_GELU_TANH, 1e-5f));
+  ACCEPTED(pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 4, 3, PN_POST_NORM, PN_NORM_RMS, PN_GELU_TANH, -0.0f));
+  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(NULL, F(1), data, bw, 2, 4, 2, 3, 0, 0, PN_GELU_TANH, 1e-5f));
+  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), NULL, data, bw, 2, 4, 2, 3, 0, 0, PN_GELU_TANH, 1e-5f));
+  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), F(1), NULL, bw, 2, 4, 2, 3, 0, 0, PN_GELU_TANH, 1e-5f));
+  REFUSED(PN_ERR_NULL, pn_transformer_block_f32(F(0), F(1), data, NULL, 2, 4, 2, 3, 0, 0, PN_GELU_TANH, 1e-5f));
   const int32_t over_tokens[] = {0, -1, INT32_MIN, 513, INT32_MAX}, over_d[] = {0, -1, INT32_MIN, 1025, INT32_MAX};
   const int32_t over_heads[] = {0, -1, INT32_MIN, 5, INT32_MAX}, over_ff[] = {0, -1, INT32_MIN, 4097, INT32_MAX};
   for (int k = 0; k < 5; k++) {
-    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, over_tokens[k], 4, 2, 3, 0, 0, 1e-5f));
-    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, over_d[k], 1, 3, 0, 0, 1e-5f));
-    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, over_heads[k], 3, 0, 0, 1e-5f));
-    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, over_ff[k], 0, 0, 1e-5f));
+    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, over_tokens[k], 4, 2, 3, 0, 0, PN_GELU_TANH, 1e-5f));
+    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, over_d[k], 1, 3, 0, 0, PN_GELU_TANH, 1e-5f));
+    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, over_heads[k], 3, 0, 0, PN_GELU_TANH, 1e-5f));
+    REFUSED(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, over_ff[k], 0, 0, PN_GELU_TANH, 1e-5f));
   }
-  REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 3, 3, 0, 0, 1e-5f)); /* 3 does not divide 4 */
+  REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 3, 3, 0, 0, PN_GELU_TANH, 1e-5f)); /* 3 does not divide 4 */
   const int32_t bad_enum[] = {-1, 2, INT32_MIN, INT32_MAX};
   for (int k = 0; k < 4; k++) {
-    REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, bad_enum[k], 0, 1e-5f));
-    REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, 0, bad_enum[k], 1e-5f));
+    REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, bad_enum[k], 0, PN_GELU_TANH, 1e-5f));
+    REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, 0, bad_enum[k], PN_GELU_TANH, 1e-5f));
   }
-  for (int k = 0; k < NEPS; k++) REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, 0, 0, bad_eps[k]));
+  for (int k = 0; k < NEPS; k++) REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, 0, 0, PN_GELU_TANH, bad_eps[k]));
+  ACCEPTED(pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, PN_PRE_NORM, PN_NORM_LAYER, PN_GELU_ERF, 1e-5f));
+  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_transformer_block_f32(F(0), F(1), data, bw, 2, 4, 2, 3, 0, 0, bad_gelu[k], 1e-5f));
 }
 
 /* ---- boundaries ------------------------------------------------------- */
@@ -936,7 +1015,7 @@ static void boundary_scratch_kernels(void) {
       const uint64_t scratch = grad_scratch((uint64_t)rows, 4096, (uint64_t)target_layers[t]);
       CHECK(rows <= 4096 && (rows == below ? scratch <= targets[t] : scratch > targets[t]), "rows %d sits %s 2^%d", rows, rows == below ? "below" : "above", t ? 32 : 31);
       snprintf(what, sizeof what, "%d × 4096, %d layers (%llu bytes)", rows, target_layers[t], (unsigned long long)scratch);
-      SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, target_layers[t], rows, 4096, PN_BLOCK_POST_LN, 1.0f));
+      SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, target_layers[t], rows, 4096, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
     }
   }
   /* the issue's shape from JS (2713 × 64, 1024 layers), rows·width·(layers
@@ -945,11 +1024,31 @@ static void boundary_scratch_kernels(void) {
   for (int k = 0; k < 4; k++) {
     const uint64_t scratch = grad_scratch((uint64_t)at[k][0], (uint64_t)at[k][1], (uint64_t)at[k][2]);
     snprintf(what, sizeof what, "%d × %d, %d layers (%llu bytes)", at[k][0], at[k][1], at[k][2], (unsigned long long)scratch);
-    SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, at[k][2], at[k][0], at[k][1], PN_BLOCK_PRE_RMS, 1.0f));
+    SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, at[k][2], at[k][0], at[k][1], PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
   }
   /* one past: 2^28 + 2^24 activations, 2^28 + 1024·1025 weights */
-  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, 16, 4096, 4096, 0, 1.0f));
-  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, 1024, 1, 513, 0, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
+  /* with a memory: 8·width more scratch, and the weights 2·layers·width².
+   * Width 2896, 16 layers keeps the weights within 2^28 (268374016) and
+   * rows around 3497 put the scratch either side of 2^32 bytes */
+  {
+    const uint64_t width = 2896, layers = 16;
+    const uint64_t per_row = grad_scratch(1, width, layers);
+    const int32_t below = (int32_t)(((1ull << 32) - 8 * width) / per_row);
+    for (int32_t rows = below; rows <= below + 1; rows++) {
+      const uint64_t scratch = grad_scratch((uint64_t)rows, width, layers) + 8 * width;
+      CHECK(rows <= 4096 && 2 * layers * width * width <= MAX_EL && (uint64_t)rows * width * (layers + 1) <= MAX_EL &&
+                (rows == below ? scratch <= (1ull << 32) : scratch > (1ull << 32)),
+            "memory: rows %d sits %s 2^32", rows, rows == below ? "below" : "above");
+      snprintf(what, sizeof what, "memory, %d × %d, %d layers (%llu bytes)", rows, (int)width, (int)layers, (unsigned long long)scratch);
+      SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, (int32_t)layers, rows, (int32_t)width, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
+    }
+    SCRATCH("memory, 4096 × 4096, 8 layers", grad_scratch(4096, 4096, 8) + 8 * 4096,
+            pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 8, 4096, 4096, PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
+    BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 9, 1, 4096, 0, PN_GELU_TANH, 1.0f));
+    BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 17, 1, 2896, 0, PN_GELU_TANH, 1.0f));
+  }
 #if SIZE_MAX <= UINT32_MAX
   /* on wasm32 the real allocator too: just below 2^32 bytes fits a size_t
    * but not the 2 GiB memory, so malloc itself says no */
@@ -957,7 +1056,7 @@ static void boundary_scratch_kernels(void) {
     const int32_t rows = (int32_t)((1ull << 32) / grad_scratch(1, 4096, 9));
     fill_slots();
     const pn_alloc_counter before = pn_alloc_stats;
-    const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, 9, rows, 4096, 0, 1.0f);
+    const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 9, rows, 4096, 0, PN_GELU_TANH, 1.0f);
     boundaries++;
     CHECK(rc == PN_ERR_NOMEM && pn_alloc_stats.requests == before.requests + 1 && pn_alloc_stats.allocs == before.allocs && slots_intact(),
           "wasm32 malloc of %llu bytes: status %d", (unsigned long long)grad_scratch((uint64_t)rows, 4096, 9), rc);
@@ -965,21 +1064,28 @@ static void boundary_scratch_kernels(void) {
 #endif
 
   kernel = "pn_residual_stack_f32 (boundaries)";
-  /* scratch 12·rows·width: at most 12·2^24 bytes; weights at 2^28 values */
-  SCRATCH("1 × 512, 1024 layers", 12ull * 512, pn_residual_stack_f32(F(0), data, data, 1024, 1, 512, 0, 1.0f));
-  SCRATCH("4096 × 4096", 12ull * 4096 * 4096, pn_residual_stack_f32(F(0), data, data, 16, 4096, 4096, 0, 1.0f));
-  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, 1024, 1, 513, 0, 1.0f));
-  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, 17, 4096, 4096, 0, 1.0f));
+  /* scratch 4·(3·rows·width + width): at most 4·(3·2^24 + 2^12) bytes;
+   * weights at 2^28 values, and with a memory 2·layers·width² at 2^28 */
+  SCRATCH("1 × 512, 1024 layers", 4ull * (3 * 512 + 512), pn_residual_stack_f32(F(0), data, data, NULL, 1024, 1, 512, 0, PN_GELU_TANH, 1.0f));
+  SCRATCH("4096 × 4096", 4ull * (3ull * 4096 * 4096 + 4096), pn_residual_stack_f32(F(0), data, data, NULL, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
+  SCRATCH("4096 × 4096, memory, 8 layers", 4ull * (3ull * 4096 * 4096 + 4096), pn_residual_stack_f32(F(0), data, data, data, 8, 4096, 4096, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
+  SCRATCH("1 × 512, memory, 512 layers", 4ull * (3 * 512 + 512), pn_residual_stack_f32(F(0), data, data, data, 512, 1, 512, PN_BLOCK_PRE_LN, PN_GELU_ERF, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 17, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
+  /* with a memory the weights are twice as many: 9 layers of 4096² (and
+   * 513 of 512²) pass 2^28 though they fit without one */
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, data, 9, 1, 4096, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, data, 513, 1, 512, 0, PN_GELU_TANH, 1.0f));
 
   kernel = "pn_transformer_block_f32 (boundaries)";
   /* attn [heads × tokens × tokens] at 2^28 values (1024 heads, 512 tokens);
    * scratch 8·(12·T·d + T + T·d_ff) */
   SCRATCH("512 tokens, d 1024, 1024 heads, d_ff 4096", 8ull * (12ull * 512 * 1024 + 512 + 512ull * 4096),
-          pn_transformer_block_f32(F(0), F(1), data, data, 512, 1024, 1024, 4096, 0, 0, 1e-5f));
-  SCRATCH("1 token, d 1, 1 head, d_ff 1", 8ull * (12 + 1 + 1), pn_transformer_block_f32(F(0), F(1), data, data, 1, 1, 1, 1, 1, 1, 0.0f));
-  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 513, 1024, 1024, 4096, 0, 0, 1e-5f));
-  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 512, 1025, 1025, 4096, 0, 0, 1e-5f));
-  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 512, 1024, 1024, 4097, 0, 0, 1e-5f));
+          pn_transformer_block_f32(F(0), F(1), data, data, 512, 1024, 1024, 4096, 0, 0, PN_GELU_TANH, 1e-5f));
+  SCRATCH("1 token, d 1, 1 head, d_ff 1", 8ull * (12 + 1 + 1), pn_transformer_block_f32(F(0), F(1), data, data, 1, 1, 1, 1, 1, 1, PN_GELU_TANH, 0.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 513, 1024, 1024, 4096, 0, 0, PN_GELU_TANH, 1e-5f));
+  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 512, 1025, 1025, 4096, 0, 0, PN_GELU_TANH, 1e-5f));
+  BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 512, 1024, 1024, 4097, 0, 0, PN_GELU_TANH, 1e-5f));
 
   kernel = "pn_attention_f32 (boundaries)";
   /* scratch 24·S·dh + 8·S + 8·S·dm: 2^29 + 32768 bytes at the limits */
@@ -1089,6 +1195,7 @@ void test_safety(void) {
   sentinel_pe();
   sentinel_norms();
   sentinel_rope();
+  sentinel_lowprec();
   sentinel_rope_frequencies();
   sentinel_alibi_figures();
   sentinel_article();

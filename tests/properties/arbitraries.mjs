@@ -114,9 +114,10 @@ export const ARBITRARIES = {
   positionalEncoding: specs(
     fc.record({ seqLen: fc.integer({ min: 1, max: 40 }), dModel: fc.integer({ min: 1, max: 40 }), base: fc.option(base, { nil: undefined }),
       offset: fc.option(fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constant(2 ** 31 - 40)), { nil: undefined }),
-      layout: fc.constantFrom(undefined, 'interleaved', 'concat'), precision: fc.constantFrom(undefined, 'float64', 'float32'), out: goodOut }),
+      layout: fc.constantFrom(undefined, 'interleaved', 'concat'),
+      low: fc.constantFrom(undefined, ['float64'], ['float32'], ['bfloat16'], ['float16', 'float32'], ['bfloat16', 'low'], ['float16', 'low']), out: goodOut }),
     { seqLen: badInt, dModel: badInt, base: badBase, offset: fc.oneof(badInt.filter((v) => !Object.is(v, -0) && v !== 0), fc.constant(2 ** 31 - 1)),
-      layout: badString, precision: badString, out: badOut, opts: badOptions, extra: unknownKey, shape: fc.constantFrom([65536, 65537], [2 ** 16, 2 ** 16], [2 ** 14, 2 ** 14 + 1]) },
+      layout: badString, low: fc.constantFrom(['half'], ['float64', 'low'], ['float32', 'float32'], ['bfloat16', 'bfloat16'], ['float16', 1], [null, 'low'], ['BFLOAT16']), out: badOut, opts: badOptions, extra: unknownKey, shape: fc.constantFrom([65536, 65537], [2 ** 16, 2 ** 16], [2 ** 14, 2 ** 14 + 1]) },
   ),
   peSample: specs(
     fc.integer({ min: 1, max: 64 }).chain((dModel) => fc.record({ n: fc.integer({ min: 1, max: 64 }), dModel: fc.constant(dModel), dim: fc.integer({ min: 0, max: dModel - 1 }),
@@ -176,6 +177,10 @@ export const ARBITRARIES = {
       range: fc.option(fc.constantFrom([-1, 1], [-F32_MAX, F32_MAX], [0, 1e-45], [1, f(1 + 2 ** -23)], [-3.4e38, 3.4e38]), { nil: undefined }), out: goodOut })),
     { x: badTensor(10), map: badString, range: fc.constantFrom([1, 1], [2, 1], [NaN, 1], [-Infinity, 1], [0, 1e39], [1, 1 + 1e-12], ['a', 2]), out: fc.oneof(badOut, fc.constant({ out: 'f32' })), opts: badOptions, extra: unknownKey },
   ),
+  roundToPrecision: specs(
+    fc.integer({ min: 1, max: 300 }).chain((n) => fc.record({ x: tensor(n), precision: fc.constantFrom('bfloat16', 'float16'), out: goodOut })),
+    { x: badTensor(10), precision: fc.oneof(badString, fc.constantFrom('float32', 'float64', undefined)), out: badOut, opts: badOptions, extra: unknownKey },
+  ),
   colormapTable: specs(fc.record({ map: fc.constantFrom(undefined, 'diverging', 'sequential') }), { map: badString }),
   attention: specs(
     fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 12 })).chain(([s, d, h]) => fc.record({
@@ -199,20 +204,21 @@ export const ARBITRARIES = {
     fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 6 })).chain(([r, w, l]) => fc.record({
       rows: fc.constant(r), width: fc.constant(w), layers: fc.constant(l), x: tensor(r * w, { kinds: ['normal', 'const', 'wide'] }),
       weights: fc.nat(3).chain((extra) => tensor(l * w * w + extra, { kinds: ['normal'] })), block: fc.constantFrom(undefined, 'plain', 'post-ln', 'pre-ln', 'pre-rms'),
+      gelu: fc.constantFrom(undefined, 'tanh', 'erf'),
       scale: fc.option(fc.oneof(fc.double({ min: -4, max: 4, noNaN: true }), fc.constantFrom(0, -0, 5e-324, F32_MAX)), { nil: undefined }),
       gradients: fc.constantFrom(undefined, false, true), readout: fc.option(tensor(r * w, { kinds: ['normal'] }), { nil: undefined }) }))
       .map((s) => (s.gradients === true ? s : { ...s, readout: undefined })),
     { width: fc.oneof(badInt, fc.constant(4097)), layers: fc.oneof(badInt, fc.constant(1025)), x: badTensor(6), weights: fc.oneof(badTensor(4), fc.constant('short')),
-      block: badString, scale: fc.oneof(nonFinite, notNumbers, fc.constantFrom(1e39, -3.5e38)), gradients: fc.constantFrom(0, 1, 'yes', null), readout: fc.oneof(badTensor(5), fc.constant('withoutGradients')),
+      block: badString, gelu: fc.constantFrom('', 'exact', 'ERF', 'none', 0, 1, true, NaN), scale: fc.oneof(nonFinite, notNumbers, fc.constantFrom(1e39, -3.5e38)), gradients: fc.constantFrom(0, 1, 'yes', null), readout: fc.oneof(badTensor(5), fc.constant('withoutGradients')),
       shape: fc.constantFrom('scratch4GiB', 'layersWidth', 'gradTotal'), opts: badOptions, extra: unknownKey },
   ),
   transformerBlock: specs(
     fc.tuple(fc.integer({ min: 1, max: 5 }), fc.constantFrom(1, 2, 3, 4, 6, 8), fc.integer({ min: 1, max: 16 })).chain(([t, d, ff]) => fc.record({
       tokens: fc.constant(t), dModel: fc.constant(d), heads: fc.constantFrom(...[undefined, ...[1, 2, 3, 4, 6, 8].filter((h) => d % h === 0)]),
-      dFF: fc.constantFrom(undefined, ff), placement: fc.constantFrom(undefined, 'pre', 'post'), norm: fc.constantFrom(undefined, 'layer', 'rms'),
+      dFF: fc.constantFrom(undefined, ff), placement: fc.constantFrom(undefined, 'pre', 'post'), norm: fc.constantFrom(undefined, 'layer', 'rms'), gelu: fc.constantFrom(undefined, 'erf', 'tanh'),
       eps: fc.option(eps, { nil: undefined }), x: tensor(t * d, { kinds: ['normal', 'const'] }), seed: fc.nat(100) })),
     { dModel: fc.oneof(badInt, fc.constant(1025)), heads: fc.oneof(badInt, fc.constantFrom(5, 7, 1025)), dFF: fc.oneof(badInt, fc.constant(4097)), placement: badString, norm: badString,
-      eps: badEps, x: badTensor(6), weights: fc.constantFrom('wrongLength', 'freed', 'foreign', 'f64'), shape: fc.constantFrom([513, 1]), opts: badOptions, extra: unknownKey },
+      gelu: fc.constantFrom('', 'exact', 'TANH', 0, true, NaN), eps: badEps, x: badTensor(6), weights: fc.constantFrom('wrongLength', 'freed', 'foreign', 'f64'), shape: fc.constantFrom([513, 1]), opts: badOptions, extra: unknownKey },
   ),
   layerNormSteps: specs(
     fc.integer({ min: 1, max: 100 }).chain((n) => fc.record({ x: tensor(n), gamma: fc.option(tensor(n, { kinds: ['normal'] }), { nil: undefined }), beta: fc.option(tensor(n, { kinds: ['normal'] }), { nil: undefined }), eps: fc.option(eps, { nil: undefined }) })),

@@ -181,8 +181,10 @@ export function build(name, spec, s) {
       const [seqLen, dModel] = spec.mutated === 'shape' ? spec.shape : [spec.seqLen, spec.dModel];
       const n = typeof seqLen === 'number' && typeof dModel === 'number' ? seqLen * dModel : 1;
       const out = s.out(spec.out, Number.isInteger(n) && n > 0 && n < 1e6 ? n : 8);
-      const o = s.resolve(options(spec, { seqLen, dModel, base: spec.base, offset: spec.offset, layout: spec.layout, precision: spec.precision, out }));
-      return { out: o?.out, invoke: () => pn.positionalEncoding(o), expect: (r) => { const a = lengthOf(r, n); assert.ok(finiteAll(a), 'PE is finite'); } };
+      const o = s.resolve(options(spec, { seqLen, dModel, base: spec.base, offset: spec.offset, layout: spec.layout, precision: spec.low?.[0], compute: spec.low?.[1], out }));
+      // float16 positions from 65520 on are Inf when every step is float16 (as in PyTorch), and their rows NaN
+      const overflows = spec.low?.[0] === 'float16' && spec.low?.[1] === 'low' && (spec.offset ?? 0) + seqLen > 65520;
+      return { out: o?.out, invoke: () => pn.positionalEncoding(o), expect: (r) => { const a = lengthOf(r, n); assert.ok(overflows || finiteAll(a), 'PE is finite'); } };
     }
     case 'peSample': {
       const out = s.out(spec.out, Number.isInteger(spec.n) && spec.n > 0 && spec.n < 1e6 ? spec.n : 8);
@@ -274,6 +276,27 @@ export function build(name, spec, s) {
         },
       };
     }
+    case 'roundToPrecision': {
+      const x = T(spec.x);
+      const out = s.out(spec.out, spec.x?.n ?? 1, 'f32', x);
+      const o = s.resolve(options(spec, { precision: spec.precision, out }));
+      const xs = s.resolve(x);
+      return {
+        out: o?.out,
+        invoke: () => pn.roundToPrecision(xs, o),
+        expect: (r) => {
+          const a = lengthOf(r, spec.x.n), data = arr(xs);
+          const bits = new Uint32Array(Float32Array.from(a).buffer);
+          for (let k = 0; k < a.length; k++) {
+            if (Number.isNaN(data[k])) { assert.equal(bits[k], 0x7fc00000, 'NaN → 0x7FC00000'); continue; }
+            if (spec.precision === 'bfloat16') assert.equal(bits[k] & 0xffff, 0, `bfloat16 ${a[k]}`);
+            else assert.ok(!Number.isFinite(a[k]) || (Math.abs(a[k]) <= 65504 && Number.isInteger(a[k] * 2 ** 24)), `float16 ${a[k]}`);
+            // never farther than the next value of the type: half a spacing of 2^-8 (2^-11) relative, or the subnormal step
+            if (Number.isFinite(a[k])) assert.ok(Math.abs(a[k] - data[k]) <= Math.max(Math.abs(data[k]) * (spec.precision === 'bfloat16' ? 2 ** -8 : 2 ** -11), spec.precision === 'bfloat16' ? 2 ** -134 : 2 ** -25), `${data[k]} → ${a[k]}`);
+          }
+        },
+      };
+    }
     case 'colormap': {
       const x = T(spec.x);
       const out = s.out(spec.out, 4 * (spec.x?.n ?? 1), 'u8c');
@@ -343,7 +366,7 @@ export function build(name, spec, s) {
       } else {
         weights = values(wn, 'normal', spec.seed ?? 1).map((v) => v / Math.sqrt(typeof d === 'number' && d > 0 ? d : 1));
       }
-      const o = options(spec, { dModel: d, heads: spec.heads, dFF: spec.dFF, placement: spec.placement, norm: spec.norm, eps: spec.eps });
+      const o = options(spec, { dModel: d, heads: spec.heads, dFF: spec.dFF, placement: spec.placement, norm: spec.norm, gelu: spec.gelu, eps: spec.eps });
       const xs = s.resolve(x);
       return {
         invoke: () => pn.transformerBlock(xs, weights, o),
@@ -451,7 +474,7 @@ function buildResidual(spec, s) {
   const pn = s.pn;
   let { width, layers, rows } = spec;
   let x0, weights, readout;
-  const o = { width, layers, block: spec.block, scale: spec.scale, gradients: spec.gradients };
+  const o = { width, layers, block: spec.block, gelu: spec.gelu, scale: spec.scale, gradients: spec.gradients };
   if (spec.mutated === 'shape') {
     // zero pages of JS memory: never touched when the call refuses first
     const [r, w, l] = spec.shape === 'scratch4GiB' ? [4096, 4096, 9] : spec.shape === 'layersWidth' ? [1, 4096, 17] : [4096, 4096, 16];

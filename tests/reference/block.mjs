@@ -1,6 +1,6 @@
 // One Transformer block in float64 (Vaswani et al. 2017, §3.1, Post-Norm; Xiong et al., "On Layer
 // Normalization in the Transformer Architecture", ICML 2020, Fig. 1, Pre-Norm): multi-head attention and
-// a GELU FFN (tanh form unless told), each behind a residual, LayerNorm or RMSNorm with γ = 1, β = 0, no biases.
+// a GELU FFN (the exact erf form unless told, as the article's nn.GELU(); 'tanh' for approximate='tanh'), each behind a residual, LayerNorm or RMSNorm with γ = 1, β = 0, no biases.
 import { multiHeadAttention } from './attention.mjs';
 import { GELU } from './gelu.mjs';
 import { matmul } from './linear.mjs';
@@ -10,7 +10,7 @@ import { normRows } from './norms.mjs';
  * The block on x [tokens × dModel] with weights Wq, Wk, Wv, Wo [d × d], W1 [d × dFF], W2 [dFF × d]
  * (row-major, one after the other). Returns the eight traced tensors and the attention weights.
  */
-export function transformerBlock(x, weights, { dModel: d, heads = 1, dFF = 4 * d, placement = 'pre', norm = 'layer', eps = 1e-5, gelu = 'tanh' }) {
+export function transformerBlock(x, weights, { dModel: d, heads = 1, dFF = 4 * d, placement = 'pre', norm = 'layer', eps = 1e-5, gelu = 'erf' }) {
   const T = x.length / d;
   const W = (k) => weights.subarray(k * d * d, (k + 1) * d * d);
   const W1 = weights.subarray(4 * d * d, 4 * d * d + d * dFF), W2 = weights.subarray(4 * d * d + d * dFF, 4 * d * d + 2 * d * dFF);

@@ -14,6 +14,7 @@ const NORMS = ['norm', 'edges', 'kernel_sweep::layerNorm|rmsNorm|layerNormSteps'
 const ROPE = ['rope_alibi', 'rope_onnx', 'kernel_sweep::rope —'];
 const SCALING = ['rope_scaling', 'kernel_sweep::ropeFrequencies'];
 const STACK = ['article_kernels::residual', 'depth_grad', 'kernel_sweep::residualStack'];
+const MEMORY = ['depth_memory'];
 
 export const MUTATIONS = [
   // ---- GELU form -------------------------------------------------------
@@ -113,7 +114,18 @@ export const MUTATIONS = [
     tests: NORMS,
   },
   {
-    id: 'tail-row-sums-group', what: 'row sums leave out the last group of 4 after the blocks of 64',
+    id: 'tail-norm-affine', what: "LayerNorm/RMSNorm's γ/β pass drops its last tail element",
+    file: 'src/norm_rows.c', find: 'for (; j < n; ++j) {', replace: 'for (; j + 1 < n; ++j) {',
+    tests: NORMS,
+  },
+  {
+    id: 'row-sums-step', what: 'the blocked row sums count one group of 4 twice and another not at all',
+    file: 'src/pn_sums.h', find: 'pn_f32x4_add(pn_f32x4_add(d[0], d[1]), pn_f32x4_add(d[2], d[3]))',
+    replace: 'pn_f32x4_add(pn_f32x4_add(d[0], d[1]), pn_f32x4_add(d[2], d[2]))',
+    tests: NORMS,
+  },
+  {
+    id: 'tail-row-sums-group', what: 'row sums leave out the last group of 4 after the blocks of 128',
     file: 'src/reduce.c', find: 'for (; j + 4 <= n; j += 4) {', replace: 'for (; j + 8 <= n; j += 4) {',
     tests: NORMS,
   },
@@ -208,6 +220,23 @@ export const MUTATIONS = [
     file: 'src/pe_float32.c', find: '(float)exp((double)((float)(2 * i) * scale))', replace: '(float)exp((double)(2 * i) * (double)scale)',
     tests: ['pe::precision'],
   },
+  // ---- bfloat16 / float16 -------------------------------------------------------
+  {
+    // a nudge of one float32 ulp before the rounding add: every exact tie goes away from zero
+    id: 'lowprec-ties-away', what: 'bfloat16/float16 rounding: ties away from zero instead of to even',
+    file: 'src/pn_lowprec.h', find: 'const float sum = a + m;', replace: 'const float sum = nextafterf(a, INFINITY) + m;',
+    tests: ['lowprec'], native: false,
+  },
+  {
+    id: 'lowprec-f16-no-subnormals', what: 'float16 rounding: subnormal spacing 2^-25 instead of 2^-24',
+    file: 'src/pn_lowprec.h', find: 'pn_round_mag(fabsf(x), 10, -24)', replace: 'pn_round_mag(fabsf(x), 10, -25)',
+    tests: ['lowprec'], native: false,
+  },
+  {
+    id: 'lowprec-rope-angle-float32', what: "RoPE compute 'low': the angle product left in float32",
+    file: 'src/lowprec.c', find: 'const float angle = pn_round_to(pos * inv, st);', replace: 'const float angle = pos * inv;',
+    tests: ['lowprec'], native: false,
+  },
   // ---- LayerNorm and RMSNorm internals ---------------------------------------
   {
     id: 'layernorm-mean-correction', what: 'LayerNorm: the provisional shift taken as the mean (no correction)',
@@ -271,8 +300,8 @@ export const MUTATIONS = [
   },
   {
     id: 'stack-post-ln-branch', what: 'residual stack, Post-LN: the branch left out (x ← LN(x))',
-    file: 'src/depth.c', find: 'x[k] = x[k] + (float)pn_gelu_tanh((double)z[k]);',
-    replace: 'x[k] = x[k] + (block == PN_BLOCK_POST_LN ? 0.0f : (float)pn_gelu_tanh((double)z[k]));',
+    file: 'src/depth.c', find: 'x[k] = x[k] + (float)pn_gelu_f64((double)z[k], gelu);',
+    replace: 'x[k] = x[k] + (block == PN_BLOCK_POST_LN ? 0.0f : (float)pn_gelu_f64((double)z[k], gelu));',
     tests: STACK,
   },
   {
@@ -295,6 +324,68 @@ export const MUTATIONS = [
     file: 'src/depth_grad.c', find: '      acc *= s;', replace: '      acc *= 1.0;',
     tests: STACK,
   },
+  {
+    id: 'min-distance-last-tie', what: 'minRowDistance: the last closest pair on a tie (<= for <)',
+    file: 'src/pe_props.c', find: '      if (s < best) {\n        best = s;', replace: '      if (s <= best) {\n        best = s;',
+    tests: ['regressions::first closest pair'], native: false,
+  },
+  // ---- the residual stack's memory branch (issue #19) ---------------------------------
+  {
+    id: 'memory-forward-scale', what: 'residual stack, memory: c = m·C_l without the weight scale',
+    file: 'src/depth.c', find: 'matmul(c, memory, w + wsize, 1, width, weight_scale);', replace: 'matmul(c, memory, w + wsize, 1, width, 1.0f);',
+    tests: MEMORY,
+  },
+  {
+    id: 'memory-pre-after-norm', what: 'residual stack, memory: Pre-Norm adds m·C_l beside the branch (after the norm) instead of before it',
+    file: 'src/depth.c', find: 'if (memory && (block == PN_BLOCK_PLAIN || block == PN_BLOCK_POST_LN))', replace: 'if (memory && block != PN_BLOCK_PRE_LN && block != PN_BLOCK_PRE_RMS && 0)',
+    tests: MEMORY,
+  },
+  {
+    id: 'memory-grad-post-ln-dropped', what: 'backward pass, memory: Post-LN forgets the memory branch in the float64 forward pass',
+    file: 'src/depth_grad.c', find: 'if (g->memory && !g->pre)\n', replace: 'if (g->memory && g->block == PN_BLOCK_PLAIN)\n',
+    tests: MEMORY,
+  },
+  {
+    id: 'memory-grad-pre-residual', what: "backward pass, memory: Pre-Norm's ∂loss/∂C_l from the branch's input gradient only, without the residual's",
+    file: 'src/depth_grad.c', find: 'if (g->memory && g->pre) memory_grad(g, l, g->dx, grad);', replace: 'if (g->memory && g->pre) memory_grad(g, l, g->dbranch, grad);',
+    tests: MEMORY,
+  },
+  {
+    id: 'memory-grad-one-row', what: "backward pass, memory: ∂loss/∂C_l sums the first row's gradient only",
+    file: 'src/depth_grad.c', find: 'for (int32_t r = 0; r < g->rows; r++) col += d[', replace: 'for (int32_t r = 0; r < 1; r++) col += d[',
+    tests: MEMORY,
+  },
+  // ---- GELU's erf form -------------------------------------------------------------
+  {
+    id: 'erf-cf-levels', what: "GELU erf: the continued fraction stopped at a quarter of its levels",
+    file: 'src/pn_f64.c', find: 'const int levels = (int)(200.0 / (x * x)) + 9;', replace: 'const int levels = (int)(50.0 / (x * x)) + 2;',
+    tests: ['block::every tensor'],
+  },
+  {
+    id: 'erf-series-cut', what: 'GELU erf: for z < 0 the series (and 1 − erf) up to x = 2 instead of 1 (cancellation)',
+    file: 'src/pn_f64.c', find: 'normal_upper_tail(a, e, z < 0.0 ? 1.0 : 2.0)', replace: 'normal_upper_tail(a, e, z < 0.0 ? 2.0 : 2.0)',
+    tests: ['block::every tensor'],
+  },
+  {
+    id: 'erf-grad-density', what: "GELU erf's derivative: z·φ(z) with 1/√π instead of 1/√(2π)",
+    file: 'src/pn_f64.c', find: 'p + z * e * PN_1_SQRT2PI;', replace: 'p + z * e * (0.5 * PN_2_SQRTPI);',
+    tests: MEMORY,
+  },
+  {
+    id: 'block-gelu-form-ignored', what: "block: the FFN's GELU always erf, whatever the form asked for",
+    file: 'src/block.c', find: 'hidden[i] = pn_gelu_f64(hidden[i], gelu);', replace: 'hidden[i] = pn_gelu_f64(hidden[i], gelu | PN_GELU_ERF);',
+    tests: ['block'],
+  },
+  {
+    id: 'js-block-gelu-default', what: "JS: transformerBlock's GELU defaults to the tanh form instead of nn.GELU()'s erf",
+    file: 'src/js/posnorm.js', find: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);", replace: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);",
+    tests: ['block'],
+  },
+  {
+    id: 'js-memory-finite', what: "JS: residualStack's memory values not checked for being finite",
+    file: 'src/js/posnorm.js', find: '    if (!Number.isFinite(a[k])) throw', replace: '    if (Number.isNaN(a[k] - a[k]) && false) throw',
+    tests: MEMORY,
+  },
   // ---- the JS wrapper (no rebuild) ------------------------------------------------
   {
     id: 'js-readout-seed', what: "JS: residualStack's default read-out from another seed than the documented one",
@@ -311,7 +402,37 @@ export const MUTATIONS = [
     file: 'src/js/posnorm.js', find: 'top ??= offset + seqLen;', replace: 'top ??= offset + seqLen - 1;',
     tests: SCALING,
   },
+  {
+    id: 'js-batchnorm-momentum', what: 'JS: batchNorm momentum defaults to 0.1 (PyTorch) instead of 0.9 (ONNX)',
+    file: 'src/js/posnorm.js', find: 'o.momentum ?? 0.9', replace: 'o.momentum ?? 0.1',
+    tests: ['regressions::documented defaults'],
+  },
+  {
+    id: 'js-sequential-vmin', what: "JS: the sequential colormap's vmin defaults to -1 instead of 0",
+    file: 'src/js/posnorm.js', find: "(map === 'diverging' ? -1 : 0)", replace: "(map === 'diverging' ? -1 : -1)",
+    tests: ['regressions::documented defaults'],
+  },
+  {
+    id: 'js-random-seed', what: 'JS: randomNormal seed defaults to 1 instead of 0',
+    file: 'src/js/posnorm.js', find: 'o.seed ?? 0,', replace: 'o.seed ?? 1,',
+    tests: ['regressions::documented defaults'],
+  },
+  {
+    id: 'js-block-heads', what: 'JS: transformerBlock heads defaults to 2 for an even dModel instead of 1',
+    file: 'src/js/posnorm.js', find: 'o.heads ?? 1, 1, dModel', replace: 'o.heads ?? (dModel % 2 ? 1 : 2), 1, dModel',
+    tests: ['regressions::documented defaults'],
+  },
+  {
+    id: 'js-histogram-constant', what: "JS: histogram's range around one value ± 1 instead of ± 0.5",
+    file: 'src/js/posnorm.js', find: 'Math.max(0.5, Math.abs(min)', replace: 'Math.max(1, Math.abs(min)',
+    tests: ['regressions::documented defaults'],
+  },
   // ---- a figure (browser test) ------------------------------------------------------
+  {
+    id: 'web-depth-decoder-memory', what: "depth figure: the decoder's spreads computed without its memory branch",
+    file: 'web/figures/depth.js', find: '{ width, layers, block, scale, memory: dec.memory })', replace: '{ width, layers, block, scale })',
+    tests: ['figures_article::decoder'],
+  },
   {
     id: 'web-depth-ratio', what: "depth figure: Post-LN's and Pre-LN's gradient ratios swapped",
     file: 'web/figures/depth.js', find: 'const post = ratio(1), pre = ratio(2);', replace: 'const post = ratio(2), pre = ratio(1);',

@@ -13,6 +13,8 @@ export declare class PosnormBlock extends PnFigure {
   norm: 'layer' | 'rms';
   /** attribute pe: sinusoidal PE added to the embeddings ('on') or not ('off'), default 'on' */
   pe: 'on' | 'off';
+  /** attribute gelu, default 'erf': the FFN's GELU, 'erf' (the article's nn.GELU()) or 'tanh' (approximate='tanh') */
+  gelu: 'erf' | 'tanh';
   /** attribute d-model, 8…32 by 8, default 16 */
   dModel: number;
   /** attribute heads, 1…4: 1, 2 or 4 (3 reads as 4), default 2 */
@@ -20,7 +22,7 @@ export declare class PosnormBlock extends PnFigure {
   /** attribute seed, default 4 */
   seed: number;
   /** x (embeddings + PE), the weights and the transformerBlock options the figure runs */
-  readonly inputs: { x: Float32Array; weights: Float32Array; options: { dModel: number; heads: number; dFF: number; placement: 'pre' | 'post'; norm: 'layer' | 'rms'; eps: number } };
+  readonly inputs: { x: Float32Array; weights: Float32Array; options: { dModel: number; heads: number; dFF: number; placement: 'pre' | 'post'; norm: 'layer' | 'rms'; gelu: 'erf' | 'tanh'; eps: number } };
   /** the block's tensors, per-token statistics of each shown tensor, and how tightly the norms pinned the tokens */
   readonly result: TransformerBlockTrace & { stats: Record<string, TokenStats[]>; pinned: { mean?: number; std?: number; rms?: number } };
 }

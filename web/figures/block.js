@@ -2,7 +2,8 @@
 // embeddings + sinusoidal PE, through one Transformer block — Pre-Norm (the
 // article's code) or Post-Norm (the original paper) — every intermediate
 // tensor as a heatmap with each token's mean and std beside it (C kernel
-// pn_transformer_block_f32: multi-head attention, GELU FFN, residuals).
+// pn_transformer_block_f32: multi-head attention, GELU FFN — the erf form of
+// the article's nn.GELU(), or the tanh approximation — residuals).
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -33,6 +34,7 @@ export class PosnormBlock extends PnFigure {
     { prop: 'placement', attr: 'placement', kind: 'choice', choices: ['pre', 'post'], choiceLabels: { pre: 'blockPre', post: 'blockPost' }, def: 'pre', label: 'blockPlacement' },
     { prop: 'norm', attr: 'norm', kind: 'choice', choices: ['layer', 'rms'], choiceLabels: { layer: 'normLayer', rms: 'normRms' }, def: 'layer', label: 'blockNorm' },
     { prop: 'pe', attr: 'pe', kind: 'choice', choices: ['on', 'off'], choiceLabels: { off: 'peOff', on: 'peOn' }, def: 'on', label: 'withPe' },
+    { prop: 'gelu', attr: 'gelu', kind: 'choice', choices: ['erf', 'tanh'], choiceLabels: { erf: 'geluErf', tanh: 'geluTanh' }, def: 'erf', label: 'geluForm' },
     { prop: 'dModel', attr: 'd-model', kind: 'int', min: 8, max: 32, step: 8, def: 16, label: 'dModel', round: (v) => Math.max(8, v - (v % 8)) },
     { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 4, def: 2, label: 'attnHeads', round: (v) => (v === 3 ? 4 : v) },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
@@ -60,7 +62,7 @@ export class PosnormBlock extends PnFigure {
       this._drawn = { x, weights };
       this._drawKey = key;
     }
-    return { ...this._drawn, options: { dModel: d, heads: this.heads, dFF, placement: this.placement, norm: this.norm, eps: EPS } };
+    return { ...this._drawn, options: { dModel: d, heads: this.heads, dFF, placement: this.placement, norm: this.norm, gelu: this.gelu, eps: EPS } };
   }
 
   /** What the block is run on (copies): x = embeddings (+ PE), the weights and the options. */

@@ -1,8 +1,10 @@
 // depth.js — <posnorm-depth> (Fig. 4): activation spread through a stack of
 // seeded random residual layers, without normalisation and with Post-Norm,
-// Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32).
+// Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32), as an encoder or
+// as a decoder whose blocks also add a cross-attention branch to one memory
+// vector, m·C_l (issue #19: what makes Post-LN's gradients grow).
 import { PnFigure } from './core/base.js';
-import { whenIdle } from './core/observers.js';
+import { BackgroundTask } from './core/background.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -20,6 +22,7 @@ export class PosnormDepth extends PnFigure {
     { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: MAX_LAYERS, def: 24, label: 'layers' },
     { prop: 'scale', attr: 'scale', kind: 'float', min: 0.1, max: 3, step: 0.05, def: 1, label: 'weightScale', round: (v) => Math.round(v * 100) / 100 },
     { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, v - (v % 8)) },
+    { prop: 'stack', attr: 'stack', kind: 'choice', choices: ['encoder', 'decoder'], choiceLabels: { encoder: 'depthEncoder', decoder: 'depthDecoder' }, def: 'encoder', label: 'depthStack' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
   ];
 
@@ -28,7 +31,7 @@ export class PosnormDepth extends PnFigure {
   }
 
   _compute() {
-    const { layers, width, scale, seed } = this;
+    const { layers, width, scale, seed, stack } = this;
     const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', MAX_LAYERS * width * width);
     // unit-scale weights for the deepest stack, drawn again only when their
     // width or seed changes: a shallower stack uses the first layers
@@ -39,42 +42,96 @@ export class PosnormDepth extends PnFigure {
       this._wKey = wKey;
       this._w = w;
       this._key = undefined;
+      this._decoder = null;
     }
-    const key = `${layers}|${scale}`;
+    const key = `${layers}|${scale}|${stack}`;
     if (key !== this._key) {
-      this.stds = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale }));
+      const dec = stack === 'decoder' ? this._decoderInputs() : null;
+      this.stds = BLOCKS.map(([block]) => (dec
+        ? this.pn.residualStack(x0, dec.weights.subarray(0, 2 * layers * width * width), { width, layers, block, scale, memory: dec.memory })
+        : this.pn.residualStack(x0, w, { width, layers, block, scale })));
       this._key = key;
     }
     return this.stds;
   }
 
-  /** The inputs of the current stack (copies; weights already scaled), for checks. */
+  /**
+   * The decoder's weights — the encoder's W_l (the same draws), each followed
+   * by a cross-attention weight C_l N(0, 1/width) (seed + 2) — and its memory
+   * m N(0, 1) (seed + 3): the stack is the encoder's plus the branch m·C_l.
+   */
+  _decoderInputs() {
+    if (this._decoder) return this._decoder;
+    const { width, seed } = this, ww = width * width;
+    const c = this.pn.randomNormal(MAX_LAYERS * ww, { seed: seed + 2, std: 1 / Math.sqrt(width) });
+    const memory = this.pn.randomNormal(width, { seed: seed + 3 });
+    // the view after the calls above (a memory grow detaches earlier views)
+    const w = this.buffer('w', MAX_LAYERS * ww).array;
+    const weights = new Float32Array(2 * MAX_LAYERS * ww);
+    for (let l = 0; l < MAX_LAYERS; l++) {
+      weights.set(w.subarray(l * ww, (l + 1) * ww), 2 * l * ww);
+      weights.set(c.subarray(l * ww, (l + 1) * ww), (2 * l + 1) * ww);
+    }
+    this._decoder = { weights, memory };
+    return this._decoder;
+  }
+
+  /** The inputs of the current stack (copies; weights already scaled; with the decoder W_l, C_l per layer and the memory), for checks. */
   get inputs() {
     this._compute();
-    const weights = Float32Array.from(this.buffer('w', MAX_LAYERS * this.width ** 2).array.subarray(0, this.layers * this.width ** 2), (t) => t * this.scale);
-    return { x0: Float32Array.from(this.buffer('x0', ROWS * this.width).array), weights, rows: ROWS };
+    const { layers, width, scale, stack } = this;
+    const src = stack === 'decoder' ? this._decoderInputs().weights : this.buffer('w', MAX_LAYERS * width ** 2).array;
+    const n = (stack === 'decoder' ? 2 : 1) * layers * width ** 2;
+    const weights = Float32Array.from(src.subarray(0, n), (t) => t * scale);
+    const out = { x0: Float32Array.from(this.buffer('x0', ROWS * width).array), weights, rows: ROWS, stack };
+    if (stack === 'decoder') out.memory = Float32Array.from(this._decoderInputs().memory);
+    return out;
   }
 
   /**
    * Weight-gradient norms per layer for every block (residualStack with
    * gradients, on the first GRAD_ROWS rows), computed after the frame in
-   * idle time and cached by the stack's inputs; null until they are ready.
+   * background slices (one block per unit) and kept for the stack's inputs;
+   * null until they are ready. A change of the inputs abandons the run.
    */
   _gradients() {
-    const { layers, width, scale, seed } = this;
-    const key = `${layers}|${width}|${scale}|${seed}`;
-    if (this._gradKey === key) return this._grads;
-    this._gradKey = key;
-    this._grads = null;
-    const run = () => {
-      if (this._gradKey !== key || !this.pn || !this.isConnected) return;
-      const x0 = this.buffer('x0', ROWS * width).subarray(0, GRAD_ROWS * width);
-      const w = this.buffer('w', MAX_LAYERS * width * width);
-      this._grads = BLOCKS.map(([block]) => this.pn.residualStack(x0, w, { width, layers, block, scale, gradients: true }).gradNorm);
+    const { layers, width, scale, seed, stack } = this;
+    const key = `${layers}|${width}|${scale}|${seed}|${stack}`;
+    this._gradTask ??= new BackgroundTask('depth-gradients', (grads, k) => {
+      // null: the figure left the page or changed width under the run
+      if (!grads) {
+        this._gradTask.cancel();
+        return;
+      }
+      this._grads = grads;
+      this._gradKey = k;
       this.invalidate();
-    };
-    whenIdle(run);
+    });
+    if (this._gradKey === key) {
+      // back to the values shown: a run for other values is no longer wanted
+      if (this._gradTask.key !== undefined && this._gradTask.key !== key) this._gradTask.cancel();
+      return this._grads;
+    }
+    // the gradients kept stay those of _gradKey (a drag that comes back to
+    // them shows them at once); other inputs wait for their run
+    this._gradTask.run(key, () => this._gradientSteps(layers, width, scale, stack));
     return null;
+  }
+
+  /** The gradients for the stack of `layers` × `width` at `scale` (encoder or decoder), one block per unit. */
+  *_gradientSteps(layers, width, scale, stack) {
+    const grads = [];
+    for (const [block] of BLOCKS) {
+      if (!this.pn || !this.isConnected || width !== this.width || stack !== this.stack) return null;
+      // the buffers are looked up per unit: another call may have grown the memory
+      const x0 = this.buffer('x0', ROWS * width).subarray(0, GRAD_ROWS * width);
+      const dec = stack === 'decoder' ? this._decoderInputs() : null;
+      const w = dec ? dec.weights.subarray(0, 2 * layers * width * width) : this.buffer('w', MAX_LAYERS * width * width);
+      const opts = { width, layers, block, scale, gradients: true, ...(dec ? { memory: dec.memory } : {}) };
+      grads.push(this.pn.residualStack(x0, w, opts).gradNorm);
+      yield;
+    }
+    return grads;
   }
 
   render() {
@@ -109,6 +166,7 @@ export class PosnormDepth extends PnFigure {
       this.result.gradRatio = { post, pre };
       items.push(t.depthGradReadout(fmt(post, 3), fmt(pre, 3), post > 1.5 * pre && post > 1));
     }
+    items.push(this.stack === 'decoder' ? t.depthWhyDecoder : t.depthWhyEncoder);
     items.push(t.depthXiong);
     showLines(this._readoutEl, items, 'div');
   }

@@ -6,6 +6,7 @@
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
 import { PnFigure } from './core/base.js';
+import { pow2AtLeast } from './core/buffers.js';
 import { emit } from './core/element.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
 import { fmt, signed, ticks } from './draw/format.js';
@@ -102,9 +103,15 @@ export class PosnormHeatmap extends PnFigure {
     this.pn.positionalEncoding({ seqLen, dModel, base, layout, out: pe });
     this.pn.colormap(pe, { map: 'diverging', vmin: -1, vmax: 1, out: rgba });
     const image = new ImageData(rgba.array, dModel, seqLen);
+    // the pixels go to the top-left corner of a canvas whose sides are the
+    // powers of two at or above them: a canvas resized at every input of a
+    // d_model or seq_len drag is a new backing store each time (8 MB at
+    // 1024 × 2048, whose page faults alone took about 30 ms a frame on the
+    // machine of docs/benchmarks.md); this way a drag across the whole range
+    // resizes it about a dozen times, never to more than 4× the pixels
     if (!this._image) this._image = document.createElement('canvas');
-    this._image.width = dModel;
-    this._image.height = seqLen;
+    const w = pow2AtLeast(dModel), h = pow2AtLeast(seqLen);
+    if (this._image.width !== w || this._image.height !== h) Object.assign(this._image, { width: w, height: h });
     this._image.getContext('2d').putImageData(image, 0, 0);
     this._key = key;
   }
@@ -150,7 +157,7 @@ export class PosnormHeatmap extends PnFigure {
     this._geom = g;
     ctx.clearRect(0, 0, width, height);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this._image, g.x0, g.y0, g.w, g.h);
+    ctx.drawImage(this._image, 0, 0, this.dModel, this.seqLen, g.x0, g.y0, g.w, g.h);
     // axes: a tick at the middle of its cell, dimensions across and positions down
     const cw = g.w / this.dModel, ch = g.h / this.seqLen;
     xTicks(this, ctx, ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60))), (v) => g.x0 + (v + 0.5) * cw, g.y0 + g.h);

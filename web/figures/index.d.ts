@@ -7,6 +7,7 @@ export { PosnormOrder } from './order.js';
 export { PosnormProperties } from './properties.js';
 export { PosnormCompare } from './compare.js';
 export { PosnormLongContext } from './long-context.js';
+export { PosnormRopeConfig } from './rope-config.js';
 export { PosnormPrecision } from './precision.js';
 export { PosnormDepth } from './depth.js';
 export { PosnormLnSteps } from './ln-steps.js';

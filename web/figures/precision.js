@@ -6,7 +6,11 @@
 // leave), and where neighbouring positions become closer than the float32
 // code's own error: the first position where some pair's error reaches the
 // step that pair takes from p to p + 1 (the slow pairs, which carry
-// long-range position, get there first).
+// long-range position, get there first). The type selector runs the same
+// code in bfloat16 or float16 (in float32 then rounded, or every step in the
+// type) and adds where the type breaks: the integer positions it still
+// tells apart, and the dimension from which the table's cos columns are
+// constant over positions 0 … pos.
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -16,7 +20,9 @@ import { vRule, xLabels } from './draw/axes.js';
 export { configure } from './core/runtime.js';
 
 const SAMPLES = 72;
-const LINES = [['precErr32', '--pn-accent', []], ['precBlur', '--pn-bar-after', [1, 2]], ['precErr64', '--pn-sin', []], ['precDist64', '--pn-fg', [6, 3]], ['precDist32', '--pn-cos', [2, 3]]];
+const LINES = [['err32', '--pn-accent', []], ['blur', '--pn-bar-after', [1, 2]], ['err64', '--pn-sin', []], ['dist64', '--pn-fg', [6, 3]], ['dist32', '--pn-cos', [2, 3]]];
+/** Significant bits of each type's significand: integers are exact up to 2^bits. */
+const BITS = { float32: 24, bfloat16: 8, float16: 11 };
 
 export class PosnormPrecision extends PnFigure {
   static controls = [
@@ -24,7 +30,17 @@ export class PosnormPrecision extends PnFigure {
     { prop: 'maxExp', attr: 'max-exp', kind: 'int', min: 8, max: 24, def: 24, label: 'precMaxExp' },
     { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
     { prop: 'pos', attr: 'pos', kind: 'log', min: 1, max: (f) => 2 ** f.maxExp - 1, logStep: 0.01, def: 65536, label: 'precPos', round: (v) => Math.round(v) },
+    { prop: 'type', attr: 'type', kind: 'choice', choices: ['float32', 'bfloat16', 'float16'], choiceLabels: { float32: 'precTypeF32', bfloat16: 'precTypeBf16', float16: 'precTypeF16' }, def: 'float32', label: 'precType' },
+    { prop: 'compute', attr: 'compute', kind: 'choice', choices: ['float32', 'low'], choiceLabels: { float32: 'precComputeF32', low: 'precComputeLow' }, def: 'float32', label: 'precCompute' },
   ];
+
+  /** The posnorm options of the selected type (compute only matters for the 16-bit types). */
+  _precision() {
+    return this.type === 'float32' ? { precision: 'float32' } : { precision: this.type, compute: this.compute };
+  }
+
+  /** What the readouts call the selected code. */
+  _code() { return this.t.precCode(this.type, this.compute === 'low'); }
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
@@ -51,7 +67,7 @@ export class PosnormPrecision extends PnFigure {
   _at(p) {
     const { dModel: d, base } = this;
     const wc = this._freqs(), chord = this._chord;
-    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, precision: 'float32' });
+    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision() });
     const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p });
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
@@ -65,11 +81,34 @@ export class PosnormPrecision extends PnFigure {
       norm32 += es * es + ec * ec;
       dist32 += (a32[d + c] - a32[c]) ** 2 + (a32[d + c + 1] - a32[c + 1]) ** 2;
     }
-    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur };
+    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: a32.subarray(0, d) };
+  }
+
+  /**
+   * Where the type breaks at the cursor: the largest integer up to which
+   * positions are exact (2^bits: with compute 'float32' the positions stay
+   * float32), what the cursor position is stored as and how many integers
+   * share that value; and the first dimension from which every cos column is
+   * exactly 1 at pos — over 0 … pos then, since the angles grow with the
+   * position and the cos falls from 1, those columns are constant.
+   */
+  _breaks(at) {
+    const posType = this.type !== 'float32' && this.compute === 'low' ? this.type : 'float32';
+    const exact = 2 ** BITS[posType];
+    const stored = posType === 'float32' ? Math.fround(at.p) : this.pn.roundToPrecision(Float32Array.of(at.p), { precision: posType })[0];
+    const spacing = at.p < 1 ? 1 : 2 ** Math.max(0, Math.floor(Math.log2(at.p)) + 1 - BITS[posType]);
+    const d = this.dModel;
+    let first = d;
+    for (let c = d - 1; c >= 1; c -= 2) {
+      if (at.row[c] !== 1) break;
+      first = c;
+    }
+    const constantFrom = first < d ? first : null;
+    return { exact, stored, share: spacing, constantFrom, constantColumns: constantFrom === null ? 0 : (d - constantFrom + 1) >> 1 };
   }
 
   _compute() {
-    const key = `${this.dModel}|${this.maxExp}|${this.base}`;
+    const key = `${this.dModel}|${this.maxExp}|${this.base}|${this.type}|${this.compute}`;
     if (key !== this._key) {
       const top = 2 ** this.maxExp - 1;
       // log-spaced (small positions repeat, so that sample k sits at log p = k/(n−1)·log top)
@@ -82,21 +121,24 @@ export class PosnormPrecision extends PnFigure {
       this._data = { ps, rows, crossover: cross ? cross.p : null };
       this._key = key;
     }
-    return { ...this._data, cursor: this._at(Math.min(this.pos, 2 ** this.maxExp - 1)) };
+    const cursor = this._at(Math.min(this.pos, 2 ** this.maxExp - 1));
+    return { ...this._data, cursor, breaks: this._breaks(cursor) };
   }
 
   render() {
     const t = this.t;
     const r = this._compute();
-    const c = r.cursor;
-    this.result = { ...c, crossover: r.crossover, samples: r.rows };
+    const { row, ...c } = r.cursor;
+    const code = this._code();
+    this.result = { ...c, type: this.type, compute: this.type === 'float32' ? 'float32' : this.compute, ...r.breaks, crossover: r.crossover, samples: r.rows.map(({ row: _, ...rest }) => rest) };
     const width = this.canvas.clientWidth || 300;
     const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [this.t[key], this.color(colour), dash]), 4, 12);
+    const names = { err32: t.precErrCode(code), blur: t.precBlur, err64: t.precErr64, dist64: t.precDist64, dist32: t.precDistCode(code) };
+    const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [names[key], this.color(colour), dash]), 4, 12);
     const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
-    const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((row) => ({ precErr32: row.err32, precBlur: row.blur, precErr64: row.err64, precDist64: row.dist64, precDist32: row.dist32 })[key]), colour: this.color(colour), dash }));
+    const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((sample) => sample[key]), colour: this.color(colour), dash }));
     const all = series.flatMap((s) => s.ys).filter((v) => v > 0);
     title(this, ctx, t.precTitle(this.dModel), 4, top + 20);
     // x: sample index over log-spaced positions
@@ -109,9 +151,13 @@ export class PosnormPrecision extends PnFigure {
     xLabels(this, ctx, Array.from({ length: Math.floor(this.maxExp / step) + 1 }, (_, k) => k * step), (e) => X(2 ** e), rect.y + rect.h + 4, (e) => `2^${e}`);
     vRule(this, ctx, rect, X(Math.max(1, c.p)));
     if (r.crossover) vRule(this, ctx, rect, X(Math.max(1, r.crossover)), { colour: '--pn-muted', dash: [4, 4] });
+    const b = r.breaks;
+    const posType = this.type !== 'float32' && this.compute === 'low' ? this.type : 'float32';
     const items = [
-      t.precReadout(c.p, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
-      r.crossover ? t.precCrossover(r.crossover) : t.precNoCrossover(2 ** this.maxExp - 1),
+      t.precReadout(c.p, code, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
+      r.crossover ? t.precCrossover(r.crossover, code) : t.precNoCrossover(2 ** this.maxExp - 1, code),
+      t.precPositions(posType, b.exact, c.p, b.stored, b.share),
+      t.precConstant(c.p, b.constantFrom, b.constantColumns, this.dModel),
     ];
     showLines(this._readoutEl, items);
   }
@@ -120,7 +166,9 @@ export class PosnormPrecision extends PnFigure {
 
   toCsv() {
     const r = this._compute();
-    return `pos,max_error_float32_code,max_error_posnorm,neighbour_distance_float64,neighbour_distance_float32_code,worst_pair_error_over_step\n${r.rows.map((x) => [x.p, x.err32, x.err64, x.dist64, x.dist32, x.blur].join(',')).join('\n')}\n`;
+    // the selected code's columns are named after its type (and compute)
+    const code = this.type === 'float32' ? 'float32_code' : `${this.type}_${this.compute === 'low' ? 'low' : 'rounded'}_code`;
+    return `pos,max_error_${code},max_error_posnorm,neighbour_distance_float64,neighbour_distance_${code},worst_pair_error_over_step\n${r.rows.map((x) => [x.p, x.err32, x.err64, x.dist64, x.dist32, x.blur].join(',')).join('\n')}\n`;
   }
 }
 

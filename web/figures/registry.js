@@ -28,6 +28,7 @@ export const FIGURES = Object.freeze([
   figure('properties', 'PosnormProperties', 'A', () => import('./properties.js')),
   figure('compare', 'PosnormCompare', 'A', () => import('./compare.js')),
   figure('long-context', 'PosnormLongContext', 'A', () => import('./long-context.js')),
+  figure('rope-config', 'PosnormRopeConfig', 'A', () => import('./rope-config.js')),
   figure('precision', 'PosnormPrecision', 'A', () => import('./precision.js')),
   figure('depth', 'PosnormDepth', 'B', () => import('./depth.js')),
   figure('ln-simulator', 'PosnormLnSimulator', 'B', () => import('./ln-simulator.js')),

@@ -2,6 +2,13 @@
 // while it is on the page: everything is freed when it leaves, and asking
 // for a buffer while it is away is an error rather than a silent leak.
 
+/**
+ * The least power of two >= n (n >= 1): the capacity of memory a drag resizes
+ * at every input, so that it is allocated anew about a dozen times across
+ * the whole range instead of at every input.
+ */
+export const pow2AtLeast = (n) => 2 ** Math.ceil(Math.log2(n));
+
 export class FigureBuffers {
   #named = new Map();
 

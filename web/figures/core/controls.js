@@ -6,6 +6,9 @@
 //   int / float: a range slider over [min, max] by step
 //   log:    a slider over log10 of the value; `round` rounds the value
 //   choice: a <select> over `choices`
+//   text:   a string no longer than `maxLength` that matches `pattern`, for
+//           state that is not a number (always `hidden`: the figure gives it
+//           an input of its own)
 // `min`/`max` may be functions of the figure (a dependent range, e.g. the
 // pair index i < d_model / 2).
 //
@@ -15,6 +18,8 @@
 //     "", "abc", "0x40", "Infinity", NaN, null, true — means the default;
 //   - a choice control takes one of its choices exactly; anything else
 //     means the default;
+//   - a text control takes a string that matches its pattern and length;
+//     anything else means the default;
 //   - a number outside the range is clamped into it, then rounded to the
 //     control's step (`round`, or to an integer for `int`).
 // Removing the attribute (or setting the property to undefined or null)
@@ -44,6 +49,7 @@ function clampRound(c, value, min, max) {
  */
 export function parseControl(c, raw) {
   if (c.kind === 'choice') return c.choices.includes(raw) ? raw : c.def;
+  if (c.kind === 'text') return typeof raw === 'string' && raw.length <= c.maxLength && c.pattern.test(raw) ? raw : c.def;
   let value = NaN;
   if (typeof raw === 'number') value = raw;
   else if (typeof raw === 'string' && DECIMAL.test(raw)) value = Number(raw);
@@ -54,6 +60,6 @@ export function parseControl(c, raw) {
 
 /** The value shown for a requested value, within the current (dependent) range. */
 export function resolveControl(fig, c, requested) {
-  if (c.kind === 'choice') return requested;
+  if (c.kind === 'choice' || c.kind === 'text') return requested;
   return clampRound(c, requested, bound(fig, c, 'min'), bound(fig, c, 'max'));
 }

@@ -35,9 +35,14 @@ export function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
 }
 
-/** `text` as the text of a Markdown image or link: one line, its brackets and markup escaped. */
+/**
+ * `text` as the text of a Markdown image or link: one line, its brackets and
+ * markup escaped — and nothing else: some renderers (marked) keep the
+ * backslashes in an image's alt, so "(blue)" stays as written (parentheses,
+ * '!' and '#' are not markup inside the brackets).
+ */
 export function escapeMarkdown(text) {
-  return String(text).replace(/\s+/g, ' ').replace(/[\\`*_{}[\]()<>#!|~]/g, (ch) => `\\${ch}`);
+  return String(text).replace(/\s+/g, ' ').replace(/[\\`*_{}[\]<>|~]/g, (ch) => `\\${ch}`);
 }
 
 /** `text` inside a double-quoted Hugo shortcode or Jekyll include parameter. */
@@ -45,9 +50,13 @@ function quoteParam(text) {
   return `"${String(text).replace(/[\\"]/g, (ch) => `\\${ch}`)}"`;
 }
 
-/** A URL for a Markdown link destination: nothing in it can end the link. */
+/**
+ * A URL for a Markdown link destination: nothing in it can end the link, nor
+ * the text of a link around it (a ']' in the picture's address ends the outer
+ * link's text for Markdown renderers that match brackets first, such as marked).
+ */
 function markdownUrl(url) {
-  return String(url).replace(/[\s()<>\\]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return String(url).replace(/[\s()<>\\[\]]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /**
@@ -132,7 +141,9 @@ export function embedCode(fig, { base, picture } = {}) {
   ].join('\n');
   const markdown = `[![${escapeMarkdown(alt)}](${markdownUrl(src)})](${markdownUrl(live)})`;
   const html = `<a href="${escapeHtml(live)}"><img src="${escapeHtml(src)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}"></a>`;
-  const params = [['fig', name], ['base', root], ...fig.constructor.controls.map((c) => [c.attr, values[c.prop]]), ['lang', lang],
-    ['poster', src], ['width', width], ['height', height], ['alt', alt]].map(([k, v]) => `${k}=${quoteParam(v)}`).join(' ');
+  // the recipes' own parameters (fig, host, poster, poster-width, poster-height, alt) are no figure's
+  // attribute: six figures have a `base`, one a `width`, which the recipes would take for their own
+  const params = [['fig', name], ['host', root], ...fig.constructor.controls.map((c) => [c.attr, values[c.prop]]), ['lang', lang],
+    ['poster', src], ['poster-width', width], ['poster-height', height], ['alt', alt]].map(([k, v]) => `${k}=${quoteParam(v)}`).join(' ');
   return { element, iframe, markdown, html, hugo: `{{< posnorm ${params} >}}`, jekyll: `{% include posnorm.html ${params} %}` };
 }

@@ -45,13 +45,3 @@ export function onResize(el, onResizeCb) {
   resized.observe(el);
   return () => resized.unobserve(el);
 }
-
-
-/**
- * Runs `fn` when the page is idle after the current frame (at the latest
- * 300 ms later), for work a figure shows but a repaint must not wait for.
- */
-export function whenIdle(fn) {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 300 });
-  else setTimeout(fn, 0);
-}

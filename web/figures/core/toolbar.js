@@ -26,7 +26,16 @@ export class ToolbarController {
       b.type = 'button';
       b.dataset.key = action;
       b.dataset.action = action;
-      b.addEventListener('click', () => this.host[action]());
+      b.addEventListener('click', () => {
+        const done = this.host[action]();
+        // Embed fails where the snippets' host is unknown (configure({ embedBase })): the reader is told
+        if (action === 'showEmbed') {
+          done.catch((error) => {
+            if (!(error instanceof TypeError && /\bbase must be\b/.test(error.message))) throw error;
+            this._status.textContent = this.host.t.embedNoHost;
+          });
+        }
+      });
       bar.append(b);
     }
     this._status = document.createElement('span');

@@ -1,11 +1,12 @@
 // pe-error.js — the line every PE figure adds to its readout: the max error
 // of what it draws against float64, for posnorm's values and for the
-// article's float32 PyTorch code at the same sizes. Computed in idle time
-// after the frame (a 2048 × 1024 matrix takes a few tens of ms), cached by
-// the sizes, so a repaint never waits for it.
+// article's float32 PyTorch code at the same sizes. Computed after the frame
+// in background slices (core/background.js; a 2048 × 1024 matrix takes a few
+// tens of ms in all), kept for the sizes, so a repaint never waits for it.
 import { createReadout } from './canvas.js';
 import { fmt } from './format.js';
-import { whenIdle } from '../core/observers.js';
+import { BackgroundTask } from '../core/background.js';
+import { pow2AtLeast } from '../core/buffers.js';
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
@@ -31,37 +32,111 @@ export function peErrors(pn, { seqLen, dModel, base = 10000, offset = 0, layout 
   return { posnorm, float32 };
 }
 
+/** Matrix values per unit of peErrorSteps(): a fraction of a millisecond of work. */
+const UNIT_VALUES = 8192;
+/**
+ * The rows posnorm's PE kernel computes from one exact sin/cos before it
+ * takes them again (PN_PE_ANCHOR, src/pn_internal.h): between anchors a row
+ * follows from the one before, so a call that starts elsewhere than at an
+ * anchor of the whole call would round differently.
+ */
+const PE_ANCHOR = 1024;
+
+/**
+ * peErrors() in units of a fraction of a millisecond (a generator for
+ * core/background.js): posnorm's values come a block of PE_ANCHOR rows per
+ * call (starting where the whole call re-anchors, so every value is the one
+ * the whole call gives), the float32 code's and the comparison a few rows at
+ * a time (its rows are independent). Every value compared is the one
+ * peErrors() compares, and a max does not depend on the order it is taken
+ * in, so the result is identical.
+ *
+ * Both are written into two wasm buffers taken once per run (freed when the
+ * run ends or is abandoned), not into new arrays per unit: a fresh 4 MB
+ * array costs its page faults, about 17 ms on the machine of
+ * docs/benchmarks.md, which made one unit four slices long.
+ */
+export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, layout = 'interleaved', dims }) {
+  const half = Math.ceil(dModel / 2);
+  const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);
+  const pair = cols.map((c) => (layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1]));
+  const w = pair.map(([i]) => Math.exp((-2 * i / dModel) * Math.log(base)));
+  const rows = Math.max(1, Math.floor(UNIT_VALUES / dModel));
+  let posnorm = 0, float32 = 0;
+  // sizes rounded up to powers of two, so that the runs of a drag reuse the
+  // memory freed by the run before rather than grow into fresh pages
+  let oursBuf, codeBuf;
+  try {
+    oursBuf = pn.alloc(pow2AtLeast(Math.min(PE_ANCHOR, seqLen) * dModel));
+    codeBuf = pn.alloc(pow2AtLeast(Math.min(rows, seqLen) * dModel));
+    yield;
+    for (let a = 0; a < seqLen; a += PE_ANCHOR) {
+      const block = Math.min(PE_ANCHOR, seqLen - a);
+      pn.positionalEncoding({ seqLen: block, dModel, base, offset: offset + a, layout, out: oursBuf.subarray(0, block * dModel) });
+      yield;
+      for (let r0 = 0; r0 < block; r0 += rows) {
+        const n = Math.min(rows, block - r0);
+        pn.positionalEncoding({ seqLen: n, dModel, base, offset: offset + a + r0, layout, precision: 'float32', out: codeBuf.subarray(0, n * dModel) });
+        // views taken after the call: other work between units may have grown the memory
+        const ours = oursBuf.array, code = codeBuf.array;
+        for (let r = 0; r < n; r++) {
+          const p = offset + a + r0 + r;
+          for (let k = 0; k < cols.length; k++) {
+            const ref = pair[k][1] ? Math.cos(p * w[k]) : Math.sin(p * w[k]);
+            const at = r * dModel + cols[k];
+            posnorm = Math.max(posnorm, Math.abs(ours[(r0 + r) * dModel + cols[k]] - ref));
+            float32 = Math.max(float32, Math.abs(code[at] - ref));
+          }
+        }
+        yield;
+      }
+    }
+  } finally {
+    // also when the second alloc threw
+    oursBuf?.free();
+    codeBuf?.free();
+  }
+  return { posnorm, float32 };
+}
+
 /**
  * The error line of a figure (`element`, a `p.readout.pe-error` the figure
- * places); the figure's `peErrors` holds the numbers shown, with their sizes.
+ * places); the figure's `peErrors` holds the numbers shown, with their sizes,
+ * and is null while they are computed (in background slices: a repaint
+ * never waits for them, and a change of sizes abandons the computation).
  */
 export class PeErrorLine {
   constructor(host) {
     this.host = host;
     this.element = createReadout('p', false);
     this.element.classList.add('pe-error');
-    this._key = null;
+    this._task = new BackgroundTask('pe-error', (e, key) => {
+      host.peErrors = { ...e, sizes: JSON.parse(key) };
+      this._write();
+    });
+    host.addController(this);
   }
 
-  /** Shows the errors for `sizes` (peErrors' options): at once when known, else after the frame. */
+  /** Off the page: the computation is dropped (show() starts it again). */
+  hostDisconnected() { this._task.cancel(); }
+
+  _write() {
+    const e = this.host.peErrors;
+    this.element.textContent = this.host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3));
+  }
+
+  /** Shows the errors for `sizes` (peErrors' options): at once when known, else once computed. */
   show(sizes) {
-    const { host, element } = this;
+    const { host } = this;
     const key = JSON.stringify(sizes);
-    const write = () => {
-      const e = host.peErrors;
-      element.textContent = host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3));
-    };
-    if (this._key === key && host.peErrors) {
-      write();
+    if (this._task.key === key) {
+      // known (relabelled in the current language), or still being computed
+      if (host.peErrors) this._write();
       return;
     }
-    this._key = key;
     host.peErrors = null;
-    element.textContent = host.t.peErrorPending;
-    whenIdle(() => {
-      if (this._key !== key || !host.pn || !host.isConnected) return;
-      host.peErrors = { ...peErrors(host.pn, sizes), sizes };
-      write();
-    });
+    this.element.textContent = host.t.peErrorPending;
+    const { pn } = host;
+    this._task.run(key, () => peErrorSteps(pn, sizes));
   }
 }

@@ -1,0 +1,244 @@
+// Background work in slices (web/figures/core/background.js) in Node: slices
+// keep to their budget, each way of waiting for a quiet moment is used where
+// it exists, an abort stops the work between units, and the PE error
+// readout computed in slices equals the one computed in one piece — and both
+// equal float64 and the float32 emulation of tests/reference/pe.mjs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { BackgroundTask, SLICE_MEASURE, SLICE_MS, runNow, runSliced } from '../web/figures/core/background.js';
+import { peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
+import { builds } from './helpers.mjs';
+import { float32CodeRow, peValue } from './reference/pe.mjs';
+
+const spin = (ms) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end) { /* busy */ }
+};
+
+/** A generator of `n` units of `ms` each, logging the units it ran; returns n. */
+function* units(n, ms, log) {
+  for (let k = 0; k < n; k++) {
+    spin(ms);
+    log.push(k);
+    yield;
+  }
+  return n;
+}
+
+/** The slice measures logged while `fn` runs. */
+async function slicesOf(fn) {
+  const seen = [];
+  const obs = new PerformanceObserver((l) => seen.push(...l.getEntries().filter((e) => e.name === SLICE_MEASURE)));
+  obs.observe({ entryTypes: ['measure'] });
+  const value = await fn();
+  await new Promise((r) => setTimeout(r, 20));
+  obs.disconnect();
+  return { value, slices: seen };
+}
+
+test('slices of 1 ms units keep to the budget and the result is the generator\'s', async () => {
+  const log = [];
+  const { value, slices } = await slicesOf(() => runSliced(units(40, 1, log), { budget: 4, label: 't' }));
+  assert.equal(value, 40);
+  assert.equal(log.length, 40);
+  // 40 units and the call that returns the result
+  assert.equal(slices.reduce((a, s) => a + s.detail.units, 0), 41);
+  // one unit's prediction: at most 4 units of 1 ms in a 4 ms slice
+  for (const s of slices) {
+    assert.ok(s.detail.units <= 4 && s.detail.units >= 1, `units per slice ${s.detail.units}`);
+    assert.equal(s.detail.label, 't');
+  }
+  assert.ok(slices.length >= 10, `40 ms of work in 4 ms slices needs at least 10 slices, got ${slices.length}`);
+  assert.equal(SLICE_MS, 4);
+});
+
+test('an infinite budget would run everything in one slice (what the budget prevents)', async () => {
+  const { slices } = await slicesOf(() => runSliced(units(20, 1, []), { budget: Infinity }));
+  assert.equal(slices.length, 1);
+  assert.ok(slices[0].duration >= 20);
+});
+
+test('abort: no unit runs after it, the promise rejects with an AbortError, the generator is closed', async () => {
+  const log = [];
+  let closed = false;
+  function* work() {
+    try {
+      yield* units(100, 1, log);
+    } finally {
+      closed = true;
+    }
+  }
+  const ac = new AbortController();
+  const run = runSliced(work, { signal: ac.signal, budget: 2 });
+  await new Promise((r) => setTimeout(r, 5));
+  ac.abort();
+  const ran = log.length;
+  await assert.rejects(run, { name: 'AbortError' });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(log.length, ran);
+  assert.ok(ran < 100);
+  assert.ok(closed);
+  // aborted before it starts: nothing runs
+  const none = [];
+  const ac2 = new AbortController();
+  ac2.abort();
+  await assert.rejects(runSliced(units(3, 0, none), { signal: ac2.signal }), { name: 'AbortError' });
+  assert.equal(none.length, 0);
+});
+
+test('BackgroundTask: a new key abandons the old run; only the current key\'s result arrives; the same key is not run twice', async () => {
+  const results = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]));
+  const logA = [], logB = [];
+  assert.equal(task.run('a', () => units(50, 1, logA)), true);
+  await new Promise((r) => setTimeout(r, 3));
+  assert.equal(task.run('b', () => units(5, 0.1, logB)), true);
+  assert.equal(task.run('b', () => units(5, 0.1, [])), false);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(results, [['b', 5]]);
+  assert.ok(logA.length < 50, 'the abandoned run stopped');
+  task.cancel();
+  assert.equal(task.key, undefined);
+});
+
+test('where scheduler.postTask exists, slices are posted at background priority; else an idle deadline shortens them', async () => {
+  const priorities = [];
+  globalThis.scheduler = {
+    postTask(fn, { priority, signal }) {
+      priorities.push(priority);
+      return new Promise((resolve, reject) => setTimeout(() => (signal?.aborted ? reject(signal.reason) : resolve(fn())), 0));
+    },
+  };
+  try {
+    assert.equal(await runSliced(units(6, 1, []), { budget: 2 }), 6);
+    assert.ok(priorities.length >= 3 && priorities.every((p) => p === 'background'), priorities.join());
+  } finally {
+    delete globalThis.scheduler;
+  }
+  let idle = 0;
+  globalThis.requestIdleCallback = (fn) => setTimeout(() => { idle++; fn({ timeRemaining: () => 1.5, didTimeout: false }); }, 0);
+  globalThis.cancelIdleCallback = (id) => clearTimeout(id);
+  try {
+    const { slices } = await slicesOf(() => runSliced(units(12, 1, []), { budget: 4 }));
+    assert.ok(idle >= 6, `idle callbacks ${idle}`);
+    // 1.5 ms left in each idle period: one unit of 1 ms per slice (a second would not fit)
+    assert.ok(slices.every((s) => s.detail.units === 1), slices.map((s) => s.detail.units).join());
+  } finally {
+    delete globalThis.requestIdleCallback;
+    delete globalThis.cancelIdleCallback;
+  }
+});
+
+const SIZES = [
+  { seqLen: 30, dModel: 64 },
+  { seqLen: 24, dModel: 48, base: 500, layout: 'concat' },
+  // more rows than the kernel's anchor block, starting off an anchor, an odd width
+  { seqLen: 2500, dModel: 37, base: 100000, offset: 333 },
+  { seqLen: 1100, dModel: 130, layout: 'concat', offset: 1023 },
+  { seqLen: 101, dModel: 1024, base: 100000, dims: [0, 1, 600, 601] },
+  { seqLen: 1, dModel: 2 },
+];
+
+test('the PE errors in slices equal the errors in one piece, bit for bit, in both builds', async () => {
+  for (const { name, pn } of await builds()) {
+    for (const sizes of SIZES) {
+      const whole = peErrors(pn, sizes);
+      const sliced = await runSliced(peErrorSteps(pn, sizes), { budget: 1 });
+      assert.deepEqual(sliced, whole, `${name} ${JSON.stringify(sizes)}`);
+      assert.deepEqual(runNow(peErrorSteps(pn, sizes)), whole);
+    }
+  }
+});
+
+test('the PE error steps write into two wasm buffers of their own, freed when the run ends or is abandoned', async () => {
+  for (const { name, pn } of await builds()) {
+    const before = pn.heapStats();
+    const sizes = { seqLen: 2500, dModel: 37, base: 100000 };
+    // during a run: exactly its two buffers, 1024·37 values for posnorm and
+    // 221·37 for the code, each rounded up to a power of two (2^16, 2^13); nothing per unit
+    const it = peErrorSteps(pn, sizes);
+    for (let k = 0; k < 10; k++) it.next();
+    const during = pn.heapStats();
+    assert.deepEqual([during.allocations - before.allocations, during.bytes - before.bytes], [2, 4 * (2 ** 16 + 2 ** 13)], name);
+    it.return(); // abandoned, as a change of sizes does
+    assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: abandoned`);
+    runNow(peErrorSteps(pn, sizes));
+    assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: finished`);
+  }
+});
+
+test('the PE error steps give the one-piece errors when other work grows the memory between their units', async () => {
+  for (const { name, pn } of await builds()) {
+    const sizes = { seqLen: 2048, dModel: 700, base: 100000 };
+    const whole = peErrors(pn, sizes);
+    const it = peErrorSteps(pn, sizes);
+    const held = [];
+    const start = pn.heapStats().memoryBytes;
+    let step, k = 0;
+    // 4 MB more every third unit: the memory grows, and every view taken before is detached
+    while (!(step = it.next()).done) if (k++ % 3 === 0) held.push(pn.alloc(1 << 20));
+    assert.ok(pn.heapStats().memoryBytes > start + (64 << 20), `${name}: the memory grew (${start} → ${pn.heapStats().memoryBytes})`);
+    assert.deepEqual(step.value, whole, name);
+    for (const b of held) b.free();
+  }
+});
+
+test('the PE errors equal float64 and the float32 emulation of the article\'s code (independent references)', async () => {
+  const [{ pn }] = await builds();
+  for (const sizes of [SIZES[1], SIZES[2]]) {
+    const { seqLen, dModel: d, base = 10000, offset = 0, layout = 'interleaved' } = sizes;
+    const ours = pn.positionalEncoding({ seqLen, dModel: d, base, offset, layout });
+    const half = Math.ceil(d / 2);
+    let e32 = 0, e64 = 0;
+    for (let r = 0; r < seqLen; r++) {
+      const p = offset + r;
+      const code = float32CodeRow(p, d, base);
+      for (let c = 0; c < d; c++) {
+        const ref = peValue(p, c, d, { base, layout });
+        const [i, isCos] = layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1];
+        e32 = Math.max(e32, Math.abs(code[2 * i + (isCos ? 1 : 0)] - ref));
+        e64 = Math.max(e64, Math.abs(ours[r * d + c] - ref));
+      }
+    }
+    const r = await runSliced(peErrorSteps(pn, sizes));
+    assert.ok(Math.abs(r.posnorm - e64) <= 1e-15, `${JSON.stringify(sizes)} posnorm ${r.posnorm} vs ${e64}`);
+    assert.ok(Math.abs(r.float32 - e32) <= 1e-6 * e32 + 1.2e-7, `${JSON.stringify(sizes)} float32 ${r.float32} vs ${e32}`);
+    assert.ok(r.posnorm < 2e-7);
+  }
+});
+
+/** Resolves once `cond()` holds (polled; fails after `limit` ms). */
+async function until(cond, limit = 5000) {
+  const end = Date.now() + limit;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('BackgroundTask: after a unit longer than a slice, a run waits for its key to settle, and a drag runs no unit at all', async () => {
+  const results = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { settleMs: 400 });
+  task.run('a', () => units(2, SLICE_MS + 2, []));
+  await until(() => results.length === 1);
+  assert.deepEqual(results, [['a', 2]]);
+  assert.ok(task.longestUnit > SLICE_MS);
+  // a drag: a new key every 16 ms for 10 inputs; no unit of any of them runs
+  const during = [];
+  for (let k = 0; k < 10; k++) {
+    task.run(`d${k}`, () => units(2, 0, during));
+    await new Promise((r) => setTimeout(r, 16));
+  }
+  assert.deepEqual(during, []);
+  // it pauses: the last key's work runs after settleMs
+  await until(() => results.length === 2);
+  assert.deepEqual(during, [0, 1]);
+  assert.deepEqual(results.at(-1), ['d9', 2]);
+  // its units were short: the next run starts at once
+  assert.ok(task.longestUnit < SLICE_MS);
+  const next = [];
+  const t0 = performance.now();
+  task.run('e', () => units(1, 0, next));
+  await until(() => next.length === 1);
+  assert.ok(performance.now() - t0 < 300, 'no settling wait');
+});

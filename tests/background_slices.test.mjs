@@ -1,0 +1,134 @@
+// Background work while a reader drags, in Chromium: at the largest sizes,
+// a drag of the heatmap's d_model and of depth's layers (one input per
+// frame) runs the error readout and the gradients in slices that keep to
+// their budget (core/background.js logs each as a performance measure), the
+// readout says it is computing meanwhile, and what it shows at the end is
+// what the computation in one piece gives.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { open, useBrowser } from './browser/harness.mjs';
+import { drag, settle } from '../bench/frames.mjs';
+import { SLICE_MEASURE } from '../web/figures/core/background.js';
+
+const env = useBrowser(before, after);
+/** A slice's budget, as issue 20 asks ("slices of a few milliseconds"): the test's own, not the module's. */
+const SLICE_MS = 4;
+/** Timer resolution. */
+const SLACK_MS = 1;
+
+/** Starts figure `name` alone at `query`; returns the page. */
+async function figure(name, query) {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en&${query}`, { width: 900 });
+  await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, `posnorm-${name}`, { timeout: 20000 });
+  await settle(page);
+  return { page, context, problems };
+}
+
+/** The slices logged since the drag began (drag() leaves its observer on the page). */
+const slicesOf = (page) => page.evaluate(() => {
+  const { sl, slices } = window.__sliceObserver;
+  sl.disconnect();
+  return slices;
+});
+
+/** The measures themselves, with their units (drag() keeps durations only). */
+const sliceEntries = (page) => page.evaluate((name) => performance.getEntriesByName(name).map((e) => ({ duration: e.duration, units: e.detail.units, label: e.detail.label, budget: e.detail.budget, lastUnit: e.detail.lastUnit })), SLICE_MEASURE);
+
+/**
+ * No slice longer than its budget. The runner starts a unit only while the
+ * slice so far plus its longest unit yet fits the slice's budget, so the
+ * time before a slice's last unit must fit it: a slice can overrun only by a
+ * unit that took longer than every unit before it (a unit cannot be cut). On
+ * a machine shared with other work such a unit is a pre-empted one, so the
+ * wall-clock durations are printed, and `make bench` reports the longest.
+ */
+function assertWithinBudget(entries, label) {
+  const mine = entries.filter((e) => e.label === label);
+  assert.ok(mine.length > 0, `${label}: no slices logged`);
+  for (const e of mine) {
+    assert.ok(e.budget <= SLICE_MS, `${label}: a slice's budget ${e.budget} ms (at most ${SLICE_MS})`);
+    assert.ok(e.duration - e.lastUnit <= e.budget + SLACK_MS, `${label}: a slice of ${e.units} units ran ${e.duration.toFixed(1)} ms before its last unit (budget ${e.budget} ms)`);
+  }
+  const sorted = mine.map((e) => e.duration).sort((a, b) => a - b);
+  const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1];
+  console.log(`${label}: ${mine.length} slices of ${mine.reduce((a, e) => a + e.units, 0)} units; wall clock median ${sorted[sorted.length >> 1].toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, longest ${sorted.at(-1).toFixed(2)} ms`);
+}
+
+test('heatmap at 2048 × 1024: a d_model drag slices the error readout within budget, and the readout ends equal to the unsliced errors', async () => {
+  const { page, context, problems } = await figure('heatmap', 'd-model=1024&seq-len=2048&base=100000');
+  await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
+  // the readout is pending right after an input
+  const pending = await page.evaluate(async () => {
+    const el = document.querySelector('posnorm-heatmap');
+    const input = el.shadowRoot.querySelector('input[name=dModel]');
+    input.value = '1000';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    // the figure repaints in the next frame; read after it (the computation takes hundreds of slices)
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return { text: el.shadowRoot.querySelector('.pe-error').textContent, errors: el.peErrors, pendingText: el.t.peErrorPending };
+  });
+  assert.equal(pending.errors, null);
+  assert.equal(pending.text, pending.pendingText);
+  await drag(page, 'posnorm-heatmap', 'dModel', 32);
+  await page.waitForFunction(() => document.querySelector('posnorm-heatmap').peErrors, null, { timeout: 60000 });
+  await settle(page);
+  await slicesOf(page);
+  const entries = await sliceEntries(page);
+  assertWithinBudget(entries, 'pe-error');
+  const r = await page.evaluate(async () => {
+    const el = document.querySelector('posnorm-heatmap');
+    const { peErrors } = await import('/web/figures/draw/pe-error.js');
+    const whole = peErrors(el.pn, el.peErrors.sizes);
+    return { shown: el.peErrors, whole, values: el.values, line: el.shadowRoot.querySelector('.pe-error').textContent };
+  });
+  // the drag ends at the slider's max
+  assert.deepEqual(r.shown.sizes, { seqLen: 2048, dModel: 1024, base: 100000, layout: 'interleaved' });
+  assert.deepEqual({ posnorm: r.shown.posnorm, float32: r.shown.float32 }, r.whole);
+  assert.match(r.line, /max error of what is drawn against float64: posnorm /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth at 96 layers × 64: a layers drag slices the gradients within budget, and they end equal to residualStack called at once', async () => {
+  // it starts at 48 layers: the drag ends at 96, whose gradients are not yet known
+  // (gradients already shown are kept, and a drag back to them computes nothing)
+  const { page, context, problems } = await figure('depth', 'layers=48&width=64');
+  await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
+  await drag(page, 'posnorm-depth', 'layers', 32);
+  // the gradients wait for the values to settle (their unit is longer than a slice at this size)
+  await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 60000 });
+  await settle(page);
+  await slicesOf(page);
+  assertWithinBudget(await sliceEntries(page), 'depth-gradients');
+  const r = await page.evaluate(() => {
+    const el = document.querySelector('posnorm-depth');
+    const { x0, weights } = el.inputs;
+    const width = el.width, layers = el.layers;
+    const direct = ['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => Array.from(el.pn.residualStack(x0.subarray(0, 4 * width), weights, { width, layers, block, gradients: true }).gradNorm));
+    return { layers, shown: el.result.gradNorms?.map((g) => Array.from(g)), direct };
+  });
+  assert.equal(r.layers, 96);
+  assert.ok(r.shown, 'the gradients are shown once the drag is over');
+  assert.deepEqual(r.shown, r.direct);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth: after a drag that comes back to the layers shown, the gradients are shown again (not left pending)', async () => {
+  const { page, context, problems } = await figure('depth', 'layers=96&width=64');
+  await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 20000 });
+  // away for one frame and back: the run for 10 layers is dropped, 96's gradients are the ones kept
+  await page.evaluate(async () => {
+    const input = document.querySelector('posnorm-depth').shadowRoot.querySelector('form [name="layers"]');
+    for (const v of ['10', '96']) {
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.querySelector('posnorm-depth').result.gradNorms[0].length), 96);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,176 @@
+// background.js — work a figure shows but a frame must not wait for (the PE
+// error readouts, depth's gradients), run in slices of a few milliseconds
+// that give way to input and to the next frame, and dropped as soon as the
+// state it was computing for changes.
+//
+// The work is a generator: each `yield` ends a unit (a few hundred µs of
+// work, sized by the caller), and its return value is the result. runSliced()
+// runs units back to back while the next one (predicted by the longest so
+// far) still fits the slice's budget, then waits for the page's next quiet
+// moment:
+//   scheduler.postTask(…, { priority: 'background' })  where it exists
+//     (Chromium, Firefox): runs after input, rendering and ordinary tasks;
+//   requestIdleCallback, whose deadline shortens the slice, otherwise;
+//   setTimeout(0) as the last resort (Node, old Safari).
+// (scheduler.yield() is not used: its continuation is queued ahead of other
+// tasks of its priority, which is right for finishing a task the reader is
+// waiting for, not for work that should come last.)
+//
+// Every slice is logged as a User Timing measure named SLICE_MEASURE, with
+// { label, budget (this slice's), units, lastUnit (ms) } as its detail, so a PerformanceObserver (the frame
+// bench, tests/background_slices.test.mjs) sees how long each one ran.
+
+/** A slice's budget in milliseconds (work of one turn of the event loop). */
+export const SLICE_MS = 4;
+
+/** The name of the performance.measure each slice logs. */
+export const SLICE_MEASURE = 'posnorm-background-slice';
+
+/** An AbortError, as fetch() and AbortSignal give (DOMException where it exists). */
+function abortError(signal) {
+  if (signal?.reason !== undefined) return signal.reason;
+  return typeof DOMException === 'function' ? new DOMException('background work abandoned', 'AbortError') : Object.assign(new Error('background work abandoned'), { name: 'AbortError' });
+}
+
+/**
+ * Resolves at the page's next quiet moment with the milliseconds the slice
+ * may take there (at most `budget`); rejects when `signal` aborts first.
+ */
+function quietMoment(budget, signal) {
+  const sched = globalThis.scheduler;
+  if (typeof sched?.postTask === 'function') {
+    return sched.postTask(() => budget, { priority: 'background', signal });
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel();
+      reject(abortError(signal));
+    };
+    let cancel;
+    const done = (ms) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(ms);
+    };
+    if (typeof requestIdleCallback === 'function') {
+      // a deadline that ran out (didTimeout) still gets one unit: the loop
+      // always runs the first unit of a slice
+      const id = requestIdleCallback((d) => done(Math.min(budget, d.timeRemaining())), { timeout: 500 });
+      cancel = () => cancelIdleCallback(id);
+    } else {
+      const id = setTimeout(() => done(budget), 0);
+      cancel = () => clearTimeout(id);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `work` (a generator, or a function that returns one) in slices of at
+ * most `budget` ms between the page's quiet moments; resolves with its
+ * return value, or rejects with an AbortError once `signal` aborts (the
+ * generator is closed; no unit runs after the abort). A unit is never cut:
+ * one that alone takes longer than the budget makes its slice too long, so
+ * callers keep units well below SLICE_MS. `stats.longestUnit` (when given)
+ * is set to the longest unit run.
+ */
+export async function runSliced(work, { signal, budget = SLICE_MS, label = 'background', stats } = {}) {
+  const it = typeof work === 'function' ? work() : work;
+  // what the next unit is expected to take: the longest so far, decaying,
+  // so that one unit pre-empted by other work does not shrink every slice after it
+  let unit = 0;
+  try {
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal);
+      const room = await quietMoment(budget, signal);
+      if (signal?.aborted) throw abortError(signal);
+      const start = performance.now();
+      let now = start, units = 0, last = 0, step;
+      do {
+        const t = now;
+        step = it.next();
+        now = performance.now();
+        units++;
+        last = now - t;
+        unit = Math.max(last, 0.75 * unit);
+        if (stats) stats.longestUnit = Math.max(stats.longestUnit ?? 0, last);
+      } while (!step.done && now - start + unit <= room);
+      performance.measure?.(SLICE_MEASURE, { start, end: now, detail: { label, budget: room, units, lastUnit: last } });
+      if (step.done) return step.value;
+    }
+  } finally {
+    it.return?.();
+  }
+}
+
+/**
+ * Runs `work` to the end at once (no slicing): the same result as
+ * runSliced(), for toCsv(), tests and callers that need it now.
+ */
+export function runNow(work) {
+  const it = typeof work === 'function' ? work() : work;
+  for (;;) {
+    const step = it.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * One piece of background work per key for a figure's readout: run(key,
+ * work) starts `work` unless it already runs or ran for `key`, abandoning the
+ * run for any other key. `onResult(value, key)` gets the result of the
+ * current key only.
+ *
+ * Work whose units cannot be made shorter than a slice (depth's gradients at
+ * its largest sizes: one kernel call each) would overrun a slice at every
+ * input of a drag. So once a run has had a unit longer than SLICE_MS, the
+ * next run starts only after its key has stayed the same for `settleMs`: a
+ * drag shows "computing…" and runs nothing until it pauses.
+ */
+export class BackgroundTask {
+  constructor(label, onResult, { settleMs = 150 } = {}) {
+    this.label = label;
+    this.onResult = onResult;
+    this.settleMs = settleMs;
+    this.key = undefined;
+    /** The longest unit of the last run that finished or was abandoned (ms). */
+    this.longestUnit = 0;
+    this._abort = null;
+  }
+
+  /** Starts `work()` for `key` (abandoning another key's run); false when `key` is already current. */
+  run(key, work) {
+    if (key === this.key) return false;
+    this.cancel();
+    this.key = key;
+    const abort = (this._abort = new AbortController());
+    const stats = { longestUnit: 0 };
+    const settle = this.longestUnit > SLICE_MS ? this.settleMs : 0;
+    const start = settle > 0
+      ? new Promise((resolve, reject) => {
+        const id = setTimeout(resolve, settle);
+        abort.signal.addEventListener('abort', () => {
+          clearTimeout(id);
+          reject(abortError(abort.signal));
+        }, { once: true });
+      })
+      : Promise.resolve();
+    start.then(() => runSliced(work, { signal: abort.signal, label: this.label, stats })).then((value) => {
+      this.longestUnit = stats.longestUnit;
+      if (this._abort === abort) {
+        this._abort = null;
+        this.onResult(value, key);
+      }
+    }, (error) => {
+      if (stats.longestUnit > 0) this.longestUnit = stats.longestUnit;
+      if (error?.name !== 'AbortError') throw error;
+    });
+    return true;
+  }
+
+  /** Abandons the current run (its result never arrives) and forgets the key. */
+  cancel() {
+    this._abort?.abort();
+    this._abort = null;
+    this.key = undefined;
+  }
+}
