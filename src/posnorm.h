@@ -210,7 +210,7 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * mean, inv_std_dev: [rows] or NULL (not written). In place allowed (y == x).
  * Method: one pass takes Σ(x-s) and Σ(x-s)^2 in float32 blocks of 128 (steps
  * of 16 values added pairwise into one accumulator per sum) flushed to
- * float64, about a provisional shift s (the mean of the row's first 8
+ * float64, about a provisional shift s (the mean of the row's first 32
  * values rounded to float32); their mean corrects s to the row mean without
  * cancellation. When s proves to be more than half a standard deviation from
  * the mean (rows that open with outliers or ramps) a second pass repeats the

@@ -43,10 +43,18 @@ void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
 }
 
 float pn_provisional_shift(const float *x, int32_t n) {
-  const int32_t k = n < 8 ? n : 8;
-  double head = 0.0;
-  for (int32_t j = 0; j < k; j++) head += (double)x[j];
-  return (float)(head / (double)k);
+  const int32_t k = n < PN_SHIFT_SAMPLE ? n : PN_SHIFT_SAMPLE;
+  /* four chains, each exact for a constant row (at most 8 float32 terms
+   * of one value add exactly in float64), so the shift of a constant row
+   * is its value */
+  double h[4] = {0.0, 0.0, 0.0, 0.0};
+  int32_t j = 0;
+  PN_LOOP_AS_WRITTEN
+  for (; j + 4 <= k; j += 4)
+    for (int a = 0; a < 4; a++) h[a] += (double)x[j + a];
+  PN_LOOP_AS_WRITTEN
+  for (; j < k; j++) h[0] += (double)x[j];
+  return (float)(((h[0] + h[1]) + (h[2] + h[3])) / (double)k);
 }
 
 int pn_moments_finish(const float *x, int32_t n, float shift, double sd,

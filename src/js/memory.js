@@ -47,29 +47,47 @@ export function isDetached(view) {
   }
 }
 
+/**
+ * Every allocation starts on a 64-byte boundary (a cache line): malloc
+ * alone gives 8, and a v128 load or store at 8 mod 16 straddles a line one
+ * time in four, which cost the kernels 10–20 % at 4096×4096 on this
+ * project's machines (docs/decisions.md, "Aligned buffers"). The heap asks
+ * malloc for 63 bytes more and starts the buffer at the first multiple of
+ * 64 inside; emmalloc's own aligned_alloc could not be used: it refuses
+ * sizes that are not multiples of the alignment, and a 1 GiB request near
+ * the end of the 2 GiB memory failed for the padding it had not claimed.
+ */
+export const ALIGNMENT = 64;
+
 /** The wasm heap: memory plus the module's malloc/free. */
 export class Heap {
   constructor(exports) {
     this.memory = exports.memory;
     this.exports = exports;
-    /** pointer → bytes of every allocation not yet freed. */
+    /** aligned pointer → bytes of every allocation not yet freed. */
     this.live = new Map();
+    /** aligned pointer → the pointer malloc returned for it. */
+    this.raw = new Map();
   }
 
-  /** Allocates `bytes` or throws a RangeError naming the call. */
+  /** Allocates `bytes` at a multiple of ALIGNMENT or throws a RangeError naming the call. */
   alloc(bytes, fn, what) {
-    const ptr = bytes > 0x7fff0000 ? 0 : this.exports.malloc(Math.max(bytes, 1));
-    if (!ptr) {
+    const raw = bytes > 0x7fff0000 ? 0 : this.exports.malloc(Math.max(bytes, 1) + ALIGNMENT - 1);
+    if (!raw) {
       throw new RangeError(
         `posnorm.${fn}: not enough WebAssembly memory for ${what} (${bytes} bytes; the module's memory is limited to 2 GiB)`);
     }
+    const ptr = Math.ceil(raw / ALIGNMENT) * ALIGNMENT;
     this.live.set(ptr, bytes);
+    this.raw.set(ptr, raw);
     return ptr;
   }
 
   free(ptr) {
+    const raw = this.raw.get(ptr);
     this.live.delete(ptr);
-    this.exports.free(ptr);
+    this.raw.delete(ptr);
+    if (raw !== undefined) this.exports.free(raw);
   }
 
   /**
