@@ -356,7 +356,7 @@ export declare class Posnorm {
   /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers */
   readonly raw: Record<string, (...args: number[]) => number>;
 
-  /** Allocates a zero-copy buffer of `length` values. */
+  /** Allocates a zero-copy buffer of `length` values, starting on a 64-byte boundary (`ptr % 64 === 0`). */
   alloc<T extends BufferType = 'f32'>(length: number, type?: T): PnBuffer<T>;
 
   /** Sinusoidal PE, row-major [seqLen × dModel]. */
