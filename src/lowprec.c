@@ -47,25 +47,10 @@ int pn_pe_lowprec_f32(float *out, int32_t seq_len, int32_t d_model, double base,
       const float angle = pn_round_to(pos * div, st);
       const float s = pn_round_to((float)sin((double)angle), dtype);
       const float c = pn_round_to((float)cos((double)angle), dtype);
-      if (layout == PN_PE_INTERLEAVED) {
-        row[2 * i] = s;
-        if (i < n_cos) row[2 * i + 1] = c;
-      } else {
-        row[i] = s;
-        if (i < n_cos) row[n_pairs + i] = c;
-      }
+      pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
     }
   }
   return PN_OK;
-}
-
-/* Where head h of token (b, s) starts, in either layout. */
-static size_t at_of(int32_t layout, int32_t b, int32_t s, int32_t h,
-                    int32_t seq_len, int32_t heads, int32_t head_dim) {
-  const size_t row = layout == PN_ROPE_BHSD
-                         ? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s
-                         : ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h;
-  return row * (size_t)head_dim;
 }
 
 int pn_rope_lowprec_f32(float *y, const float *x, const int32_t *position_ids,
@@ -107,7 +92,7 @@ int pn_rope_lowprec_f32(float *y, const float *x, const int32_t *position_ids,
         const size_t ia = interleaved ? 2 * (size_t)i : (size_t)i;
         const size_t ib = interleaved ? 2 * (size_t)i + 1 : (size_t)(i + half);
         for (int32_t h = 0; h < heads; h++) {
-          const size_t at = at_of(layout, b, s, h, seq_len, heads, head_dim);
+          const size_t at = pn_rope_at(layout, b, s, h, seq_len, heads, head_dim);
           const float va = pn_round_to(x[at + ia], dtype), vb = pn_round_to(x[at + ib], dtype);
           const float ac = pn_round_to(va * c, dtype), bs = pn_round_to(vb * sn, dtype);
           const float bc = pn_round_to(vb * c, dtype), as = pn_round_to(va * sn, dtype);
@@ -116,7 +101,7 @@ int pn_rope_lowprec_f32(float *y, const float *x, const int32_t *position_ids,
         }
       }
       for (int32_t h = 0; h < heads; h++) {
-        const size_t at = at_of(layout, b, s, h, seq_len, heads, head_dim);
+        const size_t at = pn_rope_at(layout, b, s, h, seq_len, heads, head_dim);
         for (int32_t c = rotary_dim; c < head_dim; c++) y[at + (size_t)c] = pn_round_to(x[at + (size_t)c], dtype);
       }
     }

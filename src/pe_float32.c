@@ -27,13 +27,7 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
       const float div = (float)exp((double)((float)(2 * i) * scale));
       const float angle = pos * div; /* position · div_term in float32 */
       const float s = (float)sin((double)angle), c = (float)cos((double)angle);
-      if (layout == PN_PE_INTERLEAVED) {
-        row[2 * i] = s;
-        if (i < n_cos) row[2 * i + 1] = c;
-      } else {
-        row[i] = s;
-        if (i < n_cos) row[n_pairs + i] = c;
-      }
+      pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
     }
   }
   return PN_OK;

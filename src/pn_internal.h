@@ -80,6 +80,33 @@ int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
 int pn_rope_positions_ok(const int32_t *position_ids, size_t tokens,
                          int32_t offset, int32_t seq_len);
 
+/* Where head h of token (b, s) starts in a RoPE tensor, in either layout
+ * (rope.c, lowprec.c). */
+static inline size_t pn_rope_at(int32_t layout, int32_t b, int32_t s,
+                                int32_t h, int32_t seq_len, int32_t heads,
+                                int32_t head_dim) {
+  const size_t row = layout == PN_ROPE_BHSD
+                         ? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s
+                         : ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h;
+  return row * (size_t)head_dim;
+}
+
+/* Stores pair i's sin s and cos c in a PE row of n_pairs pairs in `layout`
+ * (interleaved: columns 2i, 2i+1; concat: i, n_pairs + i); the cos only
+ * when i < n_cos (an odd d_model has one sin column more than cos)
+ * (pe_float32.c, lowprec.c). */
+static inline void pn_pe_store_pair(float *row, int32_t layout, int32_t i,
+                                    int32_t n_pairs, int32_t n_cos, float s,
+                                    float c) {
+  if (layout == PN_PE_INTERLEAVED) {
+    row[2 * i] = s;
+    if (i < n_cos) row[2 * i + 1] = c;
+  } else {
+    row[i] = s;
+    if (i < n_cos) row[n_pairs + i] = c;
+  }
+}
+
 /* LayerNorm (center = 1) and RMSNorm (center = 0) over each row of x
  * [rows × cols], as posnorm.h specifies pn_layernorm_f32 and pn_rmsnorm_f32
  * (norm_rows.c); the arguments already validated. mean (LayerNorm only) and

@@ -33,15 +33,6 @@ static void rope_head(float *out, const float *v, const float *sn,
     memcpy(out + 2 * half, v + 2 * half, sizeof(float) * (size_t)(head_dim - 2 * half));
 }
 
-/* Where head h of token (b, s) starts, in either layout. */
-static size_t rope_at(int32_t layout, int32_t b, int32_t s, int32_t h,
-                      int32_t seq_len, int32_t heads, int32_t head_dim) {
-  const size_t row = layout == PN_ROPE_BHSD
-                         ? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s
-                         : ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h;
-  return row * (size_t)head_dim;
-}
-
 int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
                      int32_t head_dim) {
   return pn_fits(pn_size_mul(pn_size_mul(pn_size(batch), pn_size(seq_len)),
@@ -71,7 +62,7 @@ static void rope_token(float *y, const float *x, const float *srow,
                        int32_t heads, int32_t head_dim, int32_t half,
                        int32_t interleaved, int32_t layout) {
   for (int32_t h = 0; h < heads; h++) {
-    const size_t at = rope_at(layout, b, s, h, seq_len, heads, head_dim);
+    const size_t at = pn_rope_at(layout, b, s, h, seq_len, heads, head_dim);
     rope_head(y + at, x + at, srow, crow, half, head_dim, interleaved);
   }
 }
