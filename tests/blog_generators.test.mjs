@@ -109,6 +109,18 @@ async function exercise(site, paths) {
   }
 }
 
+/** A Hugo site at `dir` with the packed shortcode and one post `body`; returns hugo's run. */
+async function buildHugoSite(work, dir, post, body, extraArgs = []) {
+  await mkdir(join(dir, 'layouts', '_default'), { recursive: true });
+  await mkdir(join(dir, 'layouts', 'shortcodes'), { recursive: true });
+  await mkdir(join(dir, 'content', 'posts'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(dir, 'layouts/shortcodes/posnorm.html'));
+  await writeFile(join(dir, 'config.toml'), 'baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n');
+  for (const name of ['single', 'list']) await writeFile(join(dir, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
+  await writeFile(join(dir, `content/posts/${post}.md`), `---\ntitle: ${post}\n---\n${body}\n`);
+  return run('hugo', ['--source', dir, '--destination', join(dir, 'public'), ...extraArgs], dir);
+}
+
 const quoted = (v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`;
 const params = (fig, p) => [`fig="${fig}"`, ...Object.entries(p).map(([k, v]) => `${k}=${quoted(v)}`)].join(' ');
 
@@ -204,14 +216,7 @@ test("the Embed dialog's Hugo and Jekyll lines, built: every attribute of figure
   };
 
   const hugo = join(work, 'hugo-embed');
-  await mkdir(join(hugo, 'layouts', '_default'), { recursive: true });
-  await mkdir(join(hugo, 'layouts', 'shortcodes'), { recursive: true });
-  await mkdir(join(hugo, 'content', 'posts'), { recursive: true });
-  await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(hugo, 'layouts/shortcodes/posnorm.html'));
-  await writeFile(join(hugo, 'config.toml'), 'baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n');
-  for (const name of ['single', 'list']) await writeFile(join(hugo, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
-  await writeFile(join(hugo, 'content/posts/e.md'), `---\ntitle: e\n---\n${tags.map((t) => lines[t].hugo).join('\n\n')}\n`);
-  let r = run('hugo', ['--source', hugo, '--destination', join(hugo, 'public'), '--quiet'], hugo);
+  let r = await buildHugoSite(work, hugo, 'e', tags.map((t) => lines[t].hugo).join('\n\n'), ['--quiet']);
   assert.equal(r.code, 0, r.out);
   await check(join(hugo, 'public'), 'posts/e/index.html', 'Hugo');
 
@@ -247,14 +252,7 @@ test('a figure name that is not one (markup, spaces, capitals) is refused by bot
   // Hugo: the build stops with the shortcode's error
   for (const f of bad) {
     const hugo = join(work, `hugo-fig-${bad.indexOf(f)}`);
-    await mkdir(join(hugo, 'layouts', '_default'), { recursive: true });
-    await mkdir(join(hugo, 'layouts', 'shortcodes'), { recursive: true });
-    await mkdir(join(hugo, 'content', 'posts'), { recursive: true });
-    await copyFile(join(work, 'node_modules/posnorm/integrations/hugo/layouts/shortcodes/posnorm.html'), join(hugo, 'layouts/shortcodes/posnorm.html'));
-    await writeFile(join(hugo, 'config.toml'), 'baseURL = "/"\ntitle = "t"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n');
-    for (const name of ['single', 'list']) await writeFile(join(hugo, 'layouts/_default', `${name}.html`), LAYOUT.replace('CONTENT', '{{ .Content }}'));
-    await writeFile(join(hugo, 'content/posts/p.md'), `---\ntitle: p\n---\n{{< posnorm fig=${quoted(f)} >}}\n`);
-    const h = run('hugo', ['--source', hugo, '--destination', join(hugo, 'public')], hugo);
+    const h = await buildHugoSite(work, hugo, 'p', `{{< posnorm fig=${quoted(f)} >}}`);
     assert.notEqual(h.code, 0, f);
     assert.match(h.out, /posnorm shortcode: fig must be a figure's name/, f);
   }
