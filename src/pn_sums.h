@@ -110,6 +110,12 @@ static inline int pn_sums_trustworthy(double mean, double sd, double sq,
          sq >= (double)n * 0x1p-100;
 }
 
+/* 32 values: for normal rows the shift lands within half a standard
+ * deviation of the mean unless the first 32 values are 2.8 standard errors
+ * off, so about 1 row in 200 takes the second pass (with 8 values, 1 in 6;
+ * issue #20). */
+#define PN_SHIFT_SAMPLE 32
+
 /* Mean and (biased) variance of x[0..n) for LayerNorm, in one pass over the
  * row for ordinary rows: the sums are taken about a provisional shift
  * (pn_provisional_shift: the mean of the first PN_SHIFT_SAMPLE values, rounded to float32,
@@ -120,11 +126,6 @@ static inline int pn_sums_trustworthy(double mean, double sd, double sq,
  * pn_sums_trustworthy); the caller then redoes the row in float64.
  * pn_moments_finish takes the first pass's sums about `shift` (the caller
  * took them, with the steps above) and runs the second pass when it is needed. */
-/* 32 values: for normal rows the shift lands within half a standard
- * deviation of the mean unless the first 32 values are 2.8 standard errors
- * off, so about 1 row in 200 takes the second pass (with 8 values, 1 in 6;
- * issue #20). */
-#define PN_SHIFT_SAMPLE 32
 float pn_provisional_shift(const float *x, int32_t n);
 int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
                       double sq, double *mean, double *var);

@@ -353,7 +353,7 @@ export declare class Posnorm {
   readonly memory: WebAssembly.Memory;
   /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
   heapStats(): { allocations: number; bytes: number; memoryBytes: number };
-  /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers */
+  /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers; a PnBuffer's `ptr` is not malloc's pointer: free it with `buf.free()`, never `raw.free` */
   readonly raw: Record<string, (...args: number[]) => number>;
 
   /** Allocates a zero-copy buffer of `length` values, starting on a 64-byte boundary (`ptr % 64 === 0`). */

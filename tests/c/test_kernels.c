@@ -14,6 +14,7 @@
 #include "posnorm.h"
 #include "posnorm_figures.h"
 #include "pn_f64.h" /* pn_gelu_erf: the erf GELU the block and stack share */
+#include "pn_sums.h" /* pn_provisional_shift, PN_SHIFT_SAMPLE */
 
 #include "check.h"
 
@@ -116,6 +117,29 @@ static void test_layernorm(void) {
   CHECK(pn_layernorm_f32(x, NULL, NULL, x, NULL, NULL, 1, 5, -1.0f) == PN_ERR_ARG, "ln eps");
 }
 
+/* LayerNorm's provisional shift: the mean of the first PN_SHIFT_SAMPLE
+ * values (all of a shorter row) against a float64 mean of the same values,
+ * for every n up to past the sample (the leftover values of n % 4), and
+ * exactly the value of a constant row, for values that stress the float64
+ * sum (FLT_MAX, the smallest subnormal, 0.1f). */
+static void test_provisional_shift(void) {
+  float x[40];
+  for (int n = 1; n <= 40; n++) {
+    for (int j = 0; j < n; j++) x[j] = (float)(3.0 + gauss()) * (j % 3 == 2 ? 10.0f : 1.0f);
+    const int k = n < PN_SHIFT_SAMPLE ? n : PN_SHIFT_SAMPLE;
+    double m = 0.0;
+    for (int j = 0; j < k; j++) m += x[j];
+    m /= k;
+    const float s = pn_provisional_shift(x, n);
+    CHECK(fabs((double)s - m) <= 1e-6 * fabs(m), "shift of %d values %.9g, float64 mean %.9g", n, s, m);
+    const float values[] = {0.1f, FLT_MAX, -FLT_MAX, 0x1p-149f, 3.0f, -7.25e-20f};
+    for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+      for (int j = 0; j < n; j++) x[j] = values[v];
+      CHECK(pn_provisional_shift(x, n) == values[v], "constant row of %d × %g: shift %g", n, values[v], pn_provisional_shift(x, n));
+    }
+  }
+}
+
 /* Rows of every kind in one call, so the pipelined output pass (row r+1 is
  * summed while row r is written) meets each transition: ordinary rows; rows
  * that open with outliers or climb as a ramp (the provisional shift is far
@@ -128,13 +152,15 @@ static void test_layernorm_row_kinds(void) {
     float *x = falloc((size_t)R * C), *y = falloc((size_t)R * C);
     for (int j = 0; j < C; j++) {
       x[0 * C + j] = (float)gauss();
-      x[1 * C + j] = (float)(j < 8 ? 1e3 + gauss() : gauss());       /* outliers first */
+      /* the outliers fill the provisional shift's whole sample, so the shift
+       * is theirs and the second pass must run (C = 5: the whole row) */
+      x[1 * C + j] = (float)(j < PN_SHIFT_SAMPLE ? 1e3 + gauss() : gauss());       /* outliers first */
       x[2 * C + j] = (float)(1000.0 * j + gauss());                  /* ramp */
       x[3 * C + j] = 0.375f;                                         /* constant */
       x[4 * C + j] = (float)(1e30 * (1 + gauss()));                  /* float64 path */
       x[5 * C + j] = (float)(1e4 + 1e-2 * gauss());                  /* |mean| >> std */
-      x[6 * C + j] = (float)(j < 8 ? -50.0 : 0.1 * gauss());         /* outliers, small std */
-      x[7 * C + j] = (float)(j < 8 ? 3e4 : 1e-3 * gauss());          /* the same, farther */
+      x[6 * C + j] = (float)(j < PN_SHIFT_SAMPLE ? -50.0 : 0.1 * gauss());         /* outliers, small std */
+      x[7 * C + j] = (float)(j < PN_SHIFT_SAMPLE ? 3e4 : 1e-3 * gauss());          /* the same, farther */
     }
     for (int inplace = 0; inplace < 2; inplace++) {
       float *out = inplace ? falloc((size_t)R * C) : y;
@@ -520,6 +546,7 @@ int main(void) {
   test_pe();
   test_lowprec();
   test_layernorm();
+  test_provisional_shift();
   test_layernorm_row_kinds();
   test_transformer_block();
   test_norm_sweep();
