@@ -7,6 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
+import { measureRaster, rasterTable } from './raster.mjs';
 import { benchSizes } from './sizes.mjs';
 
 /** Runs bench/`file` in a Node process of its own; returns what it printed. */
@@ -72,6 +73,17 @@ background work's (core/background.js) during the drag and until the page is
 quiet again.
 `);
 out((await benchFrames()).table);
+out(`
+### Where a repaint's time goes (each figure at its defaults, alone on figure.html, 1280×900; median of 15 repaints)
+
+"render()" is the figure's JavaScript (kernels, plot layout, canvas calls
+recorded); "canvas raster" is the drawing those calls leave for the frame,
+forced at once with getImageData. Headless Chromium here has no GPU, so the
+raster runs on the main thread inside the frame's commit (as in a browser
+whose GPU is blocklisted): the frame table's p95 and CPU columns include it,
+its "repaint" column does not.
+`);
+out(rasterTable(await measureRaster()));
 out('\n## Sizes\n');
 out(await benchSizes());
 out('\n## Cold start on a phone (index.html of make demo; 4× CPU throttling, slow 4G: 150 ms, 1.6 Mbit/s; no cache; 7 loads)\n');
