@@ -1,11 +1,12 @@
 // bench/raster.mjs — where a repaint's time goes: the figure's own render()
-// (JavaScript: kernels, layout of the plot, canvas calls recorded) against
-// the canvas raster those calls leave for the frame. Canvas 2D records its
-// calls and rasterises them when the frame is produced; in headless Chromium
-// without a GPU (as here, and in a browser whose GPU is blocklisted) that
-// raster runs on the main thread, inside the frame's commit, where the frame
-// bench sees it but render() does not. getImageData(0, 0, 1, 1) makes the
-// raster happen at once, so it can be timed on its own. Per figure, alone on
+// at an unchanged state (cached kernel results, so mostly plot layout and
+// canvas calls recorded) against the canvas raster those calls leave for
+// the frame. Canvas 2D records its calls and rasterises them when the frame
+// is produced; with the GPU off (the frame bench launches Chromium with
+// --disable-gpu; a browser without a usable GPU does the same) that raster
+// runs on the main thread, inside the frame's commit, where the frame bench
+// sees it but render() does not. getImageData(0, 0, 1, 1) makes the raster
+// happen at once, so it can be timed on its own. Per figure, alone on
 // figure.html at 1280×900, its defaults, median of 15 repaints.
 import { launchUnthrottled } from './frames.mjs';
 import { serve } from '../tests/browser/harness.mjs';

@@ -76,12 +76,14 @@ out((await benchFrames()).table);
 out(`
 ### Where a repaint's time goes (each figure at its defaults, alone on figure.html, 1280×900; median of 15 repaints)
 
-"render()" is the figure's JavaScript (kernels, plot layout, canvas calls
-recorded); "canvas raster" is the drawing those calls leave for the frame,
-forced at once with getImageData. Headless Chromium here has no GPU, so the
-raster runs on the main thread inside the frame's commit (as in a browser
-whose GPU is blocklisted): the frame table's p95 and CPU columns include it,
-its "repaint" column does not.
+"render()" is the figure's JavaScript at an unchanged state (the figures
+keep their kernels' results while their inputs stay the same, so this is
+mostly plot layout and canvas calls recorded; during a drag render() also
+runs the kernels); "canvas raster" is the drawing those calls leave for the
+frame, forced at once with getImageData. The bench launches Chromium with
+--disable-gpu, so the raster runs on the main thread inside the frame's
+commit (as in a browser without a usable GPU): the frame table's p95 and CPU
+columns include it, its "repaint" column does not.
 `);
 out(rasterTable(await measureRaster()));
 out('\n## Sizes\n');

@@ -44,7 +44,7 @@ void pn_shifted_sums_f32(const float *x, int32_t n, float shift, double *sum,
 
 float pn_provisional_shift(const float *x, int32_t n) {
   const int32_t k = n < PN_SHIFT_SAMPLE ? n : PN_SHIFT_SAMPLE;
-  /* four chains, each exact for a constant row (h[0] takes up to 11
+  /* four chains, each exact for a constant row (h[0] takes up to 10
    * float32 terms of one value, the others 8: such sums are exact in
    * float64), so the shift of a constant row is its value */
   double h[4] = {0.0, 0.0, 0.0, 0.0};

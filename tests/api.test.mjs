@@ -161,6 +161,18 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: the copies a call makes of plain arrays start on 64-byte lines too`, async () => {
+    const { instance } = await WebAssembly.instantiate(await readFile(name === 'simd' ? simdUrl : scalarUrl), { env: { emscripten_notify_memory_growth() {} } });
+    const real = instance.exports;
+    const seen = [];
+    const exports = { ...real, pn_layernorm_f32: (...a) => { seen.push(...a.slice(0, 6).filter((p) => p !== 0)); return real.pn_layernorm_f32(...a); } };
+    real._initialize?.();
+    const spy = new Posnorm(exports);
+    spy.layerNorm(normals(3 * 37, { seed: 9 }), { cols: 37, gamma: new Float32Array(37).fill(1), beta: new Float32Array(37) });
+    assert.equal(seen.length, 6, 'y, mean, invStdDev, x, gamma, beta');
+    for (const ptr of seen) assert.equal(ptr % 64, 0, `pointer ${ptr}`);
+  });
+
   test(`${name}: zero-copy buffers stay valid after memory grows, and can be freed`, () => {
     const buf = pn.alloc(64 * 16);
     pn.positionalEncoding({ seqLen: 64, dModel: 16, out: buf });

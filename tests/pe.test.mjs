@@ -88,6 +88,15 @@ test("precision: 'float32' is the article's PyTorch float32 code step by step, a
         }
       }
       assert.ok(same >= 0.99 * total, `${name}: ${same}/${total} bit-identical to the emulation`);
+      // concat: sin of pair i at column i, cos at n_pairs + i (an odd d_model has one sin more)
+      const cat = pn.positionalEncoding({ seqLen, dModel, offset, base, precision: 'float32', layout: 'concat' });
+      const pairs = Math.ceil(dModel / 2);
+      for (let r = 0; r < seqLen; r++) {
+        for (let c = 0; c < dModel; c++) {
+          const from = c < pairs ? 2 * c : 2 * (c - pairs) + 1;
+          assert.equal(cat[r * dModel + c], got[r * dModel + from], `${name} concat ${dModel} (${r}, ${c}) is interleaved column ${from}`);
+        }
+      }
     }
     // the article's claim: about 2e-3 at pos 65536 for d_model 512; the default stays within 2e-7
     const p = 65536, d = 512;
