@@ -16,7 +16,8 @@ test('precision: errors, neighbour distances and the blur position equal float64
     if (setting) {
       const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
       await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
-      await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n]);
+      // wait for the render that drew this setting (one already due can land first)
+      await page.waitForFunction(([t, k, s]) => document.querySelector(t).renderTimes.length > k && document.querySelector(t).result?.p === s.pos, [tag, n, setting]);
     }
     const r = await page.evaluate((t) => { const el = document.querySelector(t); return { ...el.values, result: el.result, text: el.shadowRoot.querySelector('.readout').textContent }; }, tag);
     const { dModel: d, base, pos: p } = r;
@@ -91,7 +92,12 @@ test('precision: the type selector — bfloat16/float16 errors, exact positions 
   for (const setting of settings) {
     const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
     await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
-    await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n]);
+    // a render that was already due (resize, language) can land first: wait
+    // for the one that drew this setting
+    await page.waitForFunction(([t, k, s]) => {
+      const el = document.querySelector(t), r = el.result;
+      return el.renderTimes.length > k && r && r.p === s.pos && r.type === s.type && r.compute === s.compute;
+    }, [tag, n, setting]);
     const r = await page.evaluate((t) => { const el = document.querySelector(t); return { attrs: { type: el.getAttribute('type'), compute: el.getAttribute('compute') }, result: el.result, text: el.shadowRoot.querySelector('.readout').textContent }; }, tag);
     const { type: precision, compute, dModel: d, pos: p } = setting;
     assert.deepEqual(r.attrs, { type: precision, compute }, 'reflected attributes');

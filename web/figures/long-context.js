@@ -61,13 +61,16 @@ export class PosnormLongContext extends PnFigure {
     const { q, k } = this._qk();
     const scaling = method.scaling(factor, trainLen);
     const n = ds.length;
-    const qs = new Float32Array((n + 1) * dim);
+    // q at every distance, and the rotated copies, in arrays kept across
+    // repaints (core/buffers.js: a drag would otherwise make two fresh
+    // arrays of up to 257 × 256 values per method and input)
+    const qs = this.scratch.f32('qs', (n + 1) * dim);
     for (let j = 0; j <= n; j++) qs.set(q, j * dim);
     // the whole sequence is factor·L long: one more token at its last position
     // makes dynamic and longrope choose their frequencies for that length
     const top = trainLen * factor;
     const positionIds = Int32Array.from([...ds, top - 1]);
-    const rq = this.pn.rope(qs, { seqLen: n + 1, heads: 1, headDim: dim, base, positionIds, scaling });
+    const rq = this.pn.rope(qs, { seqLen: n + 1, heads: 1, headDim: dim, base, positionIds, scaling, out: this.scratch.f32('rq', (n + 1) * dim) });
     const rk = this.pn.rope(Float32Array.from([...k, ...k]), { seqLen: 2, heads: 1, headDim: dim, base, positionIds: Int32Array.from([0, top - 1]), scaling });
     const out = new Float64Array(n);
     for (let j = 0; j < n; j++) {

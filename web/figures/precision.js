@@ -63,12 +63,18 @@ export class PosnormPrecision extends PnFigure {
     return this._w;
   }
 
-  /** Errors and neighbour distances at position p (float64 reference computed here). */
-  _at(p) {
+  /**
+   * Errors and neighbour distances at position p (float64 reference computed
+   * here). A sample (`sample` true) writes into the figure's scratch arrays
+   * and keeps no row; the cursor's row is its own.
+   */
+  _at(p, sample = false) {
     const { dModel: d, base } = this;
     const wc = this._freqs(), chord = this._chord;
-    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision() });
-    const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p });
+    const out32 = sample ? this.scratch.f32('a32', 2 * d) : undefined;
+    const out64 = sample ? this.scratch.f32('a64', 2 * d) : undefined;
+    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
+    const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
       const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
@@ -81,7 +87,7 @@ export class PosnormPrecision extends PnFigure {
       norm32 += es * es + ec * ec;
       dist32 += (a32[d + c] - a32[c]) ** 2 + (a32[d + c + 1] - a32[c + 1]) ** 2;
     }
-    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: a32.subarray(0, d) };
+    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: sample ? null : a32.subarray(0, d) };
   }
 
   /**
@@ -113,7 +119,7 @@ export class PosnormPrecision extends PnFigure {
       const top = 2 ** this.maxExp - 1;
       // log-spaced (small positions repeat, so that sample k sits at log p = k/(n−1)·log top)
       const ps = Array.from({ length: SAMPLES }, (_, k) => Math.round(top ** (k / (SAMPLES - 1))));
-      const rows = ps.map((p) => this._at(p));
+      const rows = ps.map((p) => this._at(p, true));
       // the first sampled position where some pair's float32 error reaches the
       // step that pair takes to the next position: from there the code's slow
       // pairs — the ones that carry long-range position — blur neighbours together

@@ -24,7 +24,7 @@
 //   buildExtraControls(form) — add its buttons (addButton; optional).
 import { PnElement, emit } from './element.js';
 import { ControlsForm } from './form.js';
-import { FigureBuffers } from './buffers.js';
+import { FigureBuffers, FigureScratch } from './buffers.js';
 import { whenNearViewport } from './observers.js';
 import { LanguageController } from './language.js';
 import { PosterController } from './poster.js';
@@ -40,6 +40,8 @@ export class PnFigure extends PnElement {
     super();
     /** wasm buffers this figure owns; freed when it leaves the page. */
     this.buffers = new FigureBuffers();
+    /** plain arrays reused across repaints (core/buffers.js); dropped when it leaves. */
+    this.scratch = new FigureScratch();
     /** The shared kernel instance, once started. */
     this.pn = null;
     this._controllers = new Set();
@@ -96,6 +98,7 @@ export class PnFigure extends PnElement {
     this._cancelStart?.();
     for (const c of this._controllers) c.hostDisconnected?.();
     this.buffers.clear();
+    this.scratch.clear();
   }
 
   async _start() {
