@@ -449,3 +449,23 @@ test('<posnorm-waveform> draws its four curves from views read after its last po
     buffers.clear();
   }
 });
+
+// ---- figures reuse their result arrays during a drag ------------------------
+
+test('FigureScratch hands out the same memory while it fits, grows by powers of two, and forgets on clear', async () => {
+  const { FigureScratch } = await import('../web/figures/core/buffers.js');
+  const s = new FigureScratch();
+  const a = s.f32('x', 100);
+  assert.equal(a.length, 100);
+  assert.equal(a.buffer.byteLength, 128 * 4, 'capacity: the next power of two');
+  a[99] = 7;
+  const b = s.f32('x', 60);
+  assert.equal(b.buffer, a.buffer, 'a smaller request reuses the array');
+  assert.equal(b.length, 60);
+  assert.notEqual(s.f32('y', 60).buffer, a.buffer, 'another name, another array');
+  const c = s.f32('x', 129);
+  assert.notEqual(c.buffer, a.buffer, 'past the capacity: a new array');
+  assert.equal(c.buffer.byteLength, 256 * 4);
+  s.clear();
+  assert.notEqual(s.f32('x', 10).buffer, c.buffer, 'clear forgets');
+});
