@@ -23,11 +23,12 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     if (setting) {
       const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
       await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
-      await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n]);
+      // the render that drew this setting (one already due can land first)
+      await page.waitForFunction(([t, k, s]) => document.querySelector(t).renderTimes.length > k && document.querySelector(t).result?.distance === s.distance, [tag, n, setting]);
     }
     const r = await page.evaluate((t) => {
       const el = document.querySelector(t);
-      return { ...el.values, q: [...el.result.q], k: [...el.result.k], scores: el.result.scores, af: el.result.attentionFactors, turns: el.result.pairsTurningInside, text: el.shadowRoot.querySelector('.readout').textContent };
+      return { ...el.values, q: [...el.result.q], k: [...el.result.k], scores: el.result.scores, af: el.result.attentionFactors, turns: el.result.pairsTurningInside, trainRange: el.result.trainRange, csv: el.toCsv(), text: el.shadowRoot.querySelector('.readout').textContent };
     }, tag);
     const { trainLen: L, factor, dim, base, distance: d } = r;
     const half = dim / 2, top = L * factor;
@@ -43,9 +44,52 @@ test('long-context: scores at the cursor, attention factors and full turns equal
       assert.ok(Math.abs(r.af[key] - af) <= 1e-12, `${key} attention factor ${r.af[key]} vs ${af}`);
       assert.equal(r.turns[key], inv.filter((w) => (2 * Math.PI) / w <= L).length, `${key} pairs turning within L`);
     }
+    // the drawn curves (the CSV: 256 distances × every method, one rope call
+    // per method into arrays the figure reuses) and the training range (the
+    // plain model over 160 distances in [0, L)) against the same float64 sums
+    const score = (inv, af, dist) => {
+      let s = 0;
+      for (let i = 0; i < half; i++) {
+        const c = Math.cos(dist * inv[i]), sn = Math.sin(dist * inv[i]);
+        s += r.k[i] * (r.q[i] * c - r.q[i + half] * sn) + r.k[i + half] * (r.q[i] * sn + r.q[i + half] * c);
+      }
+      return s * af * af;
+    };
+    const lines = r.csv.trim().split('\n');
+    assert.equal(lines[0], `distance,${Object.keys(SCALINGS).map((m) => `score_${m}`).join(',')}`);
+    assert.equal(lines.length, 257);
+    const refs = Object.values(SCALINGS).map((make) => hfRope(dim, base, factor > 1 ? make(factor, L) : undefined, top));
+    for (const line of lines.slice(1)) {
+      const [dist, ...got] = line.split(',').map(Number);
+      refs.forEach(({ inv, af }, m) => {
+        const s = score(inv, af, dist);
+        assert.ok(Math.abs(got[m] - s) <= 2e-5 * Math.max(1, Math.abs(s)), `CSV ${Object.keys(SCALINGS)[m]} at ${dist}: ${got[m]} vs ${s}`);
+      });
+    }
+    const inTraining = Array.from({ length: 160 }, (_, j) => score(refs[0].inv, refs[0].af, Math.round((j / 159) * (L - 1))));
+    assert.ok(Math.abs(r.trainRange[0] - Math.min(...inTraining)) <= 2e-5 && Math.abs(r.trainRange[1] - Math.max(...inTraining)) <= 2e-5, `training range ${r.trainRange} vs ${Math.min(...inTraining)}, ${Math.max(...inTraining)}`);
     assert.match(r.text, new RegExp(`distance ${d}: none `));
     if (factor === 1) assert.equal(new Set(Object.values(r.scores)).size, 1, 'no extension: every method is plain RoPE');
   }
+  // off the page and back: the figure drops its arrays and makes them again
+  const back = await page.evaluate(async (t) => {
+    const el = document.querySelector(t), parent = el.parentNode;
+    el.remove();
+    parent.append(el);
+    const n = el.renderTimes.length;
+    el.factor = 4;
+    await new Promise((resolve) => { const check = () => (el.renderTimes.length > n && el.result.invFreq.linear ? resolve() : requestAnimationFrame(check)); check(); });
+    return { csv: el.toCsv(), ...el.values, q: [...el.result.q], k: [...el.result.k] };
+  }, tag);
+  const backRef = hfRope(back.dim, back.base, SCALINGS.linear(back.factor, back.trainLen), back.trainLen * back.factor);
+  const row = back.csv.trim().split('\n')[200].split(',').map(Number);
+  let s = 0;
+  for (let i = 0; i < back.dim / 2; i++) {
+    const c = Math.cos(row[0] * backRef.inv[i]), sn = Math.sin(row[0] * backRef.inv[i]), h = back.dim / 2;
+    s += back.k[i] * (back.q[i] * c - back.q[i + h] * sn) + back.k[i + h] * (back.q[i] * sn + back.q[i + h] * c);
+  }
+  assert.equal(back.factor, 4);
+  assert.ok(Math.abs(row[2] - s) <= 2e-5 * Math.max(1, Math.abs(s)), `after reconnecting, linear at ${row[0]}: ${row[2]} vs ${s}`);
   assert.deepEqual(problems, []);
   await context.close();
 });

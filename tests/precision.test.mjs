@@ -41,6 +41,16 @@ test('precision: errors, neighbour distances and the blur position equal float64
     const samples = r.result.samples.map((x) => x.p);
     const first = samples.find((q) => blurAt(q) >= 1) ?? null;
     assert.equal(r.result.crossover, first, `blur position (d ${d}, base ${base})`);
+    // every sample's errors, not only the cursor's: the float32 code's against
+    // the emulation, posnorm's own below 2e-7 (the samples share two arrays
+    // the figure reuses from one to the next)
+    for (const sample of r.result.samples) {
+      const code = float32Row(sample.p, d, base);
+      let e = 0;
+      for (let c = 0; c < d; c++) e = Math.max(e, Math.abs(code[c] - (c % 2 ? Math.cos : Math.sin)(sample.p * w(c >> 1))));
+      assert.ok(Math.abs(sample.err32 - e) <= 1e-6 * e + 2e-7, `sample at ${sample.p}: float32 code error ${sample.err32} vs ${e}`);
+      assert.ok(sample.err64 < 2e-7, `sample at ${sample.p}: posnorm's error ${sample.err64}`);
+    }
     assert.match(r.text, new RegExp(`pos ${p}: max error of the float32 code`));
   }
   assert.deepEqual(problems, []);
