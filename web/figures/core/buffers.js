@@ -17,7 +17,9 @@ export const pow2AtLeast = (n) => 2 ** Math.ceil(Math.log2(n));
  * `f32(name, length)` returns `length` values of the array kept under
  * `name` (capacity a power of two, so a drag across sizes reallocates a few
  * times, not at every input). The contents are the last writer's: a caller
- * that keeps values across calls copies them or uses another name.
+ * that keeps values across calls copies them or uses another name. These
+ * are ordinary JS arrays, collected with the figure: unlike the wasm
+ * buffers below, asking for one while the figure is away is allowed.
  */
 export class FigureScratch {
   #arrays = new Map();
