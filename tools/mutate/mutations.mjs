@@ -83,7 +83,7 @@ export const MUTATIONS = [
   },
   {
     id: 'rope-bhsd-layout', what: "RoPE: 'bhsd' addressed as 'bshd'",
-    file: 'src/rope.c', find: '? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s',
+    file: 'src/pn_internal.h', find: '? ((size_t)b * (size_t)heads + (size_t)h) * (size_t)seq_len + (size_t)s',
     replace: '? ((size_t)b * (size_t)seq_len + (size_t)s) * (size_t)heads + (size_t)h',
     tests: ROPE,
   },
