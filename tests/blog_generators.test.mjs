@@ -121,6 +121,17 @@ async function buildHugoSite(work, dir, post, body, extraArgs = []) {
   return run('hugo', ['--source', dir, '--destination', join(dir, 'public'), ...extraArgs], dir);
 }
 
+/** A Jekyll site at `dir` with the packed include and one page `name` (its front matter added); returns jekyll's run. */
+async function buildJekyllSite(work, dir, name, body, extraArgs = []) {
+  await mkdir(join(dir, '_layouts'), { recursive: true });
+  await mkdir(join(dir, '_includes'), { recursive: true });
+  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(dir, '_includes/posnorm.html'));
+  await writeFile(join(dir, '_config.yml'), 'title: t\nexclude: [node_modules]\n');
+  await writeFile(join(dir, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
+  await writeFile(join(dir, name), `---\nlayout: default\ntitle: ${name.replace(/\.\w+$/, '')}\n---\n${body}\n`);
+  return run('jekyll', ['build', '--source', dir, '--destination', join(dir, '_site'), ...extraArgs], dir);
+}
+
 const quoted = (v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`;
 const params = (fig, p) => [`fig="${fig}"`, ...Object.entries(p).map(([k, v]) => `${k}=${quoted(v)}`)].join(' ');
 
@@ -221,13 +232,7 @@ test("the Embed dialog's Hugo and Jekyll lines, built: every attribute of figure
   await check(join(hugo, 'public'), 'posts/e/index.html', 'Hugo');
 
   const jekyll = join(work, 'jekyll-embed');
-  await mkdir(join(jekyll, '_layouts'), { recursive: true });
-  await mkdir(join(jekyll, '_includes'), { recursive: true });
-  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(jekyll, '_includes/posnorm.html'));
-  await writeFile(join(jekyll, '_config.yml'), 'title: t\nexclude: [node_modules]\n');
-  await writeFile(join(jekyll, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
-  await writeFile(join(jekyll, 'e.md'), `---\nlayout: default\ntitle: e\n---\n${tags.map((t) => lines[t].jekyll).join('\n\n')}\n`);
-  r = run('jekyll', ['build', '--source', jekyll, '--destination', join(jekyll, '_site'), '--quiet'], jekyll);
+  r = await buildJekyllSite(work, jekyll, 'e.md', tags.map((t) => lines[t].jekyll).join('\n\n'), ['--quiet']);
   assert.equal(r.code, 0, r.out);
   await check(join(jekyll, '_site'), 'e.html', 'Jekyll');
 });
@@ -236,13 +241,7 @@ test('a figure name that is not one (markup, spaces, capitals) is refused by bot
   const bad = ['heatmap onfocus=window.__pwned=1 autofocus tabindex=0 x', 'heatmap"><script>window.__pwned=1</script>', 'Heatmap'];
   // Jekyll: a page in HTML (not Markdown, which would turn a broken tag into text): the include says so instead
   const jekyll = join(work, 'jekyll-fig');
-  await mkdir(join(jekyll, '_layouts'), { recursive: true });
-  await mkdir(join(jekyll, '_includes'), { recursive: true });
-  await copyFile(join(work, 'node_modules/posnorm/integrations/jekyll/_includes/posnorm.html'), join(jekyll, '_includes/posnorm.html'));
-  await writeFile(join(jekyll, '_config.yml'), 'title: t\nexclude: [node_modules]\n');
-  await writeFile(join(jekyll, '_layouts/default.html'), LAYOUT.replace('CONTENT', '{{ content }}'));
-  await writeFile(join(jekyll, 'p.html'), `---\nlayout: default\ntitle: p\n---\n${bad.map((f) => `{% include posnorm.html fig=${quoted(f)} %}`).join('\n')}\n{% include posnorm.html fig="ln-simulator" %}\n`);
-  const r = run('jekyll', ['build', '--source', jekyll, '--destination', join(jekyll, '_site'), '--quiet'], jekyll);
+  const r = await buildJekyllSite(work, jekyll, 'p.html', `${bad.map((f) => `{% include posnorm.html fig=${quoted(f)} %}`).join('\n')}\n{% include posnorm.html fig="ln-simulator" %}`, ['--quiet']);
   assert.equal(r.code, 0, r.out);
   const html = await readFile(join(jekyll, '_site/p.html'), 'utf8');
   const tags = [...html.matchAll(/<(posnorm-[^\s>]*)/g)].map((m) => m[1]);
