@@ -155,11 +155,12 @@ test('the PE error steps write into two wasm buffers of their own, freed when th
     const before = pn.heapStats();
     const sizes = { seqLen: 2500, dModel: 37, base: 100000 };
     // during a run: exactly its two buffers, 1024·37 values for posnorm and
-    // 221·37 for the code, each rounded up to a power of two (2^16, 2^13); nothing per unit
+    // floor(2048/37) = 55 rows, 55·37 values, for the code, each rounded up to a
+    // power of two (2^16, 2^11); nothing per unit
     const it = peErrorSteps(pn, sizes);
     for (let k = 0; k < 10; k++) it.next();
     const during = pn.heapStats();
-    assert.deepEqual([during.allocations - before.allocations, during.bytes - before.bytes], [2, 4 * (2 ** 16 + 2 ** 13)], name);
+    assert.deepEqual([during.allocations - before.allocations, during.bytes - before.bytes], [2, 4 * (2 ** 16 + 2 ** 11)], name);
     it.return(); // abandoned, as a change of sizes does
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: abandoned`);
     runNow(peErrorSteps(pn, sizes));

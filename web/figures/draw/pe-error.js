@@ -32,8 +32,37 @@ export function peErrors(pn, { seqLen, dModel, base = 10000, offset = 0, layout 
   return { posnorm, float32 };
 }
 
-/** Matrix values per unit of peErrorSteps(): a fraction of a millisecond of work. */
-const UNIT_VALUES = 8192;
+/**
+ * Matrix values per unit of peErrorSteps(): a fraction of a millisecond of
+ * work. (8192 took 1–3 ms of Math.sin/cos on the machine of
+ * docs/benchmarks.md, and 4–8 ms when a garbage collection landed in it, which
+ * made slices overrun their SLICE_MS.)
+ */
+const UNIT_VALUES = 2048;
+
+/**
+ * worst[0] = max(worst[0], |ours − float64|), worst[1] likewise for `code`,
+ * over n rows at positions p0, p0 + 1, …: code's rows from its start, ours'
+ * from row oursRow0; the columns, frequencies and cos flags in `at`. A plain
+ * function of typed arrays, so that it is optimised early and boxes no
+ * numbers (the same loop inside the generator allocated a heap number per
+ * value until it was optimised, and the collections landed in slices).
+ */
+function maxErrorsInto(worst, ours, oursRow0, code, n, p0, dModel, { cols, w, cos }) {
+  let posnorm = worst[0], float32 = worst[1];
+  for (let r = 0; r < n; r++) {
+    const p = p0 + r;
+    const o = (oursRow0 + r) * dModel, c0 = r * dModel;
+    for (let k = 0; k < cols.length; k++) {
+      const ref = cos[k] ? Math.cos(p * w[k]) : Math.sin(p * w[k]);
+      const e1 = Math.abs(ours[o + cols[k]] - ref), e2 = Math.abs(code[c0 + cols[k]] - ref);
+      if (e1 > posnorm) posnorm = e1;
+      if (e2 > float32) float32 = e2;
+    }
+  }
+  worst[0] = posnorm;
+  worst[1] = float32;
+}
 /**
  * The rows posnorm's PE kernel computes from one exact sin/cos before it
  * takes them again (PN_PE_ANCHOR, src/pn_internal.h): between anchors a row
@@ -62,7 +91,14 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
   const pair = cols.map((c) => (layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1]));
   const w = pair.map(([i]) => Math.exp((-2 * i / dModel) * Math.log(base)));
   const rows = Math.max(1, Math.floor(UNIT_VALUES / dModel));
-  let posnorm = 0, float32 = 0;
+  // columns, their frequencies and cos flags as typed arrays, the two maxima
+  // in a Float64Array: the comparison (maxErrorsInto) allocates nothing
+  const at = {
+    cols: Int32Array.from(cols),
+    w: Float64Array.from(w),
+    cos: Uint8Array.from(pair, ([, c]) => (c ? 1 : 0)),
+  };
+  const worst = new Float64Array(2);
   // sizes rounded up to powers of two, so that the runs of a drag reuse the
   // memory freed by the run before rather than grow into fresh pages
   let oursBuf, codeBuf;
@@ -78,16 +114,7 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
         const n = Math.min(rows, block - r0);
         pn.positionalEncoding({ seqLen: n, dModel, base, offset: offset + a + r0, layout, precision: 'float32', out: codeBuf.subarray(0, n * dModel) });
         // views taken after the call: other work between units may have grown the memory
-        const ours = oursBuf.array, code = codeBuf.array;
-        for (let r = 0; r < n; r++) {
-          const p = offset + a + r0 + r;
-          for (let k = 0; k < cols.length; k++) {
-            const ref = pair[k][1] ? Math.cos(p * w[k]) : Math.sin(p * w[k]);
-            const at = r * dModel + cols[k];
-            posnorm = Math.max(posnorm, Math.abs(ours[(r0 + r) * dModel + cols[k]] - ref));
-            float32 = Math.max(float32, Math.abs(code[at] - ref));
-          }
-        }
+        maxErrorsInto(worst, oursBuf.array, r0, codeBuf.array, n, offset + a + r0, dModel, at);
         yield;
       }
     }
@@ -96,7 +123,7 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
     oursBuf?.free();
     codeBuf?.free();
   }
-  return { posnorm, float32 };
+  return { posnorm: worst[0], float32: worst[1] };
 }
 
 /**
