@@ -3,6 +3,7 @@
 // sampled by the kernel at fractional positions, one sample per device pixel.
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { strokeCurve } from './draw/curve.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { vRule, xLabels, yGrid } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
@@ -115,15 +116,7 @@ export class PosnormWaveform extends PnFigure {
       ctx.fillText(t.waveformPanel(p.title, fmt(p.vals.wavelength, 5)), g.x0, p.top - 10);
       for (const [data, colourVar, name] of p.curves) {
         ctx.strokeStyle = this.color(colourVar);
-        ctx.lineWidth = 2;
-        ctx.setLineDash(name === 'cos' ? [6, 3] : []);
-        ctx.beginPath();
-        for (let k = 0; k < n; k++) {
-          const x = g.x0 + (k / (n - 1)) * g.w, y = Y(data[k]);
-          if (k === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
-        }
-        ctx.stroke();
-        ctx.setLineDash([]);
+        strokeCurve(ctx, n, (k) => g.x0 + (k / (n - 1)) * g.w, (k) => Y(data[k]), { width: 2, dash: name === 'cos' ? [6, 3] : [] });
         ctx.fillStyle = this.color(colourVar);
         ctx.beginPath();
         ctx.arc(X(this.pos), Y(p.vals[name]), 4, 0, 2 * Math.PI);

@@ -1,6 +1,7 @@
 // plots.js — the data of a chart: lines and bars, and a panel's title and
 // legend (axes.js draws around them, matrix.js draws matrices).
 import { xLabels, yGrid } from './axes.js';
+import { strokeCurve } from './curve.js';
 import { fmt, ticks } from './format.js';
 
 /** A small title above a panel. */
@@ -33,14 +34,8 @@ export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, 
   }
   for (const s of series) {
     ctx.strokeStyle = s.colour;
-    ctx.lineWidth = 2;
-    ctx.setLineDash(s.dash ?? []);
-    ctx.beginPath();
-    s.ys.forEach((v, k) => (k ? ctx.lineTo(X(k), Y(v)) : ctx.moveTo(X(k), Y(v))));
-    ctx.stroke();
+    strokeCurve(ctx, s.ys.length, X, (k) => Y(s.ys[k]), { width: 2, dash: s.dash ?? [] });
   }
-  ctx.setLineDash([]);
-  ctx.lineWidth = 1;
   return Y;
 }
 
