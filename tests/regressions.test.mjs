@@ -418,8 +418,9 @@ test('<posnorm-waveform> draws its four curves from views read after its last po
     const ctx = new Proxy({}, {
       get: (_, key) => ({
         beginPath: () => { path = []; paths.push(path); },
-        moveTo: (x, y) => path.push(y),
-        lineTo: (x, y) => path.push(y),
+        moveTo: (x, y) => path.push([x, y]),
+        lineTo: (x, y) => path.push([x, y]),
+        getTransform: () => ({ a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 }),
       })[key] ?? (() => {}),
       set: () => true,
     });
@@ -433,16 +434,22 @@ test('<posnorm-waveform> draws its four curves from views read after its last po
       color: () => '#000', describe: () => '' };
     for (const [k, value] of Object.entries(own)) Object.defineProperty(fig, k, { value, writable: true });
     fig.render();
-    // the layout of render(): a 300 px canvas, plot width 248 (one sample per pixel), panels 86 px high
-    const n = 248, panelH = 86, tops = [30, 30 * 2 + panelH];
-    const curves = paths.filter((p) => p.length === n);
-    assert.equal(curves.length, 4, `${name}: four curves of ${n} samples`);
+    // the layout of render(): a 300 px canvas, plot x0 40 and width 248 (one
+    // sample per pixel), panels 86 px high; each curve is three hairlines
+    // (draw/curve.js, 2 px at dpr 1), the middle one through the samples
+    // themselves, each at least 2 px from the one drawn before it
+    const x0 = 40, gw = 248, panelH = 86, tops = [30, 30 * 2 + panelH];
+    const curves = paths.filter((p) => p.length > 20);
+    assert.equal(curves.length, 12, `${name}: four curves of three hairlines`);
     [[0, 0], [0, 1], [1, 10], [1, 11]].forEach(([panel, dim], k) => {
       const w = Math.exp((-2 * Math.floor(dim / 2) / 64) * Math.log(10000));
-      curves[k].forEach((y, s) => {
-        const p = (s * 100) / (n - 1), want = dim % 2 ? Math.cos(p * w) : Math.sin(p * w);
+      const middle = curves[3 * k + 1];
+      assert.deepEqual([middle[0][0], middle.at(-1)[0]], [x0, x0 + gw], `${name}: curve ${k} spans the plot`);
+      assert.ok(middle.length >= 40, `${name}: curve ${k} has ${middle.length} points`);
+      middle.forEach(([x, y], s) => {
+        const p = ((x - x0) / gw) * 100, want = dim % 2 ? Math.cos(p * w) : Math.sin(p * w);
         const got = 1 - (2 * (y - tops[panel])) / panelH;
-        assert.ok(Math.abs(got - want) <= 1e-6, `${name}: curve ${k} sample ${s}: ${got} vs ${want}`);
+        assert.ok(Math.abs(got - want) <= 1e-6, `${name}: curve ${k} point ${s}: ${got} vs ${want}`);
       });
     });
     assert.ok(Math.abs(fig.readout.sel.sin - Math.sin(37 * Math.exp((-10 / 64) * Math.log(10000)))) <= 2e-7);

@@ -5,7 +5,7 @@
 // pn_transformer_block_f32: multi-head attention, GELU FFN — the erf form of
 // the article's nn.GELU(), or the tanh approximation — residuals).
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
@@ -95,7 +95,7 @@ export class PosnormBlock extends PnFigure {
       : { mean: Math.max(...pin.map((s) => Math.abs(s.mean))), std: Math.max(...pin.map((s) => Math.abs(s.std - 1))) };
     this.result = { ...r, stats, pinned };
 
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 620 ? 2 : 1;
     const pw = (width - 8 * (cols + 1)) / cols, rowH = 18, ph = T * rowH + 30;
     const height = Math.ceil(panels.length / cols) * ph + 4;

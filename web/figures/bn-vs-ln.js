@@ -3,7 +3,7 @@
 // shows BatchNorm's failure in training mode; inference uses running
 // statistics gathered from earlier seeded batches.
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
@@ -57,7 +57,7 @@ export class PosnormBnVsLn extends PnFigure {
     const t = this.t;
     const r = this._compute();
     this.result = { x: r.x, bn: r.bn.y, bnMean: r.bn.mean, bnVar: r.bn.var, ln: r.ln.y, lnMean: r.ln.mean, lnInv: r.ln.invStdDev };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 520 ? 3 : 1;
     const pw = (width - 16 * cols) / cols, ph = Math.min(220, Math.max(60, (pw * r.B) / r.H));
     const height = (ph + 30) * (3 / cols) + 6;

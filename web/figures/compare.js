@@ -1,7 +1,7 @@
 // compare.js — <posnorm-compare> (section 5): sinusoidal, learned, RoPE and
 // ALiBi with the same seq_len, d_model and base, and the article's table.
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -65,7 +65,7 @@ export class PosnormCompare extends PnFigure {
     s0.forEach((v, d) => { ropeDiff = Math.max(ropeDiff, Math.abs(v - s1[d])); });
     this.result = { ropeScores: [s0, s1], ropeDiff, slopes, bias, learnedRows: Math.min(maxLen, seqLen), q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
 
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 560 ? 2 : 1;
     const pw = (width - 20 * cols) / cols, ph = Math.min(200, Math.max(120, pw * 0.6));
     const height = (ph + 34) * (4 / cols) + 10;

@@ -5,7 +5,7 @@
 // vector, m·C_l (issue #19: what makes Post-LN's gradients grow).
 import { PnFigure } from './core/base.js';
 import { BackgroundTask } from './core/background.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 
@@ -138,7 +138,7 @@ export class PosnormDepth extends PnFigure {
     const t = this.t;
     const stds = this._compute();
     const grads = this._gradients();
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const wide = width >= 620;
     const ph = Math.round(Math.min(300, Math.max(200, (wide ? width / 2 : width) * 0.5)));
     const height = wide ? ph + 70 : 2 * ph + 110;

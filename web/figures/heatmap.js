@@ -8,7 +8,7 @@
 import { PnFigure } from './core/base.js';
 import { pow2AtLeast } from './core/buffers.js';
 import { emit } from './core/element.js';
-import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { colourScale, xCaption, xTicks, yTicks, yTitle } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
@@ -150,7 +150,7 @@ export class PosnormHeatmap extends PnFigure {
       this.cursor = { pos: Math.min(this.cursor.pos, this.seqLen - 1), dim: Math.min(this.cursor.dim, this.dModel - 1) };
     }
     const t = this.t;
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));
     const { ctx } = fitCanvas(this.canvas, height);
     const g = { x0: MARGIN.left, y0: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };

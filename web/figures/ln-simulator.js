@@ -2,7 +2,7 @@
 // normalised by LayerNorm with scalar γ and β; histograms before and after,
 // measured statistics, and the four steps of the formula with live numbers.
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { fmt, ticks } from './draw/format.js';
 import { vRule, xTicks } from './draw/axes.js';
 
@@ -73,7 +73,7 @@ export class PosnormLnSimulator extends PnFigure {
   }
 
   _histogram(panel, data, colourVar, mean) {
-    const width = panel.canvas.clientWidth || 280;
+    const width = canvasWidth(panel.canvas) || 280;
     const height = Math.round(Math.min(220, Math.max(150, width * 0.5)));
     const { ctx } = fitCanvas(panel.canvas, height);
     const h = this.pn.histogram(data, { bins: BINS });

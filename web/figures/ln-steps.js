@@ -1,7 +1,7 @@
 // ln-steps.js — <posnorm-ln-steps> (Fig. 5): one token vector through
 // x → x − μ → x̂ → γ·x̂ + β, four panels with live numbers.
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawBars, title } from './draw/plots.js';
 
@@ -30,7 +30,7 @@ export class PosnormLnSteps extends PnFigure {
     const s = this.pn.layerNormSteps(x, { gamma: new Float32Array(H).fill(this.gamma), beta: new Float32Array(H).fill(this.beta) });
     this.result = { x, ...s };
     const panels = [[t.stepX, x, '--pn-bar-before'], [t.stepCentered, s.centered, '--pn-bar-before'], [t.stepNormalized, s.normalized, '--pn-bar-after'], [t.stepY, s.y, '--pn-bar-after']];
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const ph = 70, height = panels.length * (ph + 22);
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);

@@ -5,7 +5,7 @@
 // factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
 // relative distance out to factor·L, the training window shaded.
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
@@ -115,7 +115,7 @@ export class PosnormLongContext extends PnFigure {
       invFreq: Object.fromEntries(r.methods.map((m) => [m.key, Float32Array.from(m.invFreq)])),
       q: Float32Array.from(this._qk().q), k: Float32Array.from(this._qk().k),
     };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const wide = width >= 620;
     const ph = Math.min(240, Math.max(150, (wide ? width / 2 : width) * 0.5));
     const height = wide ? ph + 70 : 2 * ph + 130;

@@ -3,7 +3,7 @@
 // (C kernel). Without PE a token's output is the same wherever it stands;
 // with PE added, it changes with the order.
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, showLines } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { TOKENS } from '../i18n/notation.js';
@@ -134,7 +134,7 @@ export class PosnormOrder extends PnFigure {
     let delta = 0;
     for (let tok = 0; tok < 3; tok++) for (let c = 0; c < D; c++) delta = Math.max(delta, Math.abs(now.byToken[tok][c] - ref.byToken[tok][c]));
     this.result = { order: this.order, pe: this.pe, outputs: now.byToken, delta };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const { ctx } = fitCanvas(this.canvas, 150);
     ctx.clearRect(0, 0, width, 150);
     const lim = Math.max(...now.out.map(Math.abs), 1e-6);

@@ -12,7 +12,7 @@
 // tells apart, and the dimension from which the table's cos columns are
 // constant over positions 0 … pos.
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { vRule, xLabels } from './draw/axes.js';
@@ -137,7 +137,7 @@ export class PosnormPrecision extends PnFigure {
     const { row, ...c } = r.cursor;
     const code = this._code();
     this.result = { ...c, type: this.type, compute: this.type === 'float32' ? 'float32' : this.compute, ...r.breaks, crossover: r.crossover, samples: r.rows.map(({ row: _, ...rest }) => rest) };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);

@@ -2,7 +2,7 @@
 // sin/cos — bounded, unique, relative, extrapolating — each shown with a
 // number computed by the kernels.
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawBars, drawLines, title } from './draw/plots.js';
@@ -67,7 +67,7 @@ export class PosnormProperties extends PnFigure {
     const t = this.t;
     const r = this._compute();
     this.result = { min: r.lo, max: r.hi, closest: r.closest, maxShiftError: r.err, rotation: r.rotation, blocks: r.blocks, shifted: r.shifted, ahead: r.ahead };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const wide = width >= 560;
     const side = wide ? Math.min(260, width / 2 - 30) : Math.min(width - 20, 300);
     const barsH = 90;

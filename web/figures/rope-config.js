@@ -7,7 +7,7 @@
 // published configs, or a pasted / dropped / chosen config.json, which the
 // share link carries compressed (deflate-raw, base64url; no server).
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
@@ -225,7 +225,7 @@ export class PosnormRopeConfig extends PnFigure {
     }
     this._shownPreset = this.preset;
     const d = src.config !== undefined ? this._compute(src) : { error: src.error, waiting: src.waiting };
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const ph = Math.min(260, Math.max(170, width * 0.45));
     const height = ph + 100;
     const { ctx } = fitCanvas(this.canvas, height);

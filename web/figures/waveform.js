@@ -2,7 +2,7 @@
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { strokeCurve } from './draw/curve.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { vRule, xLabels, yGrid } from './draw/axes.js';
@@ -87,7 +87,7 @@ export class PosnormWaveform extends PnFigure {
 
   render() {
     const t = this.t;
-    const width = this.canvas.clientWidth || 300;
+    const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(420, Math.max(260, width * 0.5)));
     const { ctx, dpr } = fitCanvas(this.canvas, height);
     const panelH = (height - MARGIN.top * 2 - MARGIN.bottom) / 2;

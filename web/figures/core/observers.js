@@ -35,13 +35,43 @@ export function whenNearViewport(el, onNear) {
   return () => nearViewport.unobserve(el);
 }
 
+/** The shared ResizeObserver: widths first, then the callbacks (which may read them). */
+function resizeObserver() {
+  resized ??= new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const entry = callbacks.get(e.target);
+      if (entry && 'width' in entry) entry.width = Math.round(e.contentRect.width);
+    }
+    for (const e of entries) callbacks.get(e.target)?.resize?.();
+  });
+  return resized;
+}
+
 /** Calls `onResize()` whenever `el` changes size. Returns a stop function. */
 export function onResize(el, onResizeCb) {
   if (typeof ResizeObserver !== 'function') return () => {};
-  resized ??= new ResizeObserver((entries) => {
-    for (const e of entries) callbacks.get(e.target)?.resize?.();
-  });
   entryOf(el).resize = onResizeCb;
-  resized.observe(el);
+  resizeObserver().observe(el);
   return () => resized.unobserve(el);
+}
+
+/**
+ * The CSS width of `el` (its clientWidth when first asked, then as the
+ * shared ResizeObserver last reported it, rounded as clientWidth is), so
+ * that a render() can size its canvas without reading layout: clientWidth
+ * read after a DOM change (the slider's value, the last readout) forces a
+ * style and layout pass in the middle of the frame, which the frame then
+ * does again (about 3 ms per input of a precision drag in a Chromium trace).
+ * A width change reaches the figure through onResize() of its <figure>,
+ * delivered by the same observer after the widths are updated. Without
+ * ResizeObserver, clientWidth every time.
+ */
+export function cssWidth(el) {
+  if (typeof ResizeObserver !== 'function') return el.clientWidth;
+  const entry = entryOf(el);
+  if (!('width' in entry)) {
+    entry.width = el.clientWidth;
+    resizeObserver().observe(el);
+  }
+  return entry.width;
 }

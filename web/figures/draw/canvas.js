@@ -1,5 +1,6 @@
 // canvas.js — a figure's plot boxes and readouts, and canvases drawn at
 // devicePixelRatio.
+import { cssWidth } from '../core/observers.js';
 
 /** A `.plot` box holding a canvas with role img (focusable if asked). */
 export function createPlot({ focusable = false } = {}) {
@@ -40,6 +41,9 @@ export function showLines(el, lines, tag = 'li') {
   el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
 }
 
+/** The CSS width of a figure's canvas, without reading layout (core/observers.js cssWidth). */
+export const canvasWidth = cssWidth;
+
 /**
  * Sizes `canvas` to its CSS width (or, before it has one, its figure's, or
  * 300) and `cssHeight` at devicePixelRatio — or at the scale its figure was
@@ -48,12 +52,12 @@ export function showLines(el, lines, tag = 'li') {
  */
 export function fitCanvas(canvas, cssHeight) {
   const dpr = canvas.getRootNode?.().host?._stillScale || globalThis.devicePixelRatio || 1;
-  const cssWidth = Math.max(1, canvas.clientWidth || canvas.closest('figure')?.clientWidth || 300);
+  const cssW = Math.max(1, cssWidth(canvas) || canvas.closest('figure')?.clientWidth || 300);
   canvas.style.height = `${cssHeight}px`;
-  const w = Math.round(cssWidth * dpr), h = Math.round(cssHeight * dpr);
+  const w = Math.round(cssW * dpr), h = Math.round(cssHeight * dpr);
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return { ctx, width: cssWidth, height: cssHeight, dpr };
+  return { ctx, width: cssW, height: cssHeight, dpr };
 }

@@ -1,6 +1,7 @@
 // plots.js — the data of a chart: lines and bars, and a panel's title and
 // legend (axes.js draws around them, matrix.js draws matrices).
 import { xLabels, yGrid } from './axes.js';
+import { canvasWidth } from './canvas.js';
 import { strokeCurve } from './curve.js';
 import { fmt, ticks } from './format.js';
 
@@ -61,7 +62,7 @@ export function legend(fig, ctx, items, x, y) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  const x0 = x, right = ctx.canvas.clientWidth || Infinity;
+  const x0 = x, right = canvasWidth(ctx.canvas) || Infinity;
   for (const [label, colour, dash] of items) {
     if (x > x0 && x + 28 + ctx.measureText(label).width > right) {
       x = x0;
