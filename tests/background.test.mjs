@@ -150,6 +150,39 @@ test('the PE errors in slices equal the errors in one piece, bit for bit, in bot
   }
 });
 
+test('one wrong value anywhere reaches the PE error line, a NaN as NaN', async () => {
+  const { pn } = (await builds())[0];
+  // 1100 rows of 37: posnorm's values in blocks of 1024 rows, the float32
+  // code's in units of 55 rows; poisoned cells at the first and last row and
+  // column, at a unit's last row and at the second anchor block's first
+  const sizes = { seqLen: 1100, dModel: 37, offset: 5 };
+  const cells = [[0, 0], [1099, 36], [54, 17], [55, 3], [1023, 36], [1024, 0], [1099, 0]];
+  for (const precision of [undefined, 'float32']) {
+    for (const [row, col] of cells) {
+      for (const bad of [3, NaN]) {
+        // a posnorm whose PE call for `precision` returns one wrong value at (row, col)
+        const poisoned = {
+          alloc: (...a) => pn.alloc(...a),
+          positionalEncoding: (o) => {
+            const r = pn.positionalEncoding(o);
+            const at = sizes.offset + row - o.offset;
+            // the values written: a Float32Array, or the PnBuffer given as `out`
+            const values = r.array ?? r;
+            if (o.precision === precision && at >= 0 && at < o.seqLen) values[at * o.dModel + col] = bad;
+            return r;
+          },
+        };
+        const got = runNow(peErrorSteps(poisoned, sizes));
+        const key = precision ? 'float32' : 'posnorm';
+        const p = sizes.offset + row, w = Math.exp((-2 * (col >> 1) / 37) * Math.log(10000));
+        const want = Math.abs(bad - (col % 2 ? Math.cos(p * w) : Math.sin(p * w)));
+        assert.deepEqual(got[key], want, `${key}, ${bad} at row ${row}, column ${col}`);
+        assert.deepEqual(got, peErrors(poisoned, sizes), `as in one piece: ${key}, ${bad} at row ${row}, column ${col}`);
+      }
+    }
+  }
+});
+
 test('the PE error steps write into two wasm buffers of their own, freed when the run ends or is abandoned', async () => {
   for (const { name, pn } of await builds()) {
     const before = pn.heapStats();

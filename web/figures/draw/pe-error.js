@@ -55,9 +55,9 @@ function maxErrorsInto(worst, ours, oursRow0, code, n, p0, dModel, { cols, w, co
     const o = (oursRow0 + r) * dModel, c0 = r * dModel;
     for (let k = 0; k < cols.length; k++) {
       const ref = cos[k] ? Math.cos(p * w[k]) : Math.sin(p * w[k]);
-      const e1 = Math.abs(ours[o + cols[k]] - ref), e2 = Math.abs(code[c0 + cols[k]] - ref);
-      if (e1 > posnorm) posnorm = e1;
-      if (e2 > float32) float32 = e2;
+      // Math.max, not >: a NaN value must show as NaN, as in peErrors()
+      posnorm = Math.max(posnorm, Math.abs(ours[o + cols[k]] - ref));
+      float32 = Math.max(float32, Math.abs(code[c0 + cols[k]] - ref));
     }
   }
   worst[0] = posnorm;
