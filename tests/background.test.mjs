@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BackgroundTask, SLICE_MEASURE, SLICE_MS, runNow, runSliced } from '../web/figures/core/background.js';
-import { peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
+import { nextUnitValues, peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
 import { builds } from './helpers.mjs';
 import { float32CodeRow, peValue } from './reference/pe.mjs';
 
@@ -150,6 +150,20 @@ test('the PE errors in slices equal the errors in one piece, bit for bit, in bot
   }
 });
 
+test('the PE error units start small and follow their times: double under 0.25 ms, halve over 1 ms, within 64 … 8192 values', async () => {
+  assert.deepEqual([0, 0.2, 0.25, 0.5, 1, 1.01, 40].map((ms) => nextUnitValues(1024, ms)), [2048, 2048, 1024, 1024, 1024, 512, 512]);
+  assert.deepEqual([nextUnitValues(8192, 0), nextUnitValues(64, 9), nextUnitValues(4096, 0.1)], [8192, 64, 8192]);
+  // the float32 code's calls: the first of floor(256 / 37) = 6 rows, none over
+  // floor(8192 / 37) = 221, and together every row once
+  const { pn } = (await builds())[0];
+  const calls = [];
+  const watched = { alloc: (...a) => pn.alloc(...a), positionalEncoding: (o) => { if (o.precision) calls.push(o.seqLen); return pn.positionalEncoding(o); } };
+  runNow(peErrorSteps(watched, { seqLen: 3000, dModel: 37 }));
+  assert.equal(calls[0], 6);
+  assert.ok(calls.every((n) => n >= 1 && n <= 221), `unit rows ${Math.min(...calls)} … ${Math.max(...calls)}`);
+  assert.equal(calls.reduce((a, b) => a + b, 0), 3000);
+});
+
 test('one wrong value anywhere reaches the PE error line, a NaN as NaN', async () => {
   const { pn } = (await builds())[0];
   // 1100 rows of 37: posnorm's values in blocks of 1024 rows, the float32
@@ -188,12 +202,12 @@ test('the PE error steps write into two wasm buffers of their own, freed when th
     const before = pn.heapStats();
     const sizes = { seqLen: 2500, dModel: 37, base: 100000 };
     // during a run: exactly its two buffers, 1024·37 values for posnorm and
-    // floor(2048/37) = 55 rows, 55·37 values, for the code, each rounded up to a
-    // power of two (2^16, 2^11); nothing per unit
+    // at most floor(8192/37) = 221 rows, 221·37 values, for the code, each
+    // rounded up to a power of two (2^16, 2^13); nothing per unit
     const it = peErrorSteps(pn, sizes);
     for (let k = 0; k < 10; k++) it.next();
     const during = pn.heapStats();
-    assert.deepEqual([during.allocations - before.allocations, during.bytes - before.bytes], [2, 4 * (2 ** 16 + 2 ** 11)], name);
+    assert.deepEqual([during.allocations - before.allocations, during.bytes - before.bytes], [2, 4 * (2 ** 16 + 2 ** 13)], name);
     it.return(); // abandoned, as a change of sizes does
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: abandoned`);
     runNow(peErrorSteps(pn, sizes));

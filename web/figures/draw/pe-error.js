@@ -33,12 +33,23 @@ export function peErrors(pn, { seqLen, dModel, base = 10000, offset = 0, layout 
 }
 
 /**
- * Matrix values per unit of peErrorSteps(): a fraction of a millisecond of
- * work. (8192 took 1–3 ms of Math.sin/cos on the machine of
- * docs/benchmarks.md, and 4–8 ms when a garbage collection landed in it, which
- * made slices overrun their SLICE_MS.)
+ * Matrix values per unit of peErrorSteps() (the float32 code's rows and
+ * their comparison): it starts at UNIT_START and follows what the units
+ * take, doubling while one takes under UNIT_FAST_MS and halving when one
+ * takes over UNIT_SLOW_MS, between UNIT_MIN and UNIT_MAX (whole rows, at
+ * least one). A fixed 8192 took 1–3 ms of Math.sin/cos on the machine of
+ * docs/benchmarks.md; 2048 took 0.03 ms once the comparison was optimised
+ * and 3–5 ms in the first runs of a page, before it was.
  */
-const UNIT_VALUES = 2048;
+const UNIT_START = 256, UNIT_MIN = 64, UNIT_MAX = 8192;
+const UNIT_FAST_MS = 0.25, UNIT_SLOW_MS = 1;
+
+/** The values of the next unit after one of `values` that took `ms`. */
+export function nextUnitValues(values, ms) {
+  if (ms < UNIT_FAST_MS) return Math.min(UNIT_MAX, values * 2);
+  if (ms > UNIT_SLOW_MS) return Math.max(UNIT_MIN, values / 2);
+  return values;
+}
 
 /**
  * worst[0] = max(worst[0], |ours − float64|), worst[1] likewise for `code`,
@@ -90,7 +101,8 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
   const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);
   const pair = cols.map((c) => (layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1]));
   const w = pair.map(([i]) => Math.exp((-2 * i / dModel) * Math.log(base)));
-  const rows = Math.max(1, Math.floor(UNIT_VALUES / dModel));
+  const rowsOf = (values) => Math.max(1, Math.floor(values / dModel));
+  let values = UNIT_START;
   // columns, their frequencies and cos flags as typed arrays, the two maxima
   // in a Float64Array: the comparison (maxErrorsInto) allocates nothing
   const at = {
@@ -104,17 +116,19 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
   let oursBuf, codeBuf;
   try {
     oursBuf = pn.alloc(pow2AtLeast(Math.min(PE_ANCHOR, seqLen) * dModel));
-    codeBuf = pn.alloc(pow2AtLeast(Math.min(rows, seqLen) * dModel));
+    codeBuf = pn.alloc(pow2AtLeast(Math.min(rowsOf(UNIT_MAX), seqLen) * dModel));
     yield;
     for (let a = 0; a < seqLen; a += PE_ANCHOR) {
       const block = Math.min(PE_ANCHOR, seqLen - a);
       pn.positionalEncoding({ seqLen: block, dModel, base, offset: offset + a, layout, out: oursBuf.subarray(0, block * dModel) });
       yield;
-      for (let r0 = 0; r0 < block; r0 += rows) {
-        const n = Math.min(rows, block - r0);
+      for (let r0 = 0, n; r0 < block; r0 += n) {
+        n = Math.min(rowsOf(values), block - r0);
+        const t0 = performance.now();
         pn.positionalEncoding({ seqLen: n, dModel, base, offset: offset + a + r0, layout, precision: 'float32', out: codeBuf.subarray(0, n * dModel) });
         // views taken after the call: other work between units may have grown the memory
         maxErrorsInto(worst, oursBuf.array, r0, codeBuf.array, n, offset + a + r0, dModel, at);
+        values = nextUnitValues(values, performance.now() - t0);
         yield;
       }
     }
