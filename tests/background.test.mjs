@@ -290,3 +290,24 @@ test('BackgroundTask: after a unit longer than a slice, a run waits for its key 
   await until(() => next.length === 1);
   assert.ok(performance.now() - t0 < 300, 'no settling wait');
 });
+
+test('BackgroundTask with expectLongUnits: its first run already waits for its key to settle; short units lift the wait', async () => {
+  const results = [], ran = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { settleMs: 300, expectLongUnits: true });
+  const t0 = performance.now();
+  // a drag from the start: no unit runs while the keys change
+  for (let k = 0; k < 5; k++) {
+    task.run(`d${k}`, () => units(1, 0, ran));
+    await new Promise((r) => setTimeout(r, 16));
+  }
+  assert.deepEqual(ran, []);
+  await until(() => results.length === 1);
+  assert.deepEqual(results, [['d4', 1]]);
+  assert.ok(performance.now() - t0 >= 300, 'the first result waited for the key to settle');
+  // its unit was short: the next run starts at once
+  const next = [];
+  const t1 = performance.now();
+  task.run('e', () => units(1, 0, next));
+  await until(() => next.length === 1);
+  assert.ok(performance.now() - t1 < 200, 'no settling wait after short units');
+});

@@ -106,7 +106,10 @@ export class PosnormDepth extends PnFigure {
       this._grads = grads;
       this._gradKey = k;
       this.invalidate();
-    });
+      // a unit is one residualStack call with gradients: 4–6 ms at the
+      // defaults on the machine of docs/benchmarks.md, so the first drag's
+      // first run would overrun a slice before the task had seen one
+    }, { expectLongUnits: true });
     if (this._gradKey === key) {
       // back to the values shown: a run for other values is no longer wanted
       if (this._gradTask.key !== undefined && this._gradTask.key !== key) this._gradTask.cancel();

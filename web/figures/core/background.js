@@ -127,13 +127,19 @@ export function runNow(work) {
  * drag shows "computing…" and runs nothing until it pauses.
  */
 export class BackgroundTask {
-  constructor(label, onResult, { settleMs = 150 } = {}) {
+  /**
+   * `expectLongUnits`: treat the first run as if a unit longer than a slice
+   * had been seen (it waits for its key to settle), for work whose units
+   * are known to be long at its default sizes on a slow machine; a run
+   * whose units turn out short lifts the wait, as after any run.
+   */
+  constructor(label, onResult, { settleMs = 150, expectLongUnits = false } = {}) {
     this.label = label;
     this.onResult = onResult;
     this.settleMs = settleMs;
     this.key = undefined;
     /** The longest unit of the last run that finished or was abandoned (ms). */
-    this.longestUnit = 0;
+    this.longestUnit = expectLongUnits ? Infinity : 0;
     this._abort = null;
   }
 
