@@ -162,15 +162,22 @@ test('the PE error units start small and follow their times: double under 0.25 m
   assert.equal(calls[0], 6);
   assert.ok(calls.every((n) => n >= 1 && n <= 221), `unit rows ${Math.min(...calls)} … ${Math.max(...calls)}`);
   assert.equal(calls.reduce((a, b) => a + b, 0), 3000);
+  // a float32 kernel that takes 2 ms a call: units halve to one row (64 values < 37·2) and stay there
+  const slow = [];
+  const spun = { alloc: (...a) => pn.alloc(...a), positionalEncoding: (o) => { if (o.precision) { slow.push(o.seqLen); spin(2); } return pn.positionalEncoding(o); } };
+  runNow(peErrorSteps(spun, { seqLen: 40, dModel: 37 }));
+  assert.deepEqual(slow.slice(0, 4), [6, 3, 1, 1]);
+  assert.ok(slow.slice(2).every((n) => n === 1));
 });
 
 test('one wrong value anywhere reaches the PE error line, a NaN as NaN', async () => {
   const { pn } = (await builds())[0];
   // 1100 rows of 37: posnorm's values in blocks of 1024 rows, the float32
-  // code's in units of 55 rows; poisoned cells at the first and last row and
-  // column, at a unit's last row and at the second anchor block's first
+  // code's in units of 6 rows first (then as their times say); poisoned
+  // cells at the first and last row and column, at the first unit's last
+  // row and the next one's first, and around the second anchor block's start
   const sizes = { seqLen: 1100, dModel: 37, offset: 5 };
-  const cells = [[0, 0], [1099, 36], [54, 17], [55, 3], [1023, 36], [1024, 0], [1099, 0]];
+  const cells = [[0, 0], [1099, 36], [5, 17], [6, 3], [54, 17], [1023, 36], [1024, 0], [1099, 0]];
   for (const precision of [undefined, 'float32']) {
     for (const [row, col] of cells) {
       for (const bad of [3, NaN]) {
@@ -223,8 +230,9 @@ test('the PE error steps give the one-piece errors when other work grows the mem
     const held = [];
     const start = pn.heapStats().memoryBytes;
     let step, k = 0;
-    // 4 MB more every third unit: the memory grows, and every view taken before is detached
-    while (!(step = it.next()).done) if (k++ % 3 === 0) held.push(pn.alloc(1 << 20));
+    // 4 MB more every third unit, 40 times: the memory grows, and every view
+    // taken before is detached (at most 160 MB, however small the units are)
+    while (!(step = it.next()).done) if (k++ % 3 === 0 && held.length < 40) held.push(pn.alloc(1 << 20));
     assert.ok(pn.heapStats().memoryBytes > start + (64 << 20), `${name}: the memory grew (${start} → ${pn.heapStats().memoryBytes})`);
     assert.deepEqual(step.value, whole, name);
     for (const b of held) b.free();

@@ -90,7 +90,7 @@ for (const dpr of [1, 2]) {
   test(`strokeCurve covers the band a ${2 * dpr}-device-px stroke covers, with about its ink (dpr ${dpr})`, async () => {
     for (const shape of ['level', 'edge', 'sine', 'tight', 'spiky']) {
       const r = await draw(shape, { dpr });
-      const ratio = ink(r.hair) / ink(r.wide); console.log("RATIO", dpr, shape, ratio.toFixed(3), r.wide.filter((v, p) => v >= 0.99 && r.hair[p] < 0.5).length);
+      const ratio = ink(r.hair) / ink(r.wide);
       assert.ok(ratio > 0.87 && ratio < 1.15, `${shape}: ink ${ratio.toFixed(3)} of the wide stroke's`);
       // every pixel the stroke covers fully is covered at least half by the hairlines
       const missed = r.wide.filter((v, p) => v >= 0.99 && r.hair[p] < 0.5).length;
@@ -112,11 +112,18 @@ for (const dpr of [1, 2]) {
         }
       }
     }
-    // a level line: the same rows, dark, in a column in the middle
+    // a level line: the same rows, dark, in a column in the middle, and the
+    // same first and last columns (the last point is always drawn)
     const r = await draw('level', { dpr });
     const x = r.w >> 1;
     assert.deepEqual(rowsOf(r, r.hair, x, 0.5), rowsOf(r, r.wide, x, 0.5), 'rows of the level line');
     assert.equal(rowsOf(r, r.wide, x, 0.5).length, 2 * dpr);
+    const y = rowsOf(r, r.wide, x, 0.5)[0];
+    const ends = (a) => {
+      const cols = Array.from({ length: r.w }, (_, c) => c).filter((c) => a[y * r.w + c] >= 0.5);
+      return [cols[0], cols.at(-1)];
+    };
+    assert.deepEqual(ends(r.hair), ends(r.wide), 'the line\'s first and last columns');
   });
 }
 
@@ -134,4 +141,43 @@ test('strokeCurve dashes where the wide stroke dashes, and leaves the dash empty
   assert.equal(hair.length, wide.length, 'as many dash edges');
   hair.forEach((x, i) => assert.ok(x === wide[i], `edge ${i}: ${x} vs the stroke's ${wide[i]}`));
   assert.deepEqual(r.state.dash, [], 'the dash reset');
+});
+
+test('strokeCurve: thin widths stroke once; non-finite points are left out; a curve drawn from inside another\'s callbacks leaves it whole', async () => {
+  // width 0.5 CSS px at dpr 1: one stroke, 0.5 px wide
+  const thin = await draw('sine', { width: 0.5 });
+  assert.deepEqual(thin.state.strokes, [0.5]);
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.server.url}/web/figure.html`);
+  try {
+    const r = await page.evaluate(async () => {
+      const { strokeCurve } = await import('/web/figures/draw/curve.js');
+      const pixels = (paint) => {
+        const c = document.createElement('canvas');
+        c.width = 200;
+        c.height = 100;
+        const ctx = c.getContext('2d');
+        paint(ctx);
+        return Array.from(ctx.getImageData(0, 0, 200, 100).data);
+      };
+      const ramp = (k) => 20 + 60 * Math.sin(k / 30);
+      // the same ramp with NaN (or Infinity) at both ends, and without those points
+      const withNaN = pixels((ctx) => strokeCurve(ctx, 100, (k) => 10 + k * 1.8, (k) => (k === 0 ? NaN : k === 99 ? Infinity : ramp(k))));
+      const without = pixels((ctx) => strokeCurve(ctx, 98, (k) => 10 + (k + 1) * 1.8, (k) => ramp(k + 1)));
+      // a y callback that draws another curve on another canvas half way
+      const other = document.createElement('canvas').getContext('2d');
+      const nested = pixels((ctx) => strokeCurve(ctx, 100, (k) => 10 + k * 1.8, (k) => {
+        if (k === 50) strokeCurve(other, 10, (j) => j * 7, (j) => 90 - j * 3);
+        return ramp(k);
+      }));
+      const plain = pixels((ctx) => strokeCurve(ctx, 100, (k) => 10 + k * 1.8, ramp));
+      const ink = (p) => p.filter((v, i) => i % 4 === 3).reduce((a, b) => a + b, 0);
+      return { nanSame: withNaN.every((v, i) => v === without[i]), nanInk: ink(withNaN), nestedSame: nested.every((v, i) => v === plain[i]), plainInk: ink(plain) };
+    });
+    assert.ok(r.nanInk > 0 && r.nanSame, 'a curve with non-finite ends is its finite part');
+    assert.ok(r.plainInk > 0 && r.nestedSame, 'the outer curve is unchanged by the nested one');
+  } finally {
+    await context.close();
+  }
 });

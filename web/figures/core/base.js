@@ -25,7 +25,7 @@
 import { PnElement, emit } from './element.js';
 import { ControlsForm } from './form.js';
 import { FigureBuffers, FigureScratch } from './buffers.js';
-import { whenNearViewport } from './observers.js';
+import { refreshWidth, whenNearViewport } from './observers.js';
 import { LanguageController } from './language.js';
 import { PosterController } from './poster.js';
 import { RenderScheduler } from './scheduler.js';
@@ -190,7 +190,11 @@ export class PnFigure extends PnElement {
   invalidate() { this._scheduler.request(); }
 
   /** Renders synchronously and logs how long it took. */
-  renderNow() { this._scheduler.now(); }
+  renderNow() {
+    // a synchronous render reads its canvases' widths afresh (core/observers.js)
+    for (const canvas of this.shadowRoot?.querySelectorAll('canvas') ?? []) refreshWidth(canvas);
+    this._scheduler.now();
+  }
 
   /** The current value of a CSS custom property of this figure. */
   color(name) {

@@ -75,3 +75,14 @@ export function cssWidth(el) {
   }
   return entry.width;
 }
+
+/**
+ * Reads `el`'s clientWidth into cssWidth's cache now: for a render that
+ * runs synchronously (a download, a still picture), which may follow a
+ * layout change the observer has not reported yet. A forced layout is
+ * acceptable there; a drag's renders do not come here.
+ */
+export function refreshWidth(el) {
+  const entry = callbacks.get(el);
+  if (entry && 'width' in entry) entry.width = el.clientWidth;
+}

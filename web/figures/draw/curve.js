@@ -25,9 +25,17 @@ const MIN_STEP = 2;
  */
 const MITER_LIMIT = 1.3;
 
-let scratchArrays = [];
-/** Four Float64Arrays of at least n values, kept between calls (a curve per repaint made four new ones). */
+let scratchArrays = [], scratchDepth = 0;
+/** The most points whose arrays are kept between calls (2^16: 2 MB). */
+const SCRATCH_KEPT = 1 << 16;
+/**
+ * Four Float64Arrays of at least n values, kept between calls (a curve per
+ * repaint made four new ones): fresh ones while a call is reading its
+ * points (an x or y callback that itself draws a curve) or beyond
+ * SCRATCH_KEPT points.
+ */
 function scratch(n) {
+  if (scratchDepth > 0 || n > SCRATCH_KEPT) return [0, 1, 2, 3].map(() => new Float64Array(n));
   if (!scratchArrays.length || scratchArrays[0].length < n) {
     let size = 256;
     while (size < n) size *= 2;
@@ -66,22 +74,42 @@ export function strokeCurve(ctx, n, x, y, { width = 2, dash = [] } = {}) {
     // wide stroke's ink, 0.95–1.05 at 2 px); between extremes y is monotone
     // and a 2 px chord stays within 0.3 px of the figures' tightest curve
     // (waveform's i = 0 at its peaks, radius about 1.8 px).
+    // Points that are not finite are left out (a canvas skips them too);
+    // the last finite one is always kept.
     const [xs, ys, nx, ny] = scratch(n);
+    scratchDepth++;
     const minStep = MIN_STEP / scale;
-    let kept = 0, prevY = NaN, py = y(0), px = x(0);
-    for (let k = 0; k < n; k++) {
-      const nextY = k + 1 < n ? y(k + 1) : NaN;
-      const extreme = (py - prevY) * (nextY - py) < 0;
-      if (kept === 0 || k === n - 1 || extreme || Math.hypot(px - xs[kept - 1], py - ys[kept - 1]) >= minStep) {
-        xs[kept] = px;
-        ys[kept] = py;
-        kept++;
+    let kept = 0, prevY = NaN, py = y(0), px = x(0), lastX = NaN, lastY = NaN, lastKept = true;
+    try {
+      for (let k = 0; k < n; k++) {
+        const nextY = k + 1 < n ? y(k + 1) : NaN;
+        if (Number.isFinite(px) && Number.isFinite(py)) {
+          const extreme = (py - prevY) * (nextY - py) < 0;
+          lastKept = kept === 0 || extreme || Math.hypot(px - xs[kept - 1], py - ys[kept - 1]) >= minStep;
+          if (lastKept) {
+            xs[kept] = px;
+            ys[kept] = py;
+            kept++;
+          }
+          [lastX, lastY, prevY] = [px, py, py];
+        }
+        py = nextY;
+        px = k + 1 < n ? x(k + 1) : NaN;
       }
-      prevY = py;
-      py = nextY;
-      px = k + 1 < n ? x(k + 1) : NaN;
+    } finally {
+      scratchDepth--;
+    }
+    if (!lastKept) {
+      xs[kept] = lastX;
+      ys[kept] = lastY;
+      kept++;
     }
     n = kept;
+    if (n === 0) {
+      ctx.lineWidth = 1;
+      ctx.setLineDash([]);
+      return;
+    }
     // each point's offset direction: the bisector of its two segments'
     // normals, lengthened to the miter (1 / cos of half the turn, at most
     // MITER_LIMIT) so that a line offset by d stays about d from both
