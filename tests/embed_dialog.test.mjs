@@ -82,7 +82,7 @@ test('the dialog: labelled, modal, focus kept inside both ways, Esc closes and g
   await page.waitForFunction((t) => document.querySelector(t).getAttribute('lang') === 'ko', tag);
   await openDialog(page, tag);
   const ko = await inShadow(page, tag, (root) => [...root.querySelectorAll('dialog [data-key]')].map((e) => e.textContent));
-  const table = (await import('../web/i18n/ko.js')).default;
+  const table = (await import('../web/i18n/ko/embed-dialog.js')).default; // the dialog's own Korean labels
   assert.ok(ko.length >= 15 && ko.every((s) => Object.values(table).includes(s)), ko.join(' | '));
   assert.ok(ko.includes('이 그림 퍼가기'));
   assert.deepEqual(problems, []);

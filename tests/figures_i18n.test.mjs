@@ -1,15 +1,37 @@
-// The figures' label tables (web/i18n/ko.js, en.js): the same strings in
-// both languages, and every label a figure names by itself in its source
-// is in them. Node only.
+// The figures' label tables (web/i18n/ko.js with each figure's own Korean
+// labels in web/i18n/ko/, and en.js): the same strings in both languages,
+// every label a figure names by itself in its source is in them, and in
+// Korean in the files that module loads. Node only.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import ko from '../web/i18n/ko.js';
+import shared from '../web/i18n/ko.js';
 import en from '../web/i18n/en.js';
 
 const figures = fileURLToPath(new URL('../web/figures/', import.meta.url));
+const koDir = fileURLToPath(new URL('../web/i18n/ko/', import.meta.url));
+/** Each module's own Korean labels: figure or core module name → table. */
+const own = Object.fromEntries(await Promise.all(readdirSync(koDir).filter((f) => f.endsWith('.js'))
+  .map(async (f) => [f.slice(0, -3), (await import(`../web/i18n/ko/${f}`)).default])));
+/** Every Korean label, as a page with every figure has them. */
+const ko = Object.assign({}, shared, ...Object.values(own));
+
+test('each Korean label is defined once: in the shared table or in one module\'s own', () => {
+  const seen = new Map(Object.keys(shared).map((k) => [k, 'ko.js']));
+  for (const [name, table] of Object.entries(own)) {
+    // the module the file belongs to exists, and adds the file
+    const module = name === 'embed-dialog' ? 'core/embed-dialog.js' : `${name}.js`;
+    const source = readFileSync(join(figures, module), 'utf8');
+    assert.match(source, new RegExp(`import koStrings from '[./]+/i18n/ko/${name}\\.js';[\\s\\S]*\\naddKoreanStrings\\(koStrings\\);`), module);
+    for (const key of Object.keys(table)) {
+      assert.ok(!seen.has(key), `${key} is in ${seen.get(key)} and in ko/${name}.js`);
+      seen.set(key, `ko/${name}.js`);
+    }
+  }
+  assert.ok(Object.keys(own).length >= 12, Object.keys(own).join());
+});
 
 test('Korean and English have the same labels, each a string in both or a function in both', () => {
   assert.deepEqual(Object.keys(en).sort(), Object.keys(ko).sort());
@@ -38,6 +60,29 @@ test('every label the figures and their core name in their source is in the tabl
   assert.ok(named.size > 100, `${named.size} labels found`);
   const missing = [...named].filter(([key]) => !(key in ko)).map(([key, file]) => `${key} (${file})`);
   assert.deepEqual(missing, []);
+});
+
+test('a module finds its Korean labels in what it loads: the shared table and its own', () => {
+  // a figure alone on a page (figure.html, an embed) has ko.js and its own
+  // file only; a label of another figure's file would show as undefined
+  const patterns = [/\bt\.([A-Za-z]\w*)/g, /\blabel: '(\w+)'/g, /\bchoiceLabels: \{([^}]*)\}/g, /\bt\[`(\w+)\$\{/g];
+  const wrong = [];
+  for (const file of readdirSync(figures, { recursive: true }).filter((f) => f.endsWith('.js'))) {
+    const name = file.replace(/^core\//, '').slice(0, -3);
+    const has = { ...shared, ...(own[name] ?? {}) };
+    const source = readFileSync(join(figures, file), 'utf8');
+    for (const re of patterns) {
+      for (const m of source.matchAll(re)) {
+        const keys = re.source.includes('choiceLabels') ? [...m[1].matchAll(/'(\w+)'/g)].map((k) => k[1]) : [m[1]];
+        for (const key of keys) {
+          // t[`lcMethod_${…}`]: some label of that prefix
+          const found = re.source.includes('\\$') ? Object.keys(has).some((k) => k.startsWith(key)) : key in has;
+          if (!found && key in ko) wrong.push(`${key} (${file})`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
 });
 
 test('every string the Embed dialog names (its elements\' key, its sections and snippets) is in both tables', () => {

@@ -4,6 +4,8 @@
 // tensor as a heatmap with each token's mean and std beside it (C kernel
 // pn_transformer_block_f32: multi-head attention, GELU FFN — the erf form of
 // the article's nn.GELU(), or the tanh approximation — residuals).
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/block.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -12,6 +14,9 @@ import { title } from './draw/plots.js';
 import { TOKENS } from '../i18n/notation.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const T = TOKENS.length;
 const EPS = 1e-5;

@@ -2,6 +2,8 @@
 // BatchNorm down each column and by LayerNorm along each row; batch size 1
 // shows BatchNorm's failure in training mode; inference uses running
 // statistics gathered from earlier seeded batches.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/bn-vs-ln.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -9,6 +11,9 @@ import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const WARMUP = 30;
 

@@ -1,5 +1,7 @@
 // compare.js — <posnorm-compare> (section 5): sinusoidal, learned, RoPE and
 // ALiBi with the same seq_len, d_model and base, and the article's table.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/compare.js';
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -8,6 +10,9 @@ import { drawLines, legend, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 export class PosnormCompare extends PnFigure {
   static controls = [

@@ -3,6 +3,8 @@
 // Pre-Norm and Pre-RMSNorm (C kernel pn_residual_stack_f32), as an encoder or
 // as a decoder whose blocks also add a cross-attention branch to one memory
 // vector, m·C_l (issue #19: what makes Post-LN's gradients grow).
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/depth.js';
 import { PnFigure } from './core/base.js';
 import { BackgroundTask } from './core/background.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
@@ -10,6 +12,9 @@ import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const ROWS = 16;
 /** Rows the gradients are taken over (fewer than ROWS, to stay cheap at 96 layers). */

@@ -5,6 +5,8 @@
 // wasm memory, the colormap kernel turns it into RGBA8 in a second wasm
 // buffer, and that buffer *is* the ImageData (no copy in JS). Cursor moves
 // only redraw.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/heatmap.js';
 import { PnFigure } from './core/base.js';
 import { pow2AtLeast } from './core/buffers.js';
 import { emit } from './core/element.js';
@@ -14,6 +16,9 @@ import { colourScale, xCaption, xTicks, yTicks, yTitle } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const MARGIN = { left: 46, right: 58, top: 8, bottom: 44 };
 

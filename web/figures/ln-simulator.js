@@ -1,12 +1,17 @@
 // ln-simulator.js — <posnorm-ln-simulator>: H features drawn from N(μ, σ²),
 // normalised by LayerNorm with scalar γ and β; histograms before and after,
 // measured statistics, and the four steps of the formula with live numbers.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/ln-simulator.js';
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { fmt, ticks } from './draw/format.js';
 import { vRule, xTicks } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const BINS = 40;
 

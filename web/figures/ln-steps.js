@@ -1,11 +1,16 @@
 // ln-steps.js — <posnorm-ln-steps> (Fig. 5): one token vector through
 // x → x − μ → x̂ → γ·x̂ + β, four panels with live numbers.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/ln-steps.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawBars, title } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const H = 16;
 

@@ -4,6 +4,8 @@
 // reference. (a) the wavelength 2π/w_i of every dimension pair against L and
 // factor·L; (b) for a seeded q and k, the score q·k after RoPE against the
 // relative distance out to factor·L, the training window shaded.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/long-context.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -11,6 +13,9 @@ import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 /** The methods drawn, each with the scaling it passes to the kernels. */
 export const METHODS = [

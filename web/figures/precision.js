@@ -11,6 +11,8 @@
 // type) and adds where the type breaks: the integer positions it still
 // tells apart, and the dimension from which the table's cos columns are
 // constant over positions 0 … pos.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/precision.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -18,6 +20,9 @@ import { drawLines, legend, title } from './draw/plots.js';
 import { vRule, xLabels } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const SAMPLES = 72;
 const LINES = [['err32', '--pn-accent', []], ['blur', '--pn-bar-after', [1, 2]], ['err64', '--pn-sin', []], ['dist64', '--pn-fg', [6, 3]], ['dist32', '--pn-cos', [2, 3]]];

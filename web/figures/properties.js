@@ -1,6 +1,8 @@
 // properties.js — <posnorm-properties> (section 4): the four reasons for
 // sin/cos — bounded, unique, relative, extrapolating — each shown with a
 // number computed by the kernels.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/properties.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -9,6 +11,9 @@ import { drawBars, drawLines, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 export class PosnormProperties extends PnFigure {
   static controls = [

@@ -5,8 +5,10 @@
 // to this list.
 //
 // Adding a figure: write NAME.js (a PnFigure subclass that ends with
-// `.define('posnorm-NAME')`; see core/base.js) and NAME.d.ts, put its labels
-// in ../i18n/ko.js and ../i18n/en.js, and add one line below; then give
+// `.define('posnorm-NAME')`; see core/base.js) and NAME.d.ts, put its own
+// Korean labels in ../i18n/ko/NAME.js (added by NAME.js with
+// addKoreanStrings) and its English ones in ../i18n/en.js, and add one line
+// below; then give
 // index.js and index.d.ts its export line (a test names what is missing),
 // and, to show it on the demo page, its <figure> in ../index.html. `make
 // posters` takes its pictures.

@@ -6,6 +6,8 @@
 // (stretched by the whole factor or more) or blended (in between). Presets of
 // published configs, or a pasted / dropped / chosen config.json, which the
 // share link carries compressed (deflate-raw, base64url; no server).
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/rope-config.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -14,6 +16,9 @@ import { hRule, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const NAMES = Object.keys(PRESETS);
 /** The longest link parameter and the largest config it may unpack to. */

@@ -1,6 +1,8 @@
 // waveform.js — <posnorm-waveform>: sin and cos of one frequency pair against
 // position, beside the highest-frequency reference pair i = 0. Curves are
 // sampled by the kernel at fractional positions, one sample per device pixel.
+import { addKoreanStrings } from '../i18n.js';
+import koStrings from '../i18n/ko/waveform.js';
 import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
 import { strokeCurve } from './draw/curve.js';
@@ -9,6 +11,9 @@ import { vRule, xLabels, yGrid } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
 
 export { configure } from './core/runtime.js';
+
+// this module's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const MARGIN = { left: 40, right: 12, top: 30, bottom: 28 };
 const X_MAX = 100;

@@ -8,10 +8,15 @@
 // Shift+Tab go round inside it, Esc and "Close" close it and give the focus
 // back to the Embed button. Every string comes from the figure's language
 // table; the styles are an adopted stylesheet (no inline style).
+import { addKoreanStrings } from '../../i18n.js';
+import koStrings from '../../i18n/ko/embed-dialog.js';
 import { FIGURE_CSS } from './style.js';
 import { saveBlob } from './download.js';
 import { embedCode, stillFileName } from './embed.js';
 import { makeCopy, stillLayout } from './still.js';
+
+// the dialog's own Korean labels (English ones load with every other label)
+addKoreanStrings(koStrings);
 
 const DIALOG_CSS = `
 dialog.embed {
