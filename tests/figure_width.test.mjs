@@ -96,3 +96,41 @@ test('render() reads no layout during a drag; a synchronous render right after a
     }
   }
 });
+
+test('every figure keeps its canvases\' size while any control moves across its range (laptop and phone widths, Korean labels from the figure\'s own file)', async () => {
+  const { FIGURES } = await import('../web/figures/registry.js');
+  for (const [width, height] of [[1280, 900], [360, 800]]) {
+    for (const f of FIGURES) {
+      // Korean: the figure alone on the page has only ko.js and its own labels
+      const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${f.name}&lang=ko`, { width, height });
+      try {
+        await startFigure(page, f.tag);
+        const changed = await page.evaluate(async (t) => {
+          const el = document.querySelector(t);
+          const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const sizes = () => [...el.shadowRoot.querySelectorAll('canvas')].map((c) => `${c.width}×${c.height}`).join(' ');
+          const first = sizes();
+          const out = [];
+          for (const c of el.constructor.controls.filter((x) => !x.hidden)) {
+            const start = el[c.prop];
+            const values = c.kind === 'choice' ? c.choices : [c.min, typeof c.max === 'function' ? c.max(el) : c.max, start];
+            for (const v of values) {
+              el[c.prop] = v;
+              await frame();
+              if (sizes() !== first) out.push(`${c.prop} = ${v}: ${sizes()} (was ${first})`);
+            }
+            el[c.prop] = start;
+          }
+          await frame();
+          const text = el.shadowRoot.textContent;
+          return { out, undefinedText: /\bundefined\b/.test(text) };
+        }, f.tag);
+        assert.deepEqual(changed.out, [], `${f.name} at ${width} px`);
+        assert.equal(changed.undefinedText, false, `${f.name}: a label reads "undefined"`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});

@@ -16,6 +16,8 @@ export { configure } from './core/runtime.js';
 addKoreanStrings(koStrings);
 
 const WARMUP = 30;
+/** Height of each panel in CSS px; the matrix fills it when the batch is at least about half as tall as it is wide. */
+const PANEL_H = 220;
 
 export class PosnormBnVsLn extends PnFigure {
   static controls = [
@@ -64,11 +66,16 @@ export class PosnormBnVsLn extends PnFigure {
     this.result = { x: r.x, bn: r.bn.y, bnMean: r.bn.mean, bnVar: r.bn.var, ln: r.ln.y, lnMean: r.ln.mean, lnInv: r.ln.invStdDev };
     const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 520 ? 3 : 1;
-    const pw = (width - 16 * cols) / cols, ph = Math.min(220, Math.max(60, (pw * r.B) / r.H));
-    const height = (ph + 30) * (3 / cols) + 6;
+    // the panels keep their height, PANEL_H, whatever the batch's shape: a
+    // canvas that changed height at each input of a batch or features drag
+    // moved the page under the reader's pointer and got a new backing store
+    // each time (7–12 ms of page faults a frame, docs/decisions.md); the
+    // matrix keeps square cells within 60 … PANEL_H px, from the panel's top
+    const pw = (width - 16 * cols) / cols, mh = Math.min(PANEL_H, Math.max(60, (pw * r.B) / r.H));
+    const height = (PANEL_H + 30) * (3 / cols) + 6;
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (ph + 30), w: pw, h: ph });
+    const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (PANEL_H + 30), w: pw, h: mh });
     const lim = Math.max(...r.x.map(Math.abs));
     const panels = [[t.matInput, r.x, lim], [t.matBn, r.bn.y, 3], [t.matLn, r.ln.y, 3]];
     panels.forEach(([label, data, l], k) => {
