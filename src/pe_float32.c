@@ -17,17 +17,26 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
   /* -math.log(10000.0) / d_model: a Python float, cast to float32 by the
    * float32 tensor it multiplies */
   const float scale = (float)(-pn_log(base) / (double)d_model);
-  for (int32_t r = 0; r < seq_len; r++) {
-    /* torch.arange(0, max_len).float(): exact below 2^24, rounded above */
-    const float pos = (float)((double)offset + (double)r);
-    float *row = out + (size_t)r * (size_t)d_model;
-    for (int32_t i = 0; i < n_pairs; i++) {
-      /* div_term = exp(arange(0, d, 2).float() · scale): float32 product,
-       * float32 exp (here correctly rounded) */
-      const float div = (float)exp((double)((float)(2 * i) * scale));
-      const float angle = pos * div; /* position · div_term in float32 */
-      const float s = (float)sin((double)angle), c = (float)cos((double)angle);
-      pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+  /* div_term depends on the pair alone: computed once per block of pairs
+   * and used by every row (the same bits as per value; the rows are still
+   * written in order, a block of each row at a time) */
+  enum { PAIRS_PER_BLOCK = 128 };
+  float div[PAIRS_PER_BLOCK];
+  for (int32_t i0 = 0; i0 < n_pairs; i0 += PAIRS_PER_BLOCK) {
+    const int32_t i1 = n_pairs - i0 < PAIRS_PER_BLOCK ? n_pairs : i0 + PAIRS_PER_BLOCK;
+    /* div_term = exp(arange(0, d, 2).float() · scale): float32 product,
+     * float32 exp (here correctly rounded) */
+    for (int32_t i = i0; i < i1; i++)
+      div[i - i0] = (float)exp((double)((float)(2 * i) * scale));
+    for (int32_t r = 0; r < seq_len; r++) {
+      /* torch.arange(0, max_len).float(): exact below 2^24, rounded above */
+      const float pos = (float)((double)offset + (double)r);
+      float *row = out + (size_t)r * (size_t)d_model;
+      for (int32_t i = i0; i < i1; i++) {
+        const float angle = pos * div[i - i0]; /* position · div_term in float32 */
+        const float s = (float)sin((double)angle), c = (float)cos((double)angle);
+        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+      }
     }
   }
   return PN_OK;
