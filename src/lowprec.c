@@ -37,17 +37,26 @@ int pn_pe_lowprec_f32(float *out, int32_t seq_len, int32_t d_model, double base,
   const int32_t n_pairs = (d_model + 1) / 2, n_cos = d_model / 2;
   /* the Python scalar -ln(base)/d_model enters as float32, not rounded to R */
   const float scale = (float)(-pn_log(base) / (double)d_model);
-  for (int32_t r = 0; r < seq_len; r++) {
-    const float pos = pn_round_to((float)((double)offset + (double)r), st);
-    float *row = out + (size_t)r * (size_t)d_model;
-    for (int32_t i = 0; i < n_pairs; i++) {
+  /* div_term depends on the pair alone: once per block of pairs, used by
+   * every row (as pe_float32.c) */
+  enum { PAIRS_PER_BLOCK = 128 };
+  float div[PAIRS_PER_BLOCK];
+  for (int32_t i0 = 0; i0 < n_pairs; i0 += PAIRS_PER_BLOCK) {
+    const int32_t i1 = n_pairs - i0 < PAIRS_PER_BLOCK ? n_pairs : i0 + PAIRS_PER_BLOCK;
+    for (int32_t i = i0; i < i1; i++) {
       const float k = pn_round_to((float)(2 * i), st);
       const float e = pn_round_to(k * scale, st);
-      const float div = pn_round_to((float)exp((double)e), st);
-      const float angle = pn_round_to(pos * div, st);
-      const float s = pn_round_to((float)sin((double)angle), dtype);
-      const float c = pn_round_to((float)cos((double)angle), dtype);
-      pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+      div[i - i0] = pn_round_to((float)exp((double)e), st);
+    }
+    for (int32_t r = 0; r < seq_len; r++) {
+      const float pos = pn_round_to((float)((double)offset + (double)r), st);
+      float *row = out + (size_t)r * (size_t)d_model;
+      for (int32_t i = i0; i < i1; i++) {
+        const float angle = pn_round_to(pos * div[i - i0], st);
+        const float s = pn_round_to((float)sin((double)angle), dtype);
+        const float c = pn_round_to((float)cos((double)angle), dtype);
+        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+      }
     }
   }
   return PN_OK;

@@ -83,14 +83,16 @@ export class PosnormPrecision extends PnFigure {
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
       const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
-      const es = Math.abs(a32[c] - s), ec = Math.abs(a32[c + 1] - co);
+      const es = Math.abs(a32[c] - s), ec = Math.abs(a32[c + 1] - co), e2 = es * es + ec * ec;
       // the pair's float32 error against the chord it moves by per position:
-      // at 1 it cannot tell p from p + 1
-      blur = Math.max(blur, Math.hypot(es, ec) / chord[c >> 1]);
+      // at 1 it cannot tell p from p + 1 (sqrt of the sum, not Math.hypot:
+      // errors are at most 2, and hypot's scaling was half of this loop's time)
+      blur = Math.max(blur, Math.sqrt(e2) / chord[c >> 1]);
       err32 = Math.max(err32, es, ec);
       err64 = Math.max(err64, Math.abs(a64[c] - s), Math.abs(a64[c + 1] - co));
-      norm32 += es * es + ec * ec;
-      dist32 += (a32[d + c] - a32[c]) ** 2 + (a32[d + c + 1] - a32[c + 1]) ** 2;
+      norm32 += e2;
+      const ds = a32[d + c] - a32[c], dc = a32[d + c + 1] - a32[c + 1];
+      dist32 += ds * ds + dc * dc;
     }
     return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: sample ? null : a32.subarray(0, d) };
   }
