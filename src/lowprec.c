@@ -53,9 +53,9 @@ int pn_pe_lowprec_f32(float *out, int32_t seq_len, int32_t d_model, double base,
       float *row = out + (size_t)r * (size_t)d_model;
       for (int32_t i = i0; i < i1; i++) {
         const float angle = pn_round_to(pos * div[i - i0], st);
-        const float s = pn_round_to((float)sin((double)angle), dtype);
-        const float c = pn_round_to((float)cos((double)angle), dtype);
-        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+        double s, c;
+        pn_sincos((double)angle, &s, &c);
+        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, pn_round_to((float)s, dtype), pn_round_to((float)c, dtype));
       }
     }
   }
@@ -96,8 +96,9 @@ int pn_rope_lowprec_f32(float *y, const float *x, const int32_t *position_ids,
         const float pw = pn_round_to((float)exp((double)ex * log_base), st);
         const float inv = pn_round_to(1.0f / pw, st);
         const float angle = pn_round_to(pos * inv, st);
-        const float c = pn_round_to((float)cos((double)angle), dtype);
-        const float sn = pn_round_to((float)sin((double)angle), dtype);
+        double sd, cd;
+        pn_sincos((double)angle, &sd, &cd);
+        const float c = pn_round_to((float)cd, dtype), sn = pn_round_to((float)sd, dtype);
         const size_t ia = interleaved ? 2 * (size_t)i : (size_t)i;
         const size_t ib = interleaved ? 2 * (size_t)i + 1 : (size_t)(i + half);
         for (int32_t h = 0; h < heads; h++) {

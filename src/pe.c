@@ -42,16 +42,14 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
     const int32_t nvec = full & ~3;
     for (int32_t i = 0; i < cn; i++) {
       W[i] = pn_pe_frequency(log_base, c0 + i, dims);
-      CW[i] = cos(W[i]);
-      SW[i] = sin(W[i]);
+      pn_sincos(W[i], &SW[i], &CW[i]);
     }
     for (int32_t r0 = 0; r0 < rows; r0 += PE_ROWS) {
       const int32_t rn = rows - r0 < PE_ROWS ? rows - r0 : PE_ROWS;
       if (r0 % PN_PE_ANCHOR == 0) {
         const double p = offset + (double)r0;
         for (int32_t i = 0; i < cn; i++) {
-          S[i] = sin(p * W[i]);
-          C[i] = cos(p * W[i]);
+          pn_sincos(p * W[i], &S[i], &C[i]);
         }
       }
       int32_t i = 0;
@@ -135,9 +133,10 @@ void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
                       int32_t n_pairs, int32_t dims, double base) {
   const double log_base = pn_log(base);
   for (int32_t i = 0; i < n_pairs; i++) {
-    const double a = pos * pn_pe_frequency(log_base, i, dims);
-    sin_out[i] = (float)sin(a);
-    cos_out[i] = (float)cos(a);
+    double s, c;
+    pn_sincos(pos * pn_pe_frequency(log_base, i, dims), &s, &c);
+    sin_out[i] = (float)s;
+    cos_out[i] = (float)c;
   }
 }
 

@@ -34,8 +34,9 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
       float *row = out + (size_t)r * (size_t)d_model;
       for (int32_t i = i0; i < i1; i++) {
         const float angle = pos * div[i - i0]; /* position · div_term in float32 */
-        const float s = (float)sin((double)angle), c = (float)cos((double)angle);
-        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, s, c);
+        double s, c;
+        pn_sincos((double)angle, &s, &c);
+        pn_pe_store_pair(row, layout, i, n_pairs, n_cos, (float)s, (float)c);
       }
     }
   }

@@ -1,5 +1,8 @@
 /* pn_math.c — the natural log, the power and the PE frequency that PE,
  * RoPE, RoPE scaling, ALiBi and the random normals share (pn_math.h). */
+/* sincos() is a GNU/BSD extension of <math.h> (musl's in the wasm builds,
+ * glibc's in the native ones): declared only with _GNU_SOURCE */
+#define _GNU_SOURCE
 #include "pn_math.h"
 
 #include <math.h>
@@ -42,3 +45,5 @@ double pn_pow_pos(double b, double e) { return exp(e * pn_log(b)); }
 double pn_pe_frequency(double log_base, int32_t i, int32_t dims) {
   return exp(-2.0 * (double)i / (double)dims * log_base);
 }
+
+void pn_sincos(double a, double *s, double *c) { sincos(a, s, c); }

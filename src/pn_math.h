@@ -27,4 +27,9 @@ double pn_pow_pos(double b, double e);
  * by PE and RoPE so both agree. */
 double pn_pe_frequency(double log_base, int32_t i, int32_t dims);
 
+/* *s = sin(a), *c = cos(a): the same bits as libm's sin() and cos() (its
+ * sincos, which reduces the argument once for both: the reduction of a
+ * large angle, as at positions near 2^24, is most of each call). */
+void pn_sincos(double a, double *s, double *c);
+
 #endif /* PN_MATH_H */

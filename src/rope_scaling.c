@@ -183,9 +183,10 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   for (size_t t = 0; t < tokens; t++) {
     const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % (size_t)seq_len);
     for (int32_t i = 0; i < half; i++) {
-      const double a = p * inv_freq[i];
-      cs[t * (size_t)half + (size_t)i] = (float)(cos(a) * attention_factor);
-      sn[t * (size_t)half + (size_t)i] = (float)(sin(a) * attention_factor);
+      double s, c;
+      pn_sincos(p * inv_freq[i], &s, &c);
+      cs[t * (size_t)half + (size_t)i] = (float)(c * attention_factor);
+      sn[t * (size_t)half + (size_t)i] = (float)(s * attention_factor);
     }
   }
   const int rc = pn_rope_cache_f32(y, x, cs, sn, NULL, (int32_t)tokens, batch, seq_len, heads, head_dim, rotary_dim, interleaved, layout);
