@@ -134,3 +134,31 @@ test('every figure keeps its canvases\' size while any control moves across its 
     }
   }
 });
+
+test('a canvas the page resizes through ::part(canvas), the figure\'s box unchanged, is redrawn at its new width', async () => {
+  for (const fig of ['waveform', 'ln-simulator']) {
+    const tag = `posnorm-${fig}`;
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 1280, height: 900, deviceScaleFactor: 2 });
+    try {
+      await startFigure(page, tag);
+      const box = () => page.evaluate((t) => Math.round(document.querySelector(t).getBoundingClientRect().width), tag);
+      const boxBefore = await box();
+      const before = await canvases(page, tag);
+      await page.addStyleTag({ content: `${tag}::part(canvas) { width: 55%; }` });
+      // the observer's report, the repaint it asks for, one frame more
+      await page.waitForFunction((t) => {
+        const c = document.querySelector(t).shadowRoot.querySelector('canvas');
+        return Math.abs(c.width - Math.round(c.getBoundingClientRect().width * devicePixelRatio)) <= 2;
+      }, tag, { timeout: 5000 }).catch(() => {});
+      const after = await canvases(page, tag);
+      assert.equal(await box(), boxBefore, `${fig}: the figure's own box kept its width`);
+      for (const [k, c] of after.entries()) {
+        assert.ok(c.want < before[k].want * 0.8, `${fig}: the rule narrowed canvas ${k} (${before[k].want} → ${c.want} device px)`);
+        assert.ok(Math.abs(c.width - c.want) <= 2, `${fig}: canvas ${k} drawn ${c.width} device px wide in a ${c.want} px box`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -38,11 +38,16 @@ export function whenNearViewport(el, onNear) {
 /** The shared ResizeObserver: widths first, then the callbacks (which may read them). */
 function resizeObserver() {
   resized ??= new ResizeObserver((entries) => {
+    const changed = [];
     for (const e of entries) {
       const entry = callbacks.get(e.target);
-      if (entry && 'width' in entry) entry.width = Math.round(e.contentRect.width);
+      if (!entry || !('width' in entry)) continue;
+      const width = Math.round(e.contentRect.width);
+      if (width !== entry.width && entry.widthChanged) changed.push(e.target);
+      entry.width = width;
     }
     for (const e of entries) callbacks.get(e.target)?.resize?.();
+    for (const el of changed) callbacks.get(el).widthChanged(el);
   });
   return resized;
 }
@@ -63,12 +68,16 @@ export function onResize(el, onResizeCb) {
  * style and layout pass in the middle of the frame, which the frame then
  * does again (about 3 ms per input of a precision drag in a Chromium trace).
  * A width change reaches the figure through onResize() of its <figure>,
- * delivered by the same observer after the widths are updated. Without
- * ResizeObserver, clientWidth every time.
+ * delivered by the same observer after the widths are updated; a change of
+ * `el`'s width alone calls `onWidthChange(el)` (given on any call; the
+ * first one given is kept). Without ResizeObserver, clientWidth every time.
  */
-export function cssWidth(el) {
+export function cssWidth(el, onWidthChange) {
   if (typeof ResizeObserver !== 'function') return el.clientWidth;
   const entry = entryOf(el);
+  // called with `el` when its width changes on its own (a page's
+  // ::part(canvas) rule): its figure's box, observed by onResize(), may not
+  entry.widthChanged ??= onWidthChange;
   if (!('width' in entry)) {
     entry.width = el.clientWidth;
     resizeObserver().observe(el);

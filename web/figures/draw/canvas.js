@@ -41,8 +41,19 @@ export function showLines(el, lines, tag = 'li') {
   el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
 }
 
-/** The CSS width of a figure's canvas, without reading layout (core/observers.js cssWidth). */
-export const canvasWidth = cssWidth;
+/** Asks the figure that holds `canvas` for a repaint. */
+function redrawHost(canvas) {
+  canvas.getRootNode?.().host?.invalidate?.();
+}
+
+/**
+ * The CSS width of a figure's canvas, without reading layout
+ * (core/observers.js cssWidth); when it changes while the figure's box does
+ * not (the page sized the canvas through ::part(canvas)), the figure repaints.
+ */
+export function canvasWidth(canvas) {
+  return cssWidth(canvas, redrawHost);
+}
 
 /**
  * Sizes `canvas` to its CSS width (or, before it has one, its figure's, or
@@ -52,7 +63,7 @@ export const canvasWidth = cssWidth;
  */
 export function fitCanvas(canvas, cssHeight) {
   const dpr = canvas.getRootNode?.().host?._stillScale || globalThis.devicePixelRatio || 1;
-  const cssW = Math.max(1, cssWidth(canvas) || canvas.closest('figure')?.clientWidth || 300);
+  const cssW = Math.max(1, canvasWidth(canvas) || canvas.closest('figure')?.clientWidth || 300);
   canvas.style.height = `${cssHeight}px`;
   const w = Math.round(cssW * dpr), h = Math.round(cssHeight * dpr);
   if (canvas.width !== w) canvas.width = w;
