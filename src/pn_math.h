@@ -29,7 +29,9 @@ double pn_pe_frequency(double log_base, int32_t i, int32_t dims);
 
 /* *s = sin(a), *c = cos(a): the same bits as libm's sin() and cos() (its
  * sincos, which reduces the argument once for both: the reduction of a
- * large angle, as at positions near 2^24, is most of each call). */
+ * large angle, as at positions near 2^24, is most of each call). Checked for
+ * musl (the wasm builds) and glibc (the native ones, 64- and 32-bit); a libm
+ * without sincos (macOS has __sincos) would need this one line changed. */
 void pn_sincos(double a, double *s, double *c);
 
 #endif /* PN_MATH_H */

@@ -25,6 +25,9 @@ test('each Korean label is defined once: in the shared table or in one module\'s
     const module = name === 'embed-dialog' ? 'core/embed-dialog.js' : `${name}.js`;
     const source = readFileSync(join(figures, module), 'utf8');
     assert.match(source, new RegExp(`import koStrings from '[./]+/i18n/ko/${name}\\.js';[\\s\\S]*\\naddKoreanStrings\\(koStrings\\);`), module);
+    // before the element is defined: elements already on the page upgrade at define()
+    const added = source.indexOf('\naddKoreanStrings(koStrings);'), defined = source.search(/\.define\(|customElements\.define\(/);
+    assert.ok(defined === -1 || added < defined, `${module}: addKoreanStrings after define()`);
     for (const key of Object.keys(table)) {
       assert.ok(!seen.has(key), `${key} is in ${seen.get(key)} and in ko/${name}.js`);
       seen.set(key, `ko/${name}.js`);
@@ -64,22 +67,24 @@ test('every label the figures and their core name in their source is in the tabl
 
 test('a module finds its Korean labels in what it loads: the shared table and its own', () => {
   // a figure alone on a page (figure.html, an embed) has ko.js and its own
-  // file only; a label of another figure's file would show as undefined
-  const patterns = [/\bt\.([A-Za-z]\w*)/g, /\blabel: '(\w+)'/g, /\bchoiceLabels: \{([^}]*)\}/g, /\bt\[`(\w+)\$\{/g];
+  // file only: a label of another figure's file shows as undefined or empty.
+  // Any mention of such a label counts, however the module names it (t.key,
+  // a control's label or choice, dataset.key = 'key', a table of keys), so
+  // every quoted or dotted occurrence of its name is a use
+  const ownKeys = Object.entries(own).flatMap(([name, table]) => Object.keys(table).map((key) => [key, name]));
   const wrong = [];
   for (const file of readdirSync(figures, { recursive: true }).filter((f) => f.endsWith('.js'))) {
     const name = file.replace(/^core\//, '').slice(0, -3);
-    const has = { ...shared, ...(own[name] ?? {}) };
     const source = readFileSync(join(figures, file), 'utf8');
-    for (const re of patterns) {
-      for (const m of source.matchAll(re)) {
-        const keys = re.source.includes('choiceLabels') ? [...m[1].matchAll(/'(\w+)'/g)].map((k) => k[1]) : [m[1]];
-        for (const key of keys) {
-          // t[`lcMethod_${…}`]: some label of that prefix
-          const found = re.source.includes('\\$') ? Object.keys(has).some((k) => k.startsWith(key)) : key in has;
-          if (!found && key in ko) wrong.push(`${key} (${file})`);
-        }
-      }
+    for (const [key, home] of ownKeys) {
+      if (home !== name && new RegExp(`['"\`.]${key}\\b`).test(source)) wrong.push(`${key} (${file}; in ko/${home}.js)`);
+    }
+    // t[`lcMethod_${…}`]: every label of that prefix
+    const has = { ...shared, ...(own[name] ?? {}) };
+    for (const m of source.matchAll(/\bt\[`(\w+)\$\{/g)) {
+      const all = Object.keys(ko).filter((k) => k.startsWith(m[1]));
+      assert.ok(all.length > 0, `${file}: no label starts with ${m[1]}`);
+      for (const key of all) if (!(key in has)) wrong.push(`${key} (${file}, as ${m[1]}…)`);
     }
   }
   assert.deepEqual(wrong, []);

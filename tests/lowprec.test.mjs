@@ -99,6 +99,8 @@ for (const { name, pn } of all) {
       { seqLen: 4, dModel: 96, offset: 2 ** 24 - 2, layout: 'concat' }, { seqLen: 3, dModel: 16, offset: 2 ** 31 - 3, base: 1e6 },
       { seqLen: 2, dModel: 10, base: 1.0000001 }, { seqLen: 2, dModel: 10, base: 1e300 },
       { seqLen: 4, dModel: 6, offset: 65518 }, // float16 'low': 65520 and up are Inf, their rows NaN
+      // several blocks of 128 pairs (the kernel takes div_term once per block), odd and even
+      { seqLen: 3, dModel: 259, offset: 2 ** 24 - 3, layout: 'concat' }, { seqLen: 2, dModel: 514, offset: 16000000 },
     ];
     for (const c of cases) {
       for (const precision of TYPES) {
@@ -114,6 +116,14 @@ for (const { name, pn } of all) {
     assert.ok(pe.slice(0, 8).every(Number.isFinite), 'positions 65518 and 65519 round to 65504 or stay finite');
     assert.ok(pe.slice(8).every(Number.isNaN), 'position 65520 is Inf in float16');
     assert.ok(pn.positionalEncoding({ seqLen: 3, dModel: 4, offset: 65518, precision: 'float16' }).every(Number.isFinite));
+  });
+
+  test(`${name}: precision 'float32' is the article's float32 code bit for bit across blocks of 128 pairs, near 2^24`, () => {
+    for (const [dModel, offset] of [[514, 2 ** 24 - 2], [259, 12345678], [256, 3], [258, 7]]) {
+      const got = pn.positionalEncoding({ seqLen: 2, dModel, offset, precision: 'float32' });
+      const want = [0, 1].flatMap((r) => [...float32CodeRow(offset + r, dModel)]);
+      assertBits(got, want, `d_model ${dModel} at ${offset}`);
+    }
   });
 
   test(`${name}: compute 'float32' is the float32 code's table rounded to the type (model.to(dtype))`, () => {

@@ -1,5 +1,5 @@
 // i18n/ko/block.js — the Korean labels of <posnorm-block> (figures/block.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 import { TOKENS } from '../notation.js';
 
 export default {

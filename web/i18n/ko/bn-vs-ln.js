@@ -1,5 +1,5 @@
 // i18n/ko/bn-vs-ln.js — the Korean labels of <posnorm-bn-vs-ln> (figures/bn-vs-ln.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     infer: '추론 (이동 평균 통계)',

@@ -1,5 +1,5 @@
 // i18n/ko/compare.js — the Korean labels of <posnorm-compare> (figures/compare.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     maxLen: '학습 PE의 max_len',

@@ -1,5 +1,5 @@
 // i18n/ko/depth.js — the Korean labels of <posnorm-depth> (figures/depth.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     depthStdTitle: '층별 활성값 표준편차 (로그)',

@@ -1,5 +1,5 @@
 // i18n/ko/embed-dialog.js — the Korean labels of the embed dialog (core/embed-dialog.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     embedTitle: '이 그림 퍼가기',

@@ -1,5 +1,5 @@
 // i18n/ko/heatmap.js — the Korean labels of <posnorm-heatmap> (figures/heatmap.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 import { sub } from '../subscript.js';
 
 export default {

@@ -1,5 +1,5 @@
 // i18n/ko/ln-simulator.js — the Korean labels of <posnorm-ln-simulator> (figures/ln-simulator.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     lnAlt: (s) => `층 정규화 시뮬레이터: 특성 ${s.h}개를 N(${s.mu}, ${s.sigma}²)에서 뽑은 입력의 히스토그램과, γ=${s.gamma}, β=${s.beta}로 정규화한 출력의 히스토그램.`,

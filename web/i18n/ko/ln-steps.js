@@ -1,5 +1,5 @@
 // i18n/ko/ln-steps.js — the Korean labels of <posnorm-ln-steps> (figures/ln-steps.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     stepX: 'x',

@@ -1,5 +1,5 @@
 // i18n/ko/long-context.js — the Korean labels of <posnorm-long-context> (figures/long-context.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     lcTrainLen: '학습 길이 L',

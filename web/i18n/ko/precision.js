@@ -1,5 +1,5 @@
 // i18n/ko/precision.js — the Korean labels of <posnorm-precision> (figures/precision.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     precMaxExp: '최대 위치 (2의 거듭제곱)',

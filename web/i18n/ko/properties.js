@@ -1,5 +1,5 @@
 // i18n/ko/properties.js — the Korean labels of <posnorm-properties> (figures/properties.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     shiftK: '상대 거리 k',

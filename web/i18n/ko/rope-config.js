@@ -1,5 +1,5 @@
 // i18n/ko/rope-config.js — the Korean labels of <posnorm-rope-config> (figures/rope-config.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 
 export default {
     rcSeqLen: '시퀀스 길이 (이 길이의 주파수)',

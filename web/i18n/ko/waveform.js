@@ -1,5 +1,5 @@
 // i18n/ko/waveform.js — the Korean labels of <posnorm-waveform> (figures/waveform.js), added to the
-// Korean table when that module loads (../../i18n.js, addStrings); English: ../en.js.
+// Korean table when that module loads (../../i18n.js, addKoreanStrings); English: ../en.js.
 import { sub } from '../subscript.js';
 
 export default {
