@@ -76,10 +76,14 @@ export class PosnormPrecision extends PnFigure {
   _at(p, sample = false) {
     const { dModel: d, base } = this;
     const wc = this._freqs(), chord = this._chord;
-    const out32 = sample ? this.scratch.f32('a32', 2 * d) : undefined;
-    const out64 = sample ? this.scratch.f32('a64', 2 * d) : undefined;
-    const a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
-    const a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
+    // a sample's rows go to two wasm buffers kept by the figure: written in
+    // place, no temporary copy per call (144 calls a repaint)
+    const out32 = sample ? this.buffer('a32', 2 * d) : undefined;
+    const out64 = sample ? this.buffer('a64', 2 * d) : undefined;
+    let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
+    let a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
+    // views taken after both calls (a call may grow the memory)
+    if (sample) [a32, a64] = [out32.array, out64.array];
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
       const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
