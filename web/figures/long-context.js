@@ -74,9 +74,16 @@ export class PosnormLongContext extends PnFigure {
     // the whole sequence is factor·L long: one more token at its last position
     // makes dynamic and longrope choose their frequencies for that length
     const top = trainLen * factor;
-    const positionIds = Int32Array.from([...ds, top - 1]);
+    // (typed arrays filled in place: spreading ds and k into new arrays made
+    // an iterator and a boxed number per value, most of a drag's garbage)
+    const positionIds = new Int32Array(n + 1);
+    for (let j = 0; j < n; j++) positionIds[j] = ds[j];
+    positionIds[n] = top - 1;
     const rq = this.pn.rope(qs, { seqLen: n + 1, heads: 1, headDim: dim, base, positionIds, scaling, out: this.scratch.f32('rq', (n + 1) * dim) });
-    const rk = this.pn.rope(Float32Array.from([...k, ...k]), { seqLen: 2, heads: 1, headDim: dim, base, positionIds: Int32Array.from([0, top - 1]), scaling });
+    const kk = this.scratch.f32('kk', 2 * dim);
+    kk.set(k);
+    kk.set(k, dim);
+    const rk = this.pn.rope(kk, { seqLen: 2, heads: 1, headDim: dim, base, positionIds: Int32Array.of(0, top - 1), scaling, out: this.scratch.f32('rk', 2 * dim) });
     const out = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       let s = 0;
