@@ -181,3 +181,25 @@ test('a canvas the page resizes through ::part(canvas), the figure\'s box unchan
     }
   }
 });
+
+test('a canvas whose CSS width follows its backing size (width: auto; max-width: 100%) at a fractional devicePixelRatio settles: no repaint at every frame', async () => {
+  // at dpr 1.25 the rounded backing width moves the laid-out width by a
+  // pixel at each render; repainting for that looped at 35–61 renders a second
+  for (const [fig, width] of [['waveform', 541], ['waveform', 663], ['ln-simulator', 600]]) {
+    const tag = `posnorm-${fig}`;
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width, height: 900, deviceScaleFactor: 1.25 });
+    try {
+      await startFigure(page, tag);
+      const renders = () => page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+      await page.addStyleTag({ content: `${tag}::part(canvas) { width: auto; max-width: 100%; }` });
+      await page.waitForTimeout(400);
+      const before = await renders();
+      await page.waitForTimeout(1000);
+      const n = (await renders()) - before;
+      assert.ok(n <= 1, `${fig} at ${width} px, dpr 1.25: ${n} renders in a second with nothing changing`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

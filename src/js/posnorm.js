@@ -261,14 +261,14 @@ function derivedScalingChecks(fn, type, s, params, dim, base, seqLen) {
   }
 }
 
+/** No arguments written in place (#reserve's default, shared rather than a new [] per call). */
+const NONE = Object.freeze([]);
+
 /**
  * Loads posnorm and returns the kernel API.
  * @param {import('./posnorm.d.ts').InitOptions} [options]
  * @returns {Promise<import('./posnorm.d.ts').Posnorm>}
  */
-/** No arguments written in place (#reserve's default, shared rather than a new [] per call). */
-const NONE = Object.freeze([]);
-
 export async function init(options = {}) {
   options = v.options('init', options, ['simd', 'wasm']);
   const want = options.simd ?? 'auto';
@@ -338,14 +338,13 @@ export class Posnorm {
     this.#disjoint(fn, inputs, outs, written);
     let bytes = extra;
     for (let k = 0; k < inputs.length; k++) {
-      const [name, data] = inputs[k];
-      this.#mine(fn, name, data);
-      bytes += this.#heap.copyBytes(data);
+      this.#mine(fn, inputs[k][0], inputs[k][1]);
+      bytes += this.#heap.copyBytes(inputs[k][1]);
     }
     for (let k = 0; k < outs.length; k++) {
-      const [out, size] = outs[k];
+      const out = outs[k][0];
       this.#mine(fn, 'out', out);
-      if (!out || this.#heap.copyBytes(out) > 0) bytes += size;
+      if (!out || this.#heap.copyBytes(out) > 0) bytes += outs[k][1];
     }
     if (bytes > MEMORY_LIMIT) {
       throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch), more than the module's 2 GiB (${MEMORY_LIMIT} bytes)`);

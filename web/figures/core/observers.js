@@ -43,7 +43,11 @@ function resizeObserver() {
       const entry = callbacks.get(e.target);
       if (!entry || !('width' in entry)) continue;
       const width = Math.round(e.contentRect.width);
-      if (width !== entry.width && entry.widthChanged) changed.push(e.target);
+      // a change of more than a pixel: at a fractional devicePixelRatio a
+      // canvas whose CSS width follows its backing size (width: auto) moves
+      // by one rounded pixel at each render, and a repaint for that would
+      // go on at every frame
+      if (Math.abs(width - entry.width) > 1 && entry.widthChanged) changed.push(e.target);
       entry.width = width;
     }
     for (const e of entries) callbacks.get(e.target)?.resize?.();
