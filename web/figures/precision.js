@@ -83,7 +83,10 @@ export class PosnormPrecision extends PnFigure {
     let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
     let a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
     // views taken after both calls (a call may grow the memory)
-    if (sample) [a32, a64] = [out32.array, out64.array];
+    if (sample) {
+      a32 = out32.array;
+      a64 = out64.array;
+    }
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
       const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
