@@ -45,30 +45,65 @@ export class PosnormCompare extends PnFigure {
     const { seqLen, dModel, base } = this;
     const r = (this._qk ??= this.pn.randomNormal(2 * dModel, { seed: 11 }));
     const q = r.subarray(0, dModel), k = r.subarray(dModel, 2 * dModel);
-    const qs = new Float32Array(seqLen * dModel);
+    const qs = this.scratch.f32('qs', seqLen * dModel);
     for (let d = 0; d < seqLen; d++) qs.set(q, d * dModel);
-    const positionIds = Int32Array.from({ length: seqLen }, (_, d) => start + d);
-    const rq = this.pn.rope(qs, { seqLen, heads: 1, headDim: dModel, base, positionIds });
-    const rk = this.pn.rope(k, { seqLen: 1, heads: 1, headDim: dModel, base, offset: start });
-    return Array.from({ length: seqLen }, (_, d) => {
+    const positionIds = new Int32Array(seqLen);
+    for (let d = 0; d < seqLen; d++) positionIds[d] = start + d;
+    const rq = this.pn.rope(qs, { seqLen, heads: 1, headDim: dModel, base, positionIds, out: this.scratch.f32('rq', seqLen * dModel) });
+    const rk = this.pn.rope(k, { seqLen: 1, heads: 1, headDim: dModel, base, offset: start, out: this.scratch.f32('rk', dModel) });
+    const scores = new Array(seqLen);
+    for (let d = 0; d < seqLen; d++) {
       let s = 0;
       for (let c = 0; c < dModel; c++) s += rq[d * dModel + c] * rk[c];
-      return s;
-    });
+      scores[d] = s;
+    }
+    return scores;
+  }
+
+  /**
+   * What the panels show, each part computed again only when the controls
+   * it depends on change (a drag of one control recomputes only its part):
+   * the sinusoidal table, the learned table, RoPE's scores from 0 and from
+   * the offset, and the ALiBi bias of every head.
+   */
+  _compute() {
+    const { seqLen, dModel, base, maxLen, heads, offset } = this;
+    const c = (this._parts ??= {});
+    if (this._qkD !== dModel) { this._qk = null; this._qkD = dModel; }
+    const peKey = `${seqLen}|${dModel}|${base}`;
+    if (c.peKey !== peKey) {
+      // (arrays of their own: a kept part must not share a scratch array with another)
+      c.pe = this.pn.positionalEncoding({ seqLen, dModel, base, out: this.scratch.f32('pe', seqLen * dModel) });
+      c.s0 = this._ropeScores(0);
+      c.peKey = peKey;
+      c.s1Key = undefined;
+    }
+    if (c.s1Key !== offset) {
+      c.s1 = this._ropeScores(offset);
+      c.s1Key = offset;
+    }
+    const lr = Math.min(maxLen, seqLen), learnedKey = `${lr}|${dModel}`;
+    if (c.learnedKey !== learnedKey) {
+      c.learned = this.pn.randomNormal(lr * dModel, { seed: 5, std: 0.5, out: this.scratch.f32('learned', lr * dModel) });
+      c.learnedKey = learnedKey;
+    }
+    const alibiKey = `${heads}|${seqLen}`;
+    if (c.alibiKey !== alibiKey) {
+      c.slopes = this.pn.alibiSlopes(heads);
+      c.alibi = this.pn.alibi({ heads, seqLen, out: this.scratch.f32('alibi', heads * seqLen * seqLen) });
+      c.alibiKey = alibiKey;
+    }
+    return { ...c, lr };
   }
 
   render() {
     const t = this.t;
     const { seqLen, dModel, base, maxLen, heads, head, offset } = this;
-    if (this._qkD !== dModel) { this._qk = null; this._qkD = dModel; }
-    const pe = this.pn.positionalEncoding({ seqLen, dModel, base });
-    const learned = this.pn.randomNormal(Math.min(maxLen, seqLen) * dModel, { seed: 5, std: 0.5 });
-    const s0 = this._ropeScores(0), s1 = this._ropeScores(offset);
-    const slopes = this.pn.alibiSlopes(heads);
-    const bias = this.pn.alibi({ heads, seqLen }).subarray(head * seqLen * seqLen, (head + 1) * seqLen * seqLen);
+    const { pe, learned, s0, s1, slopes, alibi, lr, peKey, learnedKey, alibiKey } = this._compute();
+    const bias = alibi.subarray(head * seqLen * seqLen, (head + 1) * seqLen * seqLen);
     let ropeDiff = 0;
     s0.forEach((v, d) => { ropeDiff = Math.max(ropeDiff, Math.abs(v - s1[d])); });
-    this.result = { ropeScores: [s0, s1], ropeDiff, slopes, bias, learnedRows: Math.min(maxLen, seqLen), q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
+    this.result = { ropeScores: [s0, s1], ropeDiff, slopes, bias: bias.slice(), learnedRows: lr, q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
 
     const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 560 ? 2 : 1;
@@ -79,10 +114,9 @@ export class PosnormCompare extends PnFigure {
     const rect = (k) => ({ x: 10 + (k % cols) * (pw + 20), y: 24 + Math.floor(k / cols) * (ph + 34), w: pw, h: ph });
     const r0 = rect(0), r1 = rect(1), r2 = rect(2), r3 = rect(3);
     title(this, ctx, t.cmpSin, r0.x, r0.y - 6);
-    drawMatrix(this, ctx, (this._a ??= {}), pe, seqLen, dModel, r0);
+    drawMatrix(this, ctx, (this._a ??= {}), pe, seqLen, dModel, r0, { key: peKey });
     title(this, ctx, t.cmpLearned(maxLen), r1.x, r1.y - 6);
-    const lr = Math.min(maxLen, seqLen);
-    drawMatrix(this, ctx, (this._b ??= {}), learned, lr, dModel, { ...r1, h: (r1.h * lr) / seqLen }, { vmin: -1.5, vmax: 1.5 });
+    drawMatrix(this, ctx, (this._b ??= {}), learned, lr, dModel, { ...r1, h: (r1.h * lr) / seqLen }, { vmin: -1.5, vmax: 1.5, key: learnedKey });
     if (lr < seqLen) {
       ctx.fillStyle = this.color('--pn-grid');
       ctx.fillRect(r1.x, r1.y + (r1.h * lr) / seqLen, r1.w, r1.h - (r1.h * lr) / seqLen);
@@ -94,7 +128,7 @@ export class PosnormCompare extends PnFigure {
     legend(this, ctx, [['0', this.color('--pn-sin')], [String(offset), this.color('--pn-accent'), [5, 4]]], inner.x + 4, inner.y + 8);
     title(this, ctx, t.cmpAlibi(head, fmt(slopes[head], 4)), r3.x, r3.y - 6);
     const sq = Math.min(r3.w * 0.6, r3.h);
-    drawMatrix(this, ctx, (this._c ??= {}), bias, seqLen, seqLen, { ...r3, w: sq, h: sq }, { map: 'sequential', vmin: slopes[head] * -(seqLen - 1), vmax: 0 });
+    drawMatrix(this, ctx, (this._c ??= {}), bias, seqLen, seqLen, { ...r3, w: sq, h: sq }, { map: 'sequential', vmin: slopes[head] * -(seqLen - 1), vmax: 0, key: `${alibiKey}|${head}` });
     // every head's slope as a bar (log scale), the shown head in the accent colour
     const bx = r3.x + sq + 12, bw = r3.x + r3.w - bx, bh = r3.h / heads;
     slopes.forEach((m, h) => {
@@ -103,11 +137,15 @@ export class PosnormCompare extends PnFigure {
     });
 
     this._readoutEl.textContent = t.cmpReadout(this, ropeDiff.toExponential(1), [...slopes].map((m) => fmt(m, 4)).join(', '));
-    this._table.replaceChildren(...t.cmpTable.map((row, i) => {
-      const tr = document.createElement('tr');
-      tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
-      return tr;
-    }));
+    // the article's table depends on the language alone
+    if (this._tableFor !== t) {
+      this._table.replaceChildren(...t.cmpTable.map((row, i) => {
+        const tr = document.createElement('tr');
+        tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
+        return tr;
+      }));
+      this._tableFor = t;
+    }
     this._errors.show({ seqLen, dModel, base });
   }
 
