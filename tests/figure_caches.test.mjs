@@ -9,22 +9,28 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openHtml, pixels, startFigure, useBrowser } from './browser/harness.mjs';
 import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
+import { peValue } from './reference/pe.mjs';
 import en from '../web/i18n/en.js';
 import ko from '../web/i18n/ko/compare.js';
 
 const env = useBrowser(before, after);
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
-test('compare: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
-  const tag = 'posnorm-compare';
+/**
+ * Opens `tag` (module `file`) at 640 px, then for each [prop, value] of
+ * `steps`: sets it on the kept figure, makes a fresh figure with the kept
+ * one's values, and asserts the same pixels on every canvas and the same
+ * `read(el.result)` (a function's source, run in the page); `check(result,
+ * values, at)` then holds the kept result to the formulas. Returns the page.
+ */
+async function keptAgainstFresh(tag, file, steps, read, check) {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
 <div style="width:640px"><${tag} id="kept" lang="en"></${tag}></div><div style="width:640px" id="fresh"></div>
-<script type="module" src="/web/figures/compare.js"></script></body></html>`;
-  const { page, context, problems } = await openHtml(env.browser, env.server.url, html);
+<script type="module" src="/web/figures/${file}"></script></body></html>`;
+  const opened = await openHtml(env.browser, env.server.url, html);
+  const { page } = opened;
   await startFigure(page, '#kept');
-  // every control at least once, some twice, each change alone
-  const steps = [['offset', 57], ['head', 5], ['seqLen', 17], ['dModel', 10], ['heads', 12], ['head', 11], ['base', 500],
-    ['maxLen', 5], ['seqLen', 40], ['offset', 0], ['dModel', 64], ['heads', 3], ['maxLen', 128]];
+  const fresh = `#fresh ${tag}`;
   for (const [prop, value] of steps) {
     const values = await page.evaluate(([p, v]) => {
       const el = document.querySelector('#kept');
@@ -32,36 +38,57 @@ test('compare: after each of a sequence of control changes, the kept figure pain
       return el.values;
     }, [prop, value]);
     await frames(page);
-    await page.evaluate((v) => {
-      const el = Object.assign(document.createElement('posnorm-compare'), { lang: 'en' });
+    await page.evaluate(([t, v]) => {
+      const el = Object.assign(document.createElement(t), { lang: 'en' });
       document.querySelector('#fresh').replaceChildren(el);
       Object.assign(el, v);
-    }, values);
-    await startFigure(page, '#fresh posnorm-compare');
+    }, [tag, values]);
+    await startFigure(page, fresh);
     await page.locator('#kept').scrollIntoViewIfNeeded();
     await frames(page);
-    const read = (sel) => page.evaluate((s) => {
-      const r = document.querySelector(s).result;
-      return { s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], learnedRows: r.learnedRows, diff: r.ropeDiff };
-    }, sel);
-    const kept = await read('#kept'), fresh = await read('#fresh posnorm-compare');
+    const result = (sel) => page.evaluate(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, read.toString()]);
     const at = `after ${prop} = ${value}`;
-    assert.deepEqual(kept, fresh, `results ${at}`);
-    assert.deepEqual(await pixels(page, '#kept'), await pixels(page, '#fresh posnorm-compare'), `pixels ${at}`);
-    // and the numbers are the formulas' for these values, not the last ones'
+    const kept = await result('#kept');
+    assert.deepEqual(kept, await result(fresh), `results ${at}`);
+    const canvases = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelectorAll('canvas').length, '#kept');
+    for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
+    check(kept, values, at);
+  }
+  return opened;
+}
+
+test('compare: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
+  // every control at least once, some twice, each change alone
+  const steps = [['offset', 57], ['head', 5], ['seqLen', 17], ['dModel', 10], ['heads', 12], ['head', 11], ['base', 500],
+    ['maxLen', 5], ['seqLen', 40], ['offset', 0], ['dModel', 64], ['heads', 3], ['maxLen', 128]];
+  const read = (r) => ({ s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], learnedRows: r.learnedRows, diff: r.ropeDiff });
+  const { page, context, problems } = await keptAgainstFresh('posnorm-compare', 'compare.js', steps, read, (kept, values, at) => {
+    // the numbers are the formulas' for these values, not the last ones'
     const { heads, head, seqLen, maxLen } = values;
     assert.deepEqual(kept.slopes, [...alibiSlopes(heads)].map(Math.fround), `slopes ${at}`);
     const bias = alibiBias(heads, seqLen).subarray(head * seqLen * seqLen, (head + 1) * seqLen * seqLen);
     assert.deepEqual(kept.bias, [...bias].map(Math.fround), `bias of head ${head} ${at}`);
     assert.equal(kept.s0.length, seqLen, `scores ${at}`);
     assert.equal(kept.learnedRows, Math.min(maxLen, seqLen), `learned rows ${at}`);
-  }
+  });
   // the article's table is kept too, and follows the language
   const table = () => page.evaluate(() => [...document.querySelector('#kept').shadowRoot.querySelectorAll('table tr')].map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(await table(), en.cmpTable);
   await page.evaluate(() => { document.querySelector('#kept').lang = 'ko'; });
   await frames(page);
   assert.deepEqual(await table(), ko.cmpTable);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('properties: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
+  const steps = [['k', 17], ['pos', 150], ['seqLen', 13], ['trainLen', 77], ['dModel', 10], ['k', 3], ['base', 700], ['seqLen', 200], ['pos', 0], ['dModel', 256]];
+  const read = (r) => ({ min: r.min, max: r.max, closest: r.closest, err: r.maxShiftError, ahead: [...r.ahead], shifted: [...r.shifted] });
+  const { context, problems } = await keptAgainstFresh('posnorm-properties', 'properties.js', steps, read, (kept, values, at) => {
+    // PE(pos + k) is the float64 formula's, rounded: within 2 float32 ulps of 1
+    const { pos, k, dModel, base } = values;
+    kept.ahead.forEach((v, c) => assert.ok(Math.abs(v - peValue(pos + k, c, dModel, { base })) <= 2 ** -22, `PE(${pos + k})[${c}] ${at}`));
+  });
   assert.deepEqual(problems, []);
   await context.close();
 });

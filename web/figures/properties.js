@@ -81,7 +81,7 @@ export class PosnormProperties extends PnFigure {
     ctx.clearRect(0, 0, width, height);
     const half = this.dModel / 2;
     title(this, ctx, t.gramTitle, 4, 16);
-    drawMatrix(this, ctx, (this._g ??= {}), r.gram, this.seqLen, this.seqLen, { x: 4, y: 22, w: side, h: side }, { vmin: -half, vmax: half });
+    drawMatrix(this, ctx, (this._g ??= {}), r.gram, this.seqLen, this.seqLen, { x: 4, y: 22, w: side, h: side }, { vmin: -half, vmax: half, key: this._matrixKey });
     const box = wide ? { x: side + 60, y: 22, w: width - side - 70, h: side - 20 } : { x: 36, y: side + 60, w: width - 46, h: side - 40 };
     // four dimensions from fast to slow: 2, d/4, d/2, 3d/4 (even, i.e. sin)
     const dims = [2, this.dModel / 4, this.dModel / 2, (3 * this.dModel) / 4].map((d) => Math.min(this.dModel - 2, 2 * Math.round(d / 2)));
