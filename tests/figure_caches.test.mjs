@@ -21,9 +21,13 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
  * `steps`: sets it on the kept figure, makes a fresh figure with the kept
  * one's values, and asserts the same pixels on every canvas and the same
  * `read(el.result)` (a function's source, run in the page); `check(result,
- * values, at)` then holds the kept result to the formulas. Returns the page.
+ * values, at)` then holds the kept result to the formulas. Before each
+ * change the last result is overwritten with NaN (a caller may write into
+ * it). Returns the page and, per control and value, the kernel calls the
+ * kept figure made for that change.
  */
 async function keptAgainstFresh(tag, file, steps, read, check) {
+  const calls = new Map();
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
 <div style="width:640px"><${tag} id="kept" lang="en"></${tag}></div><div style="width:640px" id="fresh"></div>
 <script type="module" src="/web/figures/${file}"></script></body></html>`;
@@ -31,13 +35,35 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
   const { page } = opened;
   await startFigure(page, '#kept');
   const fresh = `#fresh ${tag}`;
+  // the kernel calls of the kept figure, counted per step (one pn instance
+  // serves both figures; the fresh one is made after the count is read)
+  await page.evaluate(() => {
+    const pn = document.querySelector('#kept').pn;
+    window.__calls = {};
+    for (const name of ['positionalEncoding', 'alibi', 'colormap', 'rope', 'randomNormal', 'gram']) {
+      const f = pn[name];
+      pn[name] = function counted(...args) {
+        window.__calls[name] = (window.__calls[name] ?? 0) + 1;
+        return f.apply(this, args);
+      };
+    }
+  });
   for (const [prop, value] of steps) {
     const values = await page.evaluate(([p, v]) => {
       const el = document.querySelector('#kept');
+      // a caller that writes into a result it was given must not change what the figure shows next
+      const scribble = (x) => {
+        if (Array.isArray(x)) x.forEach((v, i) => { if (typeof v === 'number') x[i] = NaN; else scribble(v); });
+        else if (ArrayBuffer.isView(x)) x.fill(NaN);
+        else if (x && typeof x === 'object') Object.values(x).forEach(scribble);
+      };
+      scribble(el.result);
+      window.__calls = {};
       el[p] = v;
       return el.values;
     }, [prop, value]);
     await frames(page);
+    calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: await page.evaluate(() => window.__calls) });
     await page.evaluate(([t, v]) => {
       const el = Object.assign(document.createElement(t), { lang: 'en' });
       document.querySelector('#fresh').replaceChildren(el);
@@ -54,7 +80,7 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
     for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
     check(kept, values, at);
   }
-  return opened;
+  return { ...opened, calls };
 }
 
 test('compare: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
@@ -62,7 +88,7 @@ test('compare: after each of a sequence of control changes, the kept figure pain
   const steps = [['offset', 57], ['head', 5], ['seqLen', 17], ['dModel', 10], ['heads', 12], ['head', 11], ['base', 500],
     ['maxLen', 5], ['seqLen', 40], ['offset', 0], ['dModel', 64], ['heads', 3], ['maxLen', 128]];
   const read = (r) => ({ s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], learnedRows: r.learnedRows, diff: r.ropeDiff });
-  const { page, context, problems } = await keptAgainstFresh('posnorm-compare', 'compare.js', steps, read, (kept, values, at) => {
+  const opened = await keptAgainstFresh('posnorm-compare', 'compare.js', steps, read, (kept, values, at) => {
     // the numbers are the formulas' for these values, not the last ones'
     const { heads, head, seqLen, maxLen } = values;
     assert.deepEqual(kept.slopes, [...alibiSlopes(heads)].map(Math.fround), `slopes ${at}`);
@@ -71,6 +97,12 @@ test('compare: after each of a sequence of control changes, the kept figure pain
     assert.equal(kept.s0.length, seqLen, `scores ${at}`);
     assert.equal(kept.learnedRows, Math.min(maxLen, seqLen), `learned rows ${at}`);
   });
+  const { page, context, problems } = opened;
+  // and the parts a control does not change are not computed again: offset
+  // needs its own scores alone; head only the shown head's pixels
+  const { calls } = opened;
+  assert.deepEqual(calls.get('offset')[57], { rope: 2 }, 'kernel calls for offset = 57');
+  assert.deepEqual(calls.get('head')[5], { colormap: 1 }, 'kernel calls for head = 5');
   // the article's table is kept too, and follows the language
   const table = () => page.evaluate(() => [...document.querySelector('#kept').shadowRoot.querySelectorAll('table tr')].map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(await table(), en.cmpTable);
@@ -84,11 +116,16 @@ test('compare: after each of a sequence of control changes, the kept figure pain
 test('properties: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
   const steps = [['k', 17], ['pos', 150], ['seqLen', 13], ['trainLen', 77], ['dModel', 10], ['k', 3], ['base', 700], ['seqLen', 200], ['pos', 0], ['dModel', 256]];
   const read = (r) => ({ min: r.min, max: r.max, closest: r.closest, err: r.maxShiftError, ahead: [...r.ahead], shifted: [...r.shifted] });
-  const { context, problems } = await keptAgainstFresh('posnorm-properties', 'properties.js', steps, read, (kept, values, at) => {
+  const { context, problems, calls } = await keptAgainstFresh('posnorm-properties', 'properties.js', steps, read, (kept, values, at) => {
     // PE(pos + k) is the float64 formula's, rounded: within 2 float32 ulps of 1
     const { pos, k, dModel, base } = values;
     kept.ahead.forEach((v, c) => assert.ok(Math.abs(v - peValue(pos + k, c, dModel, { base })) <= 2 ** -22, `PE(${pos + k})[${c}] ${at}`));
   });
+  // k and pos leave the Gram matrix and its pixels as they were
+  for (const [prop, value] of [['k', 17], ['pos', 150]]) {
+    const c = calls.get(prop)[value];
+    assert.ok(!c.gram && !c.colormap, `${prop} = ${value} made ${JSON.stringify(c)}`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -103,7 +103,8 @@ export class PosnormCompare extends PnFigure {
     const bias = alibi.subarray(head * seqLen * seqLen, (head + 1) * seqLen * seqLen);
     let ropeDiff = 0;
     s0.forEach((v, d) => { ropeDiff = Math.max(ropeDiff, Math.abs(v - s1[d])); });
-    this.result = { ropeScores: [s0, s1], ropeDiff, slopes, bias: bias.slice(), learnedRows: lr, q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
+    // (copies: s0, s1 and slopes are kept for later repaints, and a caller may write into its result)
+    this.result = { ropeScores: [s0.slice(), s1.slice()], ropeDiff, slopes: slopes.slice(), bias: bias.slice(), learnedRows: lr, q: this._qk.slice(0, dModel), k: this._qk.slice(dModel) };
 
     const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 560 ? 2 : 1;
