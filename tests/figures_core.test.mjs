@@ -5,7 +5,7 @@
 // the pictures' text alternatives.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openHtml, useBrowser } from './browser/harness.mjs';
+import { openHtml, pixels, useBrowser } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 const MODULES = '/web/figures/index.js';
@@ -331,6 +331,48 @@ test('every canvas has the figure\'s text alternative from the moment it is buil
   await p.evaluate(() => { document.querySelector('#s').mu = -2; });
   await settle(p);
   assert.equal((await labels('#s')).canvases[1], 'LayerNorm simulator: histogram of 64 input features drawn from N(-2, 2²) and of the output normalised with γ=1, β=0. (after (output y))');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a figure repaints when its colours change under it (the system\'s dark scheme, a page\'s theme class), and not for an attribute that changes none', async () => {
+  const { page: p, context, problems } = await page(`
+    <style>html.night posnorm-waveform { --pn-fg: #ffffff; --pn-sin: #00ff00; --pn-grid: #444444; }</style>
+    <div style="width:640px"><posnorm-waveform id="kept"></posnorm-waveform></div>
+    <div style="width:640px" id="fresh"></div>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#kept');
+  await settle(p);
+  const renders = () => p.evaluate(() => document.querySelector('#kept').renderTimes.length);
+  // a fresh figure drawn in the page's current colours: what the kept one must show
+  const fresh = async () => {
+    await p.evaluate(() => document.querySelector('#fresh').replaceChildren(document.createElement('posnorm-waveform')));
+    await started(p, '#fresh posnorm-waveform');
+    await settle(p);
+    return pixels(p, '#fresh posnorm-waveform');
+  };
+  const light = await pixels(p, '#kept');
+  let before = await renders();
+  await p.evaluate(() => document.documentElement.setAttribute('data-theme', 'unused'));
+  await settle(p);
+  await settle(p);
+  assert.equal(await renders(), before, 'an attribute that changes no colour repaints nothing');
+  await p.evaluate(() => document.documentElement.classList.add('night'));
+  await settle(p);
+  assert.ok(await renders() > before, 'the page\'s theme class repaints');
+  const night = await pixels(p, '#kept');
+  assert.notDeepEqual(night, light);
+  assert.deepEqual(night, await fresh(), 'after the theme class: as a fresh figure');
+  await p.evaluate(() => document.documentElement.classList.remove('night'));
+  await settle(p);
+  assert.deepEqual(await pixels(p, '#kept'), light, 'the theme class removed: light again');
+  before = await renders();
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await settle(p);
+  assert.ok(await renders() > before, 'the dark scheme repaints');
+  const dark = await pixels(p, '#kept');
+  assert.notDeepEqual(dark, light);
+  assert.deepEqual(dark, await fresh(), 'in the dark scheme: as a fresh figure');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,6 +1,6 @@
-// observers.js — one IntersectionObserver and one ResizeObserver for all
-// the figures of a page (as distill's figures share theirs), created on
-// first use.
+// observers.js — one IntersectionObserver, one ResizeObserver and one
+// colour-scheme watch for all the figures of a page (as distill's figures
+// share theirs), created on first use.
 
 const callbacks = new WeakMap();
 let nearViewport = null;
@@ -98,4 +98,32 @@ export function cssWidth(el, onWidthChange) {
 export function refreshWidth(el) {
   const entry = callbacks.get(el);
   if (entry && 'width' in entry) entry.width = el.clientWidth;
+}
+
+const schemeCallbacks = new Set();
+let schemeWatch = null;
+/**
+ * The attributes a page's theme switch sets on <html> or <body> (a class,
+ * an inline style, the usual data attributes): a change of one may change
+ * the figures' colours, which are CSS custom properties.
+ */
+const THEME_ATTRIBUTES = ['class', 'style', 'data-theme', 'data-color-scheme', 'data-mode', 'data-bs-theme'];
+
+/**
+ * Calls `onChange()` when the page's colours may have changed: the reader's
+ * colour scheme (prefers-color-scheme: dark, as when the system turns dark
+ * at dusk), or one of THEME_ATTRIBUTES on <html> or <body>. The callee
+ * checks whether its colours really changed. Returns a stop function.
+ */
+export function onColorSchemeChange(onChange) {
+  if (!schemeWatch && typeof document !== 'undefined') {
+    const fire = () => { for (const cb of [...schemeCallbacks]) cb(); };
+    const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+    dark?.addEventListener?.('change', fire);
+    const attrs = typeof MutationObserver === 'function' ? new MutationObserver(fire) : null;
+    for (const el of [document.documentElement, document.body]) if (el) attrs?.observe(el, { attributes: true, attributeFilter: THEME_ATTRIBUTES });
+    schemeWatch = { dark, attrs };
+  }
+  schemeCallbacks.add(onChange);
+  return () => schemeCallbacks.delete(onChange);
 }

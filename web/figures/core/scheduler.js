@@ -4,7 +4,11 @@
 // the figure's `ready` and fires `posnorm-ready`. A controller (base.js):
 // while the figure is off the page it neither observes nor draws.
 import { emit } from './element.js';
-import { onResize } from './observers.js';
+import { onColorSchemeChange, onResize } from './observers.js';
+
+/** Custom properties whose values stand for the figure's colours: another theme changes some of them. */
+const THEME_PROBES = ['--pn-bg', '--pn-fg', '--pn-muted', '--pn-grid', '--pn-accent', '--pn-sin', '--pn-cos'];
+const themeOf = (style) => THEME_PROBES.map((name) => style.getPropertyValue(name)).join('|');
 
 export class RenderScheduler {
   constructor(host) {
@@ -27,11 +31,17 @@ export class RenderScheduler {
 
   hostConnected() {
     this._stopResize = onResize(this.host.shadowRoot.querySelector('figure'), () => this.request());
+    // canvases keep the colours they were drawn in: repaint when the
+    // figure's colours change under it (a dark system scheme, a page's theme switch)
+    this._stopScheme = onColorSchemeChange(() => {
+      if (this._theme !== undefined && themeOf(getComputedStyle(this.host)) !== this._theme) this.request();
+    });
     this.request();
   }
 
   hostDisconnected() {
     this._stopResize?.();
+    this._stopScheme?.();
     if (this._frame) cancelAnimationFrame(this._frame);
     this._frame = 0;
   }
@@ -51,6 +61,8 @@ export class RenderScheduler {
     if (!host.pn || !host.isConnected) return;
     const t0 = performance.now();
     this.style = getComputedStyle(host);
+    // (read before render() changes the DOM: the style is the one it draws with)
+    this._theme = themeOf(this.style);
     host.render();
     const t1 = performance.now();
     this.times.push(t1 - t0);
