@@ -337,7 +337,8 @@ test('every canvas has the figure\'s text alternative from the moment it is buil
 
 test('a figure repaints when its colours change under it (the system\'s dark scheme, a page\'s theme class), and not for an attribute that changes none', async () => {
   const { page: p, context, problems } = await page(`
-    <style>html.night posnorm-waveform { --pn-fg: #ffffff; --pn-sin: #00ff00; --pn-grid: #444444; }</style>
+    <style>html.night posnorm-waveform { --pn-fg: #ffffff; --pn-sin: #00ff00; --pn-grid: #444444; }
+      html[data-color-mode=ref] posnorm-waveform { --pn-ref-sin: #ff00ff; }</style>
     <div style="width:640px"><posnorm-waveform id="kept"></posnorm-waveform></div>
     <div style="width:640px" id="fresh"></div>
     <script type="module" src="${MODULES}"></script>`);
@@ -351,6 +352,8 @@ test('a figure repaints when its colours change under it (the system\'s dark sch
     await settle(p);
     return pixels(p, '#fresh posnorm-waveform');
   };
+  // until the figure has stopped repainting (a late resize repaint after the first frames)
+  for (let last = -1, n = await renders(); n !== last; last = n, n = await renders()) await p.waitForTimeout(300);
   const light = await pixels(p, '#kept');
   let before = await renders();
   await p.evaluate(() => document.documentElement.setAttribute('data-theme', 'unused'));
@@ -363,6 +366,14 @@ test('a figure repaints when its colours change under it (the system\'s dark sch
   const night = await pixels(p, '#kept');
   assert.notDeepEqual(night, light);
   assert.deepEqual(night, await fresh(), 'after the theme class: as a fresh figure');
+  // an attribute other than class, changing only a colour of the reference curves
+  before = await renders();
+  await p.evaluate(() => document.documentElement.setAttribute('data-color-mode', 'ref'));
+  await settle(p);
+  assert.ok(await renders() > before, 'data-color-mode changing --pn-ref-sin repaints');
+  assert.deepEqual(await pixels(p, '#kept'), await fresh(), 'after data-color-mode: as a fresh figure');
+  await p.evaluate(() => document.documentElement.removeAttribute('data-color-mode'));
+  await settle(p);
   await p.evaluate(() => document.documentElement.classList.remove('night'));
   await settle(p);
   assert.deepEqual(await pixels(p, '#kept'), light, 'the theme class removed: light again');

@@ -102,12 +102,6 @@ export function refreshWidth(el) {
 
 const schemeCallbacks = new Set();
 let schemeWatch = null;
-/**
- * The attributes a page's theme switch sets on <html> or <body> (a class,
- * an inline style, the usual data attributes): a change of one may change
- * the figures' colours, which are CSS custom properties.
- */
-const THEME_ATTRIBUTES = ['class', 'style', 'data-theme', 'data-color-scheme', 'data-mode', 'data-bs-theme'];
 
 /**
  * Calls `onChange()` when the page's colours may have changed: the reader's
@@ -121,7 +115,9 @@ export function onColorSchemeChange(onChange) {
     const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
     dark?.addEventListener?.('change', fire);
     const attrs = typeof MutationObserver === 'function' ? new MutationObserver(fire) : null;
-    for (const el of [document.documentElement, document.body]) if (el) attrs?.observe(el, { attributes: true, attributeFilter: THEME_ATTRIBUTES });
+    // every attribute (themes use many: data-color-mode, data-md-color-scheme, …);
+    // one that changes no colour costs each figure a style read
+    for (const el of [document.documentElement, document.body]) if (el) attrs?.observe(el, { attributes: true });
     schemeWatch = { dark, attrs };
   }
   schemeCallbacks.add(onChange);

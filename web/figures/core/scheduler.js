@@ -6,8 +6,8 @@
 import { emit } from './element.js';
 import { onColorSchemeChange, onResize } from './observers.js';
 
-/** Custom properties whose values stand for the figure's colours: another theme changes some of them. */
-const THEME_PROBES = ['--pn-bg', '--pn-fg', '--pn-muted', '--pn-grid', '--pn-accent', '--pn-sin', '--pn-cos'];
+/** The colour properties the canvases draw with (style.js): a theme that changes any of them repaints. */
+const THEME_PROBES = ['--pn-bg', '--pn-fg', '--pn-muted', '--pn-grid', '--pn-accent', '--pn-sin', '--pn-cos', '--pn-ref-sin', '--pn-ref-cos', '--pn-bar-before', '--pn-bar-after', '--pn-focus'];
 const themeOf = (style) => THEME_PROBES.map((name) => style.getPropertyValue(name)).join('|');
 
 export class RenderScheduler {
