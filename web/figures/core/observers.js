@@ -106,7 +106,8 @@ let schemeWatch = null;
 /**
  * Calls `onChange()` when the page's colours may have changed: the reader's
  * colour scheme (prefers-color-scheme: dark, as when the system turns dark
- * at dusk), or one of THEME_ATTRIBUTES on <html> or <body>. The callee
+ * at dusk), or any attribute of <html> or <body> (a theme switch's class,
+ * style or data attribute). The callee
  * checks whether its colours really changed. Returns a stop function.
  */
 export function onColorSchemeChange(onChange) {

@@ -33,8 +33,13 @@ export class RenderScheduler {
     this._stopResize = onResize(this.host.shadowRoot.querySelector('figure'), () => this.request());
     // canvases keep the colours they were drawn in: repaint when the
     // figure's colours change under it (a dark system scheme, a page's theme switch)
+    // (the colours are read here and at the first render only, not in every frame)
     this._stopScheme = onColorSchemeChange(() => {
-      if (this._theme !== undefined && themeOf(getComputedStyle(this.host)) !== this._theme) this.request();
+      if (this._theme === undefined) return;
+      const theme = themeOf(getComputedStyle(this.host));
+      if (theme === this._theme) return;
+      this._theme = theme;
+      this.request();
     });
     this.request();
   }
@@ -61,8 +66,8 @@ export class RenderScheduler {
     if (!host.pn || !host.isConnected) return;
     const t0 = performance.now();
     this.style = getComputedStyle(host);
-    // (read before render() changes the DOM: the style is the one it draws with)
-    this._theme = themeOf(this.style);
+    // the colours of the first render: what a colour-scheme change is compared with
+    this._theme ??= themeOf(this.style);
     host.render();
     const t1 = performance.now();
     this.times.push(t1 - t0);
