@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BackgroundTask, SLICE_MEASURE, SLICE_MS, runNow, runSliced } from '../web/figures/core/background.js';
-import { nextUnitValues, peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
+import { PeScratch, TOUCH_VALUES, nextUnitValues, peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
 import { builds } from './helpers.mjs';
 import { float32CodeRow, peValue } from './reference/pe.mjs';
 
@@ -219,6 +219,54 @@ test('the PE error steps write into two wasm buffers of their own, freed when th
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: abandoned`);
     runNow(peErrorSteps(pn, sizes));
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: finished`);
+  }
+});
+
+test('a PeScratch keeps the two buffers from run to run, writes their fresh memory a unit of TOUCH_VALUES at a time, and frees them when asked', async () => {
+  for (const { name, pn } of await builds()) {
+    const before = pn.heapStats();
+    const scratch = new PeScratch();
+    const big = { seqLen: 2048, dModel: 300, base: 100000 };
+    // ours: 1024 rows × 300 = 307200 values → 2^19; code: floor(8192/300) = 27 rows × 300 = 8100 → 2^13
+    const oursValues = 2 ** 19, codeValues = 2 ** 13;
+    // units before the first kernel call (the later units' sizes follow their timing)
+    let units = 0, firstCall = -1;
+    const watched = { alloc: (...a) => pn.alloc(...a), positionalEncoding: (o) => { if (firstCall < 0) firstCall = units; return pn.positionalEncoding(o); } };
+    const count = (sizes) => {
+      units = 0;
+      firstCall = -1;
+      const it = peErrorSteps(watched, sizes, scratch);
+      let step;
+      while (!(step = it.next()).done) units++;
+      return { units: firstCall, value: step.value };
+    };
+    const first = count(big);
+    const held = pn.heapStats();
+    assert.deepEqual([held.allocations - before.allocations, held.bytes - before.bytes], [2, 4 * (oursValues + codeValues)], `${name}: two buffers, kept after the run`);
+    const second = count(big);
+    assert.deepEqual(pn.heapStats(), held, `${name}: the second run allocates nothing`);
+    // the first run has one unit per alloc and one per TOUCH_VALUES written ahead, the second none of them
+    assert.deepEqual([first.units, second.units], [2 + oursValues / TOUCH_VALUES + Math.ceil(codeValues / TOUCH_VALUES), 0], name);
+    assert.deepEqual(first.value, peErrors(pn, big), `${name}: the errors of one piece`);
+    assert.deepEqual(second.value, first.value, name);
+    // smaller sizes keep the buffers; larger ones replace them (the old one freed)
+    count({ seqLen: 10, dModel: 30 });
+    assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [held.allocations, held.bytes], `${name}: smaller sizes reuse the buffers`);
+    const wider = { seqLen: 1500, dModel: 600 };
+    assert.deepEqual(count(wider).value, peErrors(pn, wider), name);
+    const grown = pn.heapStats();
+    assert.deepEqual([grown.allocations - before.allocations, grown.bytes - before.bytes], [2, 4 * (2 ** 20 + 2 ** 13)], `${name}: both replaced by their next powers of two`);
+    // a run abandoned during the writing ahead leaves the buffers held, and the next run ends the writing
+    const other = new PeScratch();
+    const it = peErrorSteps(watched, { seqLen: 1024, dModel: 64 }, other);
+    for (let k = 0; k < 3; k++) it.next();
+    it.return();
+    assert.equal(pn.heapStats().allocations - before.allocations, 3, `${name}: the abandoned run's buffer is kept by its scratch`);
+    assert.deepEqual(runNow(peErrorSteps(watched, { seqLen: 1024, dModel: 64 }, other)), peErrors(pn, { seqLen: 1024, dModel: 64 }), name);
+    assert.equal(pn.heapStats().allocations - before.allocations, 4, `${name}: and its second buffer`);
+    scratch.free();
+    other.free();
+    assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [before.allocations, before.bytes], `${name}: freed`);
   }
 });
 

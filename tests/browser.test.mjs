@@ -312,8 +312,9 @@ test('figures taken out of the page and put back free and remake their wasm buff
       }
       await frame();
     };
-    // a PE error readout being computed holds its two buffers until it ends
-    // (draw/pe-error.js): sample once every started readout has its numbers
+    // a PE error readout keeps its two buffers while its figure is on the
+    // page, and allocates them at its first run (draw/pe-error.js): sample
+    // once every started readout has its numbers
     const readoutsDone = async () => {
       for (let t = 0; t < 500 && figs.some((el) => el.peErrors === null); t++) await new Promise((res) => setTimeout(res, 20));
     };

@@ -191,8 +191,9 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
     const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
     const h = document.querySelector('#h'), s = document.querySelector('#s'), b = document.querySelector('#b');
     const pn = h.pn;
-    // the heatmap's error readout holds two buffers while it is computed
-    // (draw/pe-error.js): allocations are counted once it has its numbers
+    // the heatmap's error readout allocates its two buffers at its first run
+    // and keeps them while on the page (draw/pe-error.js): allocations are
+    // counted once it has its numbers
     const readoutDone = async () => {
       for (let t = 0; t < 500 && h.isConnected && h.peErrors === null; t++) await new Promise((res) => setTimeout(res, 20));
     };

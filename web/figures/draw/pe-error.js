@@ -91,12 +91,14 @@ const PE_ANCHOR = 1024;
  * peErrors() compares, and a max does not depend on the order it is taken
  * in, so the result is identical.
  *
- * Both are written into two wasm buffers taken once per run (freed when the
- * run ends or is abandoned), not into new arrays per unit: a fresh 4 MB
- * array costs its page faults, about 17 ms on the machine of
- * docs/benchmarks.md, which made one unit four slices long.
+ * Both are written into two wasm buffers, not into new arrays per unit: a
+ * fresh 4 MB array costs its page faults, about 17 ms on the machine of
+ * docs/benchmarks.md, which made one unit four slices long. The buffers
+ * come from `scratch` (a PeScratch: kept from run to run, and their fresh
+ * pages written a unit at a time) or, without one, are taken for this run
+ * alone (freed when it ends or is abandoned).
  */
-export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, layout = 'interleaved', dims }) {
+export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, layout = 'interleaved', dims }, scratch = null) {
   const half = Math.ceil(dModel / 2);
   const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);
   const pair = cols.map((c) => (layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1]));
@@ -111,13 +113,11 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
     cos: Uint8Array.from(pair, ([, c]) => (c ? 1 : 0)),
   };
   const worst = new Float64Array(2);
-  // sizes rounded up to powers of two, so that the runs of a drag reuse the
-  // memory freed by the run before rather than grow into fresh pages
-  let oursBuf, codeBuf;
+  const own = scratch ? null : new PeScratch();
+  const buffers = scratch ?? own;
   try {
-    oursBuf = pn.alloc(pow2AtLeast(Math.min(PE_ANCHOR, seqLen) * dModel));
-    codeBuf = pn.alloc(pow2AtLeast(Math.min(rowsOf(UNIT_MAX), seqLen) * dModel));
-    yield;
+    const oursBuf = yield* buffers.take(pn, 'ours', Math.min(PE_ANCHOR, seqLen) * dModel);
+    const codeBuf = yield* buffers.take(pn, 'code', Math.min(rowsOf(UNIT_MAX), seqLen) * dModel);
     for (let a = 0; a < seqLen; a += PE_ANCHOR) {
       const block = Math.min(PE_ANCHOR, seqLen - a);
       pn.positionalEncoding({ seqLen: block, dModel, base, offset: offset + a, layout, out: oursBuf.subarray(0, block * dModel) });
@@ -133,11 +133,65 @@ export function* peErrorSteps(pn, { seqLen, dModel, base = 10000, offset = 0, la
       }
     }
   } finally {
-    // also when the second alloc threw
-    oursBuf?.free();
-    codeBuf?.free();
+    // also when an alloc threw
+    own?.free();
   }
   return { posnorm: worst[0], float32: worst[1] };
+}
+
+/**
+ * Values written per unit when a buffer's memory is new (64 KB): the first
+ * write to a page of wasm memory the page has not had costs a page fault,
+ * 6–9 ms per MB in Chromium on the machine of docs/benchmarks.md (a second
+ * write: 0.05 ms per MB), so a PE pass over a fresh 4 MB buffer was one
+ * unit of 35 ms. Written ahead in units of this size, the faults stay
+ * below half a millisecond per unit.
+ */
+export const TOUCH_VALUES = 16384;
+
+/**
+ * The wasm buffers of the error runs of one figure, kept from run to run,
+ * so that the runs of a drag neither allocate nor meet fresh pages: each is
+ * a power of two of values, replaced only by a larger one, and its pages
+ * are written (zeros) ahead of use a TOUCH_VALUES unit at a time. A figure
+ * holds its two, at most 4 MB + 32 KB at 2048 × 1024, while it is on the
+ * page (PeErrorLine frees them when it leaves).
+ */
+export class PeScratch {
+  /** name → { pn, buffer, touched (values written ahead so far) } */
+  #named = new Map();
+
+  /**
+   * A generator (use with yield*): yields after the alloc and after each
+   * unit of writing ahead; returns the buffer `name` of at least `length`
+   * values from `pn`, all of it written once.
+   */
+  *take(pn, name, length) {
+    let e = this.#named.get(name);
+    if (e && (e.pn !== pn || e.buffer.freed || e.buffer.length < length)) {
+      if (!e.buffer.freed) e.buffer.free();
+      this.#named.delete(name);
+      e = null;
+    }
+    if (!e) {
+      e = { pn, buffer: pn.alloc(pow2AtLeast(length)), touched: 0 };
+      this.#named.set(name, e);
+      yield;
+    }
+    while (e.touched < e.buffer.length) {
+      const end = Math.min(e.buffer.length, e.touched + TOUCH_VALUES);
+      e.buffer.array.fill(0, e.touched, end);
+      e.touched = end;
+      yield;
+    }
+    return e.buffer;
+  }
+
+  /** Frees and forgets every buffer. */
+  free() {
+    for (const e of this.#named.values()) if (!e.buffer.freed) e.buffer.free();
+    this.#named.clear();
+  }
 }
 
 /**
@@ -155,11 +209,15 @@ export class PeErrorLine {
       host.peErrors = { ...e, sizes: JSON.parse(key) };
       this._write();
     });
+    this._scratch = new PeScratch();
     host.addController(this);
   }
 
-  /** Off the page: the computation is dropped (show() starts it again). */
-  hostDisconnected() { this._task.cancel(); }
+  /** Off the page: the computation is dropped and its buffers freed (show() starts it again). */
+  hostDisconnected() {
+    this._task.cancel();
+    this._scratch.free();
+  }
 
   _write() {
     const e = this.host.peErrors;
@@ -178,6 +236,6 @@ export class PeErrorLine {
     host.peErrors = null;
     this.element.textContent = host.t.peErrorPending;
     const { pn } = host;
-    this._task.run(key, () => peErrorSteps(pn, sizes));
+    this._task.run(key, () => peErrorSteps(pn, sizes, this._scratch));
   }
 }
