@@ -16,11 +16,30 @@ const SLICE_MS = 4;
 /** Timer resolution. */
 const SLACK_MS = 1;
 
-/** Starts figure `name` alone at `query`; returns the page. */
-async function figure(name, query) {
-  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en&${query}`, { width: 900 });
+/**
+ * Starts figure `name` alone at `query`; returns the page. `noWorker`: the
+ * page has no Worker constructor (an engine or page that cannot start one),
+ * so off-thread work runs in slices on the main thread.
+ */
+async function figure(name, query, { noWorker = false } = {}) {
+  const url = `${env.server.url}/web/figure.html?fig=${name}&lang=en&${query}`;
+  const { page, context, problems } = noWorker
+    ? await openWithout(url)
+    : await open(env.browser, url, { width: 900 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, `posnorm-${name}`, { timeout: 20000 });
   await settle(page);
+  return { page, context, problems };
+}
+
+/** open() for a page whose global Worker is removed before its scripts run. */
+async function openWithout(url) {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 900 } });
+  await context.addInitScript(() => { delete globalThis.Worker; });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
   return { page, context, problems };
 }
 
@@ -89,29 +108,47 @@ test('heatmap at 2048 × 1024: a d_model drag slices the error readout within bu
   await context.close();
 });
 
-test('depth at 96 layers × 64: a layers drag slices the gradients within budget, and they end equal to residualStack called at once', async () => {
+/**
+ * A drag of depth's layers at 96 × 64, then the gradients shown against
+ * residualStack called at once on the main thread; returns the slices the
+ * main thread ran and the page's state.
+ */
+async function depthDrag(options) {
   // it starts at 48 layers: the drag ends at 96, whose gradients are not yet known
   // (gradients already shown are kept, and a drag back to them computes nothing)
-  const { page, context, problems } = await figure('depth', 'layers=48&width=64');
+  const { page, context, problems } = await figure('depth', 'layers=48&width=64', options);
   await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
   await drag(page, 'posnorm-depth', 'layers', 32);
   // the gradients wait for the values to settle (their unit is longer than a slice at this size)
   await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 60000 });
   await settle(page);
   await slicesOf(page);
-  assertWithinBudget(await sliceEntries(page), 'depth-gradients');
+  const entries = await sliceEntries(page);
   const r = await page.evaluate(() => {
     const el = document.querySelector('posnorm-depth');
     const { x0, weights } = el.inputs;
     const width = el.width, layers = el.layers;
     const direct = ['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => Array.from(el.pn.residualStack(x0.subarray(0, 4 * width), weights, { width, layers, block, gradients: true }).gradNorm));
-    return { layers, shown: el.result.gradNorms?.map((g) => Array.from(g)), direct };
+    return { layers, shown: el.result.gradNorms?.map((g) => Array.from(g)), direct, offThread: el._gradTask.offThread };
   });
   assert.equal(r.layers, 96);
   assert.ok(r.shown, 'the gradients are shown once the drag is over');
   assert.deepEqual(r.shown, r.direct);
   assert.deepEqual(problems, []);
   await context.close();
+  return { entries, offThread: r.offThread };
+}
+
+test('depth at 96 layers × 64: a layers drag computes the gradients in the kernel Worker (no slice on the main thread), equal to residualStack called at once', async () => {
+  const { entries, offThread } = await depthDrag();
+  assert.equal(offThread, true, 'the gradients ran in the Worker');
+  assert.deepEqual(entries.filter((e) => e.label === 'depth-gradients'), [], 'the main thread ran no gradient slice');
+});
+
+test('depth at 96 layers × 64 on a page without Worker: a layers drag slices the gradients within budget, and they end equal to residualStack called at once', async () => {
+  const { entries, offThread } = await depthDrag({ noWorker: true });
+  assert.equal(offThread, false, 'the gradients ran on the main thread');
+  assertWithinBudget(entries, 'depth-gradients');
 });
 
 test('depth: after a drag that comes back to the layers shown, the gradients are shown again (not left pending)', async () => {

@@ -350,6 +350,8 @@ export declare class Posnorm {
   /** true when this instance runs the SIMD128 build */
   readonly simd: boolean;
   readonly version: string;
+  /** The compiled module this instance runs: pass it as `init({ wasm: module })` (e.g. in a Worker, to which a WebAssembly.Module can be posted) for another instance without fetching or compiling again. */
+  readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
   /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
   heapStats(): { allocations: number; bytes: number; memoryBytes: number };

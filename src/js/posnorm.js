@@ -288,7 +288,7 @@ export async function init(options = {}) {
   const module = await compileWasm(source);
   let api = null;
   const exports = await instantiate(module, () => api?._grew());
-  api = new Posnorm(exports);
+  api = new Posnorm(exports, module);
   return api;
 }
 
@@ -297,9 +297,11 @@ export class Posnorm {
   #heap;
   #x;
 
-  constructor(exports) {
+  constructor(exports, module = null) {
     this.#x = exports;
     this.#heap = new Heap(exports);
+    /** The WebAssembly.Module this instance runs (null when made from exports alone): init({ wasm: module }) makes another, in a Worker too, without loading it again. */
+    this.module = module;
     /** true when this instance runs the SIMD128 build. */
     this.simd = exports.pn_simd_enabled() === 1;
     const ver = exports.pn_version();

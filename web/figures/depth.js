@@ -6,7 +6,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/depth.js';
 import { PnFigure } from './core/base.js';
-import { BackgroundTask } from './core/background.js';
+import { KernelTask } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -95,14 +95,17 @@ export class PosnormDepth extends PnFigure {
 
   /**
    * Weight-gradient norms per layer for every block (residualStack with
-   * gradients, on the first GRAD_ROWS rows), computed after the frame in
-   * background slices (one block per unit) and kept for the stack's inputs;
-   * null until they are ready. A change of the inputs abandons the run.
+   * gradients, on the first GRAD_ROWS rows), computed after the frame in the
+   * page's kernel Worker (core/off-thread.js: one call per block takes up to
+   * 8–12 ms at 96 layers × 64, too long for a slice of the main thread) or,
+   * where no Worker can run, in background slices of one block each; kept
+   * for the stack's inputs; null until they are ready. A change of the
+   * inputs abandons the run.
    */
   _gradients() {
     const { layers, width, scale, seed, stack } = this;
     const key = `${layers}|${width}|${scale}|${seed}|${stack}`;
-    this._gradTask ??= new BackgroundTask('depth-gradients', (grads, k) => {
+    this._gradTask ??= new KernelTask('depth-gradients', (grads, k) => {
       // null: the figure left the page or changed width under the run
       if (!grads) {
         this._gradTask.cancel();
@@ -111,9 +114,10 @@ export class PosnormDepth extends PnFigure {
       this._grads = grads;
       this._gradKey = k;
       this.invalidate();
-      // a unit is one residualStack call with gradients: 4–6 ms at the
-      // defaults on the machine of docs/benchmarks.md, so the first drag's
-      // first run would overrun a slice before the task had seen one
+      // a unit is one residualStack call with gradients: 0.5–1 ms at the
+      // defaults but 8–12 ms at 96 layers × 64 on the machine of
+      // docs/benchmarks.md, so a first run waits for its key to settle
+      // until one has shown how long the calls take
     }, { expectLongUnits: true });
     if (this._gradKey === key) {
       // back to the values shown: a run for other values is no longer wanted
@@ -122,8 +126,32 @@ export class PosnormDepth extends PnFigure {
     }
     // the gradients kept stay those of _gradKey (a drag that comes back to
     // them shows them at once); other inputs wait for their run
-    this._gradTask.run(key, () => this._gradientSteps(layers, width, scale, stack));
+    this._gradTask.run(key, {
+      offThread: () => this._gradientCalls(layers, width, scale, stack),
+      sliced: () => this._gradientSteps(layers, width, scale, stack),
+    });
     return null;
+  }
+
+  /**
+   * The calls of _gradientSteps() for the kernel Worker: the same inputs
+   * (the unscaled weights of the deepest stack of this width, seed and
+   * stack, sent once per version and kept there; the first `layers` are
+   * used), one residualStack call per block.
+   */
+  _gradientCalls(layers, width, scale, stack) {
+    const x0 = Float32Array.from(this.buffer('x0', ROWS * width).array.subarray(0, GRAD_ROWS * width));
+    const dec = stack === 'decoder' ? this._decoderInputs() : null;
+    const weights = {
+      version: `${width}|${this.seed}|${stack}`,
+      array: () => Float32Array.from(dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width).array),
+    };
+    const calls = BLOCKS.map(([block]) => ({
+      method: 'residualStack',
+      args: [x0, { kept: 'depth-weights' }, { width, layers, block, scale, gradients: true, ...(dec ? { memory: Float32Array.from(dec.memory) } : {}) }],
+      pick: 'gradNorm',
+    }));
+    return { pn: this.pn, keep: { 'depth-weights': weights }, calls };
   }
 
   /** The gradients for the stack of `layers` × `width` at `scale` (encoder or decoder), one block per unit. */

@@ -1,0 +1,43 @@
+// kernel-worker.js — the Worker of core/off-thread.js: its own posnorm
+// instance (made from the page's compiled module, posted with the first
+// request, so nothing is fetched or compiled again), running kernel calls
+// too long for a slice of the page's main thread.
+//
+// A request: { id, module?, keep?, calls }.
+//   keep  — { name: { version, array } }: inputs kept here between requests
+//           (depth's weights, 1.5 MB at 96 layers × 64, are sent once per
+//           version, not per request);
+//   calls — [{ method, args, pick }]: pn[method](...args), where an argument
+//           { kept: name } stands for a kept array, and the answer keeps the
+//           field `pick` of each result (all of it without one).
+// The answer: { id, results, longestCall (ms) } or { id, error }.
+import { init } from '../../../src/js/posnorm.js';
+
+let posnorm = null;
+const kept = new Map();
+
+const resolve = (arg) => (arg && typeof arg === 'object' && typeof arg.kept === 'string' ? kept.get(arg.kept).array : arg);
+
+/** Answers one request (the Worker's message handler). */
+export async function answer({ data }) {
+  const { id, module, keep, calls } = data;
+  try {
+    if (module) posnorm = init({ wasm: module });
+    const pn = await posnorm;
+    for (const [name, entry] of Object.entries(keep ?? {})) kept.set(name, entry);
+    const results = [];
+    let longestCall = 0;
+    for (const { method, args, pick } of calls) {
+      const t0 = performance.now();
+      const r = pn[method](...args.map(resolve));
+      longestCall = Math.max(longestCall, performance.now() - t0);
+      results.push(pick ? r[pick] : r);
+    }
+    globalThis.postMessage({ id, results, longestCall });
+  } catch (error) {
+    globalThis.postMessage({ id, error: `${error?.name ?? 'Error'}: ${error?.message ?? error}` });
+  }
+}
+
+// only in a Worker (imported anywhere else, e.g. in Node, it does nothing)
+if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope) globalThis.onmessage = answer;

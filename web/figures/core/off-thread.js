@@ -1,0 +1,175 @@
+// off-thread.js — background work whose units cannot be cut below a slice
+// (one kernel call each: depth's gradients take 8–12 ms per call at 96
+// layers × 64 on the machine of docs/benchmarks.md), run in a Worker with
+// its own posnorm instance (core/kernel-worker.js), so the page's main
+// thread runs none of it.
+//
+// One Worker per page, started by the first task that needs it, from the
+// compiled module of the page's instance (posted, not fetched again). Where
+// there is no Worker to be had — no Worker in the engine (Node), a page whose
+// origin cannot start one (an iframe sandboxed without allow-same-origin),
+// a worker script that did not load (a bundler that left it out), a posnorm
+// instance without its module — or the Worker fails, the same work runs on
+// the main thread in background slices (core/background.js) instead, with
+// the same results: the page never depends on the Worker.
+import { BackgroundTask, SLICE_MS } from './background.js';
+
+/** The page's Worker: { worker, module, kept (name → version sent), waiting (id → callbacks), broken }, or null before the first use. */
+let page = null;
+let nextId = 1;
+
+function breakWorker() {
+  page.broken = true;
+  page.worker?.terminate();
+  for (const w of page.waiting.values()) w.reject(new Error('posnorm: the kernel worker failed'));
+  page.waiting.clear();
+}
+
+/** The page's Worker for instance `pn`, started on first use; null where none can run (the caller then works on the main thread). */
+function pageWorker(pn) {
+  if (!page) {
+    page = { worker: null, module: pn?.module, moduleSent: false, kept: new Map(), waiting: new Map(), broken: false };
+    try {
+      if (typeof Worker !== 'function' || typeof WebAssembly !== 'object' || !(page.module instanceof WebAssembly.Module)) throw new Error('no Worker');
+      page.worker = new Worker(new URL('./kernel-worker.js', import.meta.url), { type: 'module', name: 'posnorm kernels' });
+    } catch {
+      page.broken = true;
+      return null;
+    }
+    page.worker.onmessage = ({ data }) => {
+      const w = page.waiting.get(data.id);
+      if (!w) return;
+      page.waiting.delete(data.id);
+      if (data.error) w.reject(new Error(data.error));
+      else w.resolve(data);
+    };
+    page.worker.onerror = page.worker.onmessageerror = (event) => {
+      event.preventDefault?.();
+      breakWorker();
+    };
+  }
+  return page.broken || pn?.module !== page.module ? null : page;
+}
+
+/**
+ * Sends `calls` (kernel-worker.js) with the `keep` inputs the Worker does not
+ * hold yet in their version: { name: { version, array: () => Float32Array } },
+ * `array` called only when sent (its copy is transferred). Resolves with the
+ * Worker's answer.
+ */
+function request(p, keep, calls) {
+  const id = nextId++;
+  const message = { id, calls, keep: {} };
+  const transfer = [];
+  if (!p.moduleSent) {
+    message.module = p.module;
+    p.moduleSent = true;
+  }
+  for (const [name, { version, array }] of Object.entries(keep ?? {})) {
+    if (p.kept.get(name) === version) continue;
+    const copy = array();
+    message.keep[name] = { version, array: copy };
+    transfer.push(copy.buffer);
+    p.kept.set(name, version);
+  }
+  return new Promise((resolve, reject) => {
+    p.waiting.set(id, { resolve, reject });
+    p.worker.postMessage(message, transfer);
+  });
+}
+
+/**
+ * BackgroundTask's contract (one piece of work per key, others abandoned,
+ * `onResult(value, key)` for the current key only), run in the page's
+ * Worker when there is one. run(key, { offThread, sliced }):
+ *   offThread() → { pn, keep, calls } (see request()), asked for when the
+ *     request is sent; the value is the list of the calls' results;
+ *   sliced — the same work as a generator for the main thread, used where
+ *     no Worker can run (and from then on by this task).
+ * The Worker runs one request at a time: keys that come while it is busy
+ * replace one another, and only the last is sent when it is free. Work
+ * whose calls took longer than a slice waits, as on the main thread, until
+ * its key has stayed the same for `settleMs` (a drag shows "computing…" and
+ * keeps the Worker's core free for the page meanwhile).
+ */
+export class KernelTask {
+  constructor(label, onResult, { settleMs = 150, expectLongUnits = false } = {}) {
+    this.label = label;
+    this.onResult = onResult;
+    this.settleMs = settleMs;
+    this.longestCall = expectLongUnits ? Infinity : 0;
+    this._sliced = new BackgroundTask(label, onResult, { settleMs, expectLongUnits });
+    this._onMainThread = false;
+    this._key = undefined;
+    /** { key, job } waiting to be sent (for the settle time, or while the Worker is busy) */
+    this._next = null;
+    this._timer = 0;
+    this._busy = false;
+  }
+
+  /** The key of the current run (finished or not); undefined after cancel(). */
+  get key() { return this._onMainThread ? this._sliced.key : this._key; }
+
+  /** Whether this task's work runs in the Worker (false once it fell back to slices). */
+  get offThread() { return !this._onMainThread; }
+
+  /** Starts the work for `key` (abandoning another key's); false when `key` is already current. */
+  run(key, job) {
+    if (key === this.key) return false;
+    this.cancel();
+    if (this._onMainThread) return this._sliced.run(key, job.sliced);
+    this._key = key;
+    this._next = { key, job };
+    const settle = this.longestCall > SLICE_MS ? this.settleMs : 0;
+    if (settle > 0) this._timer = setTimeout(() => { this._timer = 0; this._send(); }, settle);
+    else this._send();
+    return true;
+  }
+
+  /** Abandons the current run (its result never arrives) and forgets the key. */
+  cancel() {
+    clearTimeout(this._timer);
+    this._timer = 0;
+    this._next = null;
+    this._key = undefined;
+    this._sliced.cancel();
+  }
+
+  _send() {
+    if (this._busy || this._timer || !this._next) return;
+    const { key, job } = this._next;
+    const spec = job.offThread();
+    const p = pageWorker(spec.pn);
+    if (!p) {
+      this._fallBack(key, job);
+      return;
+    }
+    this._next = null;
+    this._busy = true;
+    request(p, spec.keep, spec.calls).then((answer) => {
+      this._busy = false;
+      this.longestCall = answer.longestCall;
+      if (key === this._key) this.onResult(answer.results, key);
+      this._send();
+    }, () => {
+      this._busy = false;
+      // the Worker failed (or the call threw there): the main thread takes
+      // over, and a call that throws does so where it can be seen
+      if (key === this._key) this._fallBack(key, job);
+      else if (this._next) this._fallBack(this._next.key, this._next.job);
+    });
+  }
+
+  _fallBack(key, job) {
+    this._onMainThread = true;
+    this._next = null;
+    this._key = undefined;
+    this._sliced.run(key, job.sliced);
+  }
+}
+
+/** For tests: forgets the page's Worker (terminating it), so the next task starts another. */
+export function resetKernelWorker() {
+  page?.worker?.terminate();
+  page = null;
+}
