@@ -14,18 +14,26 @@
  * The output pass: a row written in float32
  * ====================================================================== */
 
-/* A row's output takes one of two forms (CENTER), every step in float32:
- * LayerNorm t = ((x - a) - c)·inv, a + c the mean (a its float32 rounding,
- * c the rest), or RMSNorm t = x·inv; then y = t·gamma + beta where given (norm_affine, a second pass over the
+/* A row's output takes one of three forms (WRITE), every step in float32:
+ *   WRITE_CENTER    LayerNorm t = ((x - a) - c)·inv, a + c the mean (a its
+ *                   float32 rounding, c the rest);
+ *   WRITE_CENTER_HI LayerNorm t = (x - a)·inv, for rows whose |c·inv| is at
+ *                   most DROP_LO (2^-26): the term left out moves no output
+ *                   by more than 1.5e-8, against the bound of 5e-6;
+ *   WRITE_SCALE     RMSNorm t = x·inv;
+ * then y = t·gamma + beta where given (norm_affine, a second pass over the
  * row while it is in cache: t is stored and reloaded as float32, exactly,
- * so the bits are those of one pass). CENTER is a compile-time constant in
+ * so the bits are those of one pass). WRITE is a compile-time constant in
  * each row function below, and each γ/β loop has its own flags, so no
- * output loop carries a branch: the variant is chosen once per call
- * (pick_affine), not per value. */
+ * output loop carries a branch: the variant is chosen once per row
+ * (pick_row) and per call (pick_affine), not per value. */
+enum { WRITE_SCALE = 0, WRITE_CENTER = 1, WRITE_CENTER_HI = 2 };
+#define DROP_LO 0x1p-26
 #define NORM_VEC(XP, YP)                                                       \
   do {                                                                         \
     pn_f32x4 t = pn_f32x4_load(XP);                                            \
-    if (center_) t = pn_f32x4_sub(pn_f32x4_sub(t, va), vc);                    \
+    if (write_ != WRITE_SCALE) t = pn_f32x4_sub(t, va);                        \
+    if (write_ == WRITE_CENTER) t = pn_f32x4_sub(t, vc);                       \
     t = pn_f32x4_mul(t, vinv);                                                 \
     pn_f32x4_store(YP, t);                                                     \
   } while (0)
@@ -42,37 +50,56 @@
     NORM_VEC(xs + 12, ys + 12);                                                \
   } while (0)
 
-/* Writes one row y (n values) from x while it sums the row `next` about
- * `shift` (pn_sums.h, the same bits as pn_shifted_sums_f32): one loop whose
- * every step reads 16 values of row r+1 and writes 16 of row r, so a read
- * stream and a write stream stay in flight together, as in a copy, and the
- * float32 work of both interleaves. RMSNorm (CENTER 0) takes only the
- * squares (*sd is set to 0). The last row passes itself as `next` (in place
- * too: each step reads its values of `next` before it writes). */
-#define NORM_ROW(NAME, CENTER)                                                 \
+/* Writes one row y (n values) from x in the form WRITE while it sums the
+ * row `next` about `shift` in the mode SUMS (pn_sums.h, the same bits as
+ * pn_shifted_sums_f32): one loop whose every step reads 16 values of row
+ * r+1 and writes 16 of row r, so a read stream and a write stream stay in
+ * flight together, as in a copy, and the float32 work of both interleaves.
+ * RMSNorm (PN_SUMS_SQUARES) takes only the squares (*sd is set to 0). The
+ * last row passes itself as `next` (in place too: each step reads its
+ * values of `next` before it writes). */
+#define NORM_ROW(NAME, WRITE, SUMS)                                            \
   static void NAME(float *y, const float *x, int32_t n, float a, float c,      \
                    float inv, const float *next, float shift, double *sd,      \
                    double *sq) {                                               \
-    const int center_ = CENTER;                                                \
+    const int write_ = WRITE;                                                  \
     const pn_f32x4 va = pn_f32x4_splat(a), vc = pn_f32x4_splat(c);             \
     const pn_f32x4 vinv = pn_f32x4_splat(inv), k = pn_f32x4_splat(shift);      \
     pn_sums acc = pn_sums_zero();                                              \
     int32_t j = 0;                                                             \
     for (; j + PN_SUMS_BLOCK <= n; j += PN_SUMS_BLOCK)                         \
-      PN_SUMS_BLOCK_STEPS(acc, next + j, k, CENTER, NORM_STEP);                \
+      PN_SUMS_BLOCK_STEPS(acc, next + j, k, SUMS, NORM_STEP);                  \
     const int32_t n4 = n & ~3;                                                 \
     pn_sums_add(&acc, next + j, n4 - j, shift);                                \
     pn_sums_finish(&acc, next, n4, n, shift, sd, sq);                          \
-    if (!center_) *sd = 0.0;                                                   \
+    if ((SUMS) == PN_SUMS_SQUARES) *sd = 0.0;                                  \
     PN_LOOP_AS_WRITTEN                                                         \
     for (; j + 4 <= n; j += 4) NORM_VEC(x + j, y + j);                         \
     PN_LOOP_AS_WRITTEN                                                         \
     for (; j < n; j++) {                                                       \
-      y[j] = CENTER ? ((x[j] - a) - c) * inv : x[j] * inv;                     \
+      y[j] = write_ == WRITE_SCALE ? x[j] * inv                                \
+             : write_ == WRITE_CENTER ? ((x[j] - a) - c) * inv                 \
+                                      : (x[j] - a) * inv;                      \
     }                                                                          \
   }
-NORM_ROW(row_center, 1)
-NORM_ROW(row_scale, 0)
+NORM_ROW(row_center, WRITE_CENTER, PN_SUMS_SHIFTED)
+NORM_ROW(row_center_next_at_0, WRITE_CENTER, PN_SUMS_UNSHIFTED)
+NORM_ROW(row_center_hi, WRITE_CENTER_HI, PN_SUMS_SHIFTED)
+NORM_ROW(row_center_hi_next_at_0, WRITE_CENTER_HI, PN_SUMS_UNSHIFTED)
+NORM_ROW(row_scale, WRITE_SCALE, PN_SUMS_SQUARES)
+
+typedef void (*row_fn)(float *y, const float *x, int32_t n, float a, float c,
+                       float inv, const float *next, float shift, double *sd,
+                       double *sq);
+
+/* The row function for a row's write form and its next row's shift: sums
+ * without subtractions when that shift is +0 (the same bits). */
+static row_fn pick_row(int center, double c_inv, float next_shift) {
+  if (!center) return row_scale;
+  const int at_0 = next_shift == 0.0f && !signbit(next_shift);
+  if (fabs(c_inv) <= DROP_LO) return at_0 ? row_center_hi_next_at_0 : row_center_hi;
+  return at_0 ? row_center_next_at_0 : row_center;
+}
 
 /* y = y·gamma + beta over a row of n, as the row functions left it; one
  * loop per variant (HAS_GAMMA, HAS_BETA compile-time constants) */
@@ -190,8 +217,9 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
       const double inv = 1.0 / sqrt(var + (double)eps);
       if (mean) mean[r] = hi;
       if (inv_out) inv_out[r] = (float)inv;
-      (center ? row_center : row_scale)(yr, xr, cols, hi, (float)c, (float)inv,
-                                        next, next_shift, &sd, &sq);
+      pick_row(center, c * inv, next_shift)(yr, xr, cols, hi, (float)c,
+                                            (float)inv, next, next_shift, &sd,
+                                            &sq);
       if (affine) affine(yr, gamma, beta, cols);
     }
     shift = next_shift;

@@ -35,26 +35,33 @@ PN_INLINE pn_f64x2 pn_sums_fold(pn_f64x2 acc, pn_f32x4 a) {
 
 #define PN_SUMS_BLOCK 128
 
+/* What the steps of a block take (a compile-time constant in each loop):
+ *   PN_SUMS_SQUARES   Σx² only, about 0 (RMSNorm);
+ *   PN_SUMS_SHIFTED   Σ(x - k) and Σ(x - k)², k the splat shift;
+ *   PN_SUMS_UNSHIFTED Σx and Σx², for a shift of exactly +0: x - 0 is x for
+ *                     every float32 (-0 included), so these are the bits of
+ *                     PN_SUMS_SHIFTED with k = 0, without its subtractions. */
+enum { PN_SUMS_SQUARES = 0, PN_SUMS_SHIFTED = 1, PN_SUMS_UNSHIFTED = 2 };
+
 /* One step of a block: 16 values X[0..16) about the splat shift K, as four
  * groups of 4 d0..d3, added pairwise, (d0 + d1) + (d2 + d3), into the
  * block's float32 accumulator *s, and their squares likewise into *q. One
  * accumulator per sum keeps the registers free for the work a kernel
  * interleaves (norm_rows.c); the pairwise step keeps each lane's chain of
- * float32 additions at one per 16 values. CENTERED 0 is for a shift of 0
- * (RMSNorm): only the squares, of x itself (x - 0 is x, so they are the
- * same bits as with CENTERED 1). */
+ * float32 additions at one per 16 values. MODE is one of the PN_SUMS_
+ * constants above; PN_SUMS_SQUARES leaves *s alone. */
 PN_INLINE void pn_sums_step(pn_f32x4 *s, pn_f32x4 *q, const float *x,
-                            pn_f32x4 k, int centered) {
+                            pn_f32x4 k, int mode) {
   pn_f32x4 d[4];
   for (int a = 0; a < 4; a++) {
     d[a] = pn_f32x4_load(x + 4 * a);
-    if (centered) d[a] = pn_f32x4_sub(d[a], k);
+    if (mode == PN_SUMS_SHIFTED) d[a] = pn_f32x4_sub(d[a], k);
   }
   *q = pn_f32x4_add(
       *q, pn_f32x4_add(
               pn_f32x4_add(pn_f32x4_mul(d[0], d[0]), pn_f32x4_mul(d[1], d[1])),
               pn_f32x4_add(pn_f32x4_mul(d[2], d[2]), pn_f32x4_mul(d[3], d[3]))));
-  if (centered)
+  if (mode != PN_SUMS_SQUARES)
     *s = pn_f32x4_add(
         *s, pn_f32x4_add(pn_f32x4_add(d[0], d[1]), pn_f32x4_add(d[2], d[3])));
 }
@@ -65,16 +72,17 @@ PN_INLINE void pn_sums_step(pn_f32x4 *s, pn_f32x4 *q, const float *x,
  * v) then folded into float64 once. After each step ALONGSIDE(t) runs (t =
  * the step's offset, 0, 16, ...), so a kernel can interleave other work of
  * its own (norm_rows.c writes the previous row there) without touching the
- * order of the sums. CENTERED 0 (RMSNorm) leaves ACC.s alone. */
-#define PN_SUMS_BLOCK_STEPS(ACC, X, K, CENTERED, ALONGSIDE)                    \
+ * order of the sums. MODE: a PN_SUMS_ constant; PN_SUMS_SQUARES (RMSNorm)
+ * leaves ACC.s alone. */
+#define PN_SUMS_BLOCK_STEPS(ACC, X, K, MODE, ALONGSIDE)                        \
   do {                                                                         \
     pn_f32x4 s_ = pn_f32x4_splat(-0.0f), q_ = s_;                              \
     PN_LOOP_NOT_UNROLLED                                                       \
     for (int t_ = 0; t_ < PN_SUMS_BLOCK; t_ += 16) {                           \
-      pn_sums_step(&s_, &q_, (X) + t_, (K), (CENTERED));                       \
+      pn_sums_step(&s_, &q_, (X) + t_, (K), (MODE));                           \
       ALONGSIDE(t_);                                                           \
     }                                                                          \
-    if (CENTERED) (ACC).s = pn_sums_fold((ACC).s, s_);                         \
+    if ((MODE) != PN_SUMS_SQUARES) (ACC).s = pn_sums_fold((ACC).s, s_);        \
     (ACC).q = pn_sums_fold((ACC).q, q_);                                       \
   } while (0)
 #define PN_SUMS_NOTHING_ALONGSIDE(t) ((void)(t))
@@ -119,7 +127,9 @@ static inline int pn_sums_trustworthy(double mean, double sd, double sq,
 /* Mean and (biased) variance of x[0..n) for LayerNorm, in one pass over the
  * row for ordinary rows: the sums are taken about a provisional shift
  * (pn_provisional_shift: the mean of the first PN_SHIFT_SAMPLE values, rounded to float32,
- * exact for a constant row) and corrected by their mean; when that shift
+ * exact for a constant row; 0 when that mean is within a quarter of the
+ * sample's standard deviation of 0, so that a kernel can sum without
+ * subtracting, PN_SUMS_UNSHIFTED) and corrected by their mean; when that shift
  * turns out to be more than half a standard deviation from the mean, a
  * second pass about the float32 mean itself replaces them. Returns 0
  * (outputs unset) when the float32 sums cannot be trusted (see
