@@ -270,6 +270,45 @@ test('a PeScratch keeps the two buffers from run to run, writes their fresh memo
   }
 });
 
+test('a PeScratch writes a new buffer ahead in units of TOUCH_VALUES, and replaces a buffer that was freed or belongs to another instance', async () => {
+  const [a, b] = await builds();
+  const scratch = new PeScratch();
+  // every new buffer starts as NaN here, so the units' writing shows
+  const made = [];
+  const marked = (pn) => ({ alloc: (n) => { const buf = pn.alloc(n); buf.array.fill(NaN); made.push(buf); return buf; } });
+  const length = 3 * TOUCH_VALUES + 5; // rounded up to 4·TOUCH_VALUES
+  const ma = marked(a.pn);
+  const it = scratch.take(ma, 'x', length);
+  assert.equal(it.next().done, false, 'the alloc is a unit of its own');
+  const buf = made[0];
+  assert.equal(buf.length, 4 * TOUCH_VALUES);
+  for (let unit = 1; unit <= 4; unit++) {
+    const step = it.next();
+    const arr = buf.array;
+    const zeros = arr.findIndex((v) => v !== 0);
+    assert.equal(zeros === -1 ? arr.length : zeros, unit * TOUCH_VALUES, `after ${unit} units, the first ${unit} · TOUCH_VALUES values are written`);
+    assert.ok(arr.subarray(unit * TOUCH_VALUES).every(Number.isNaN), `and nothing after them (unit ${unit})`);
+    assert.equal(step.done, false);
+  }
+  const end = it.next();
+  assert.deepEqual([end.done, end.value], [true, buf], 'then it returns the buffer');
+  // the same instance again: the same buffer, no unit
+  assert.deepEqual(scratch.take(ma, 'x', length).next(), { done: true, value: buf });
+  // freed elsewhere: a new one
+  buf.free();
+  const again = runNow(scratch.take(ma, 'x', 10));
+  assert.notEqual(again, buf);
+  assert.equal(again.freed, false);
+  // another instance's buffer cannot be used with this one: a new one from it, the old one freed
+  const before = a.pn.heapStats().allocations;
+  const other = runNow(scratch.take(marked(b.pn), 'x', 10));
+  assert.ok(b.pn.heapStats().allocations > 0 && other.freed === false);
+  assert.equal(again.freed, true, 'the first instance\'s buffer is freed');
+  assert.equal(a.pn.heapStats().allocations, before - 1);
+  scratch.free();
+  assert.equal(other.freed, true);
+});
+
 test('the PE error steps give the one-piece errors when other work grows the memory between their units', async () => {
   for (const { name, pn } of await builds()) {
     const sizes = { seqLen: 2048, dModel: 700, base: 100000 };

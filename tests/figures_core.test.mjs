@@ -198,7 +198,10 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
       for (let t = 0; t < 500 && h.isConnected && h.peErrors === null; t++) await new Promise((res) => setTimeout(res, 20));
     };
     const stats = () => pn.heapStats();
+    await readoutDone();
     const held = stats();
+    // what the heatmap holds: its own buffers and its error readout's two
+    const own = [...h.buffers].reduce((n, b) => n + b.byteLength, 0), readout = h._errors._scratch.byteLength;
     h.remove();
     await frame();
     const afterRemove = stats();
@@ -233,10 +236,11 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
     await frame(); await frame();
     await readoutDone();
     const afterCycles = stats();
-    return { held, afterRemove, offPage, back, base, afterChanges, afterCycles, maxBuffers };
+    return { held, own, readout, afterRemove, offPage, back, base, afterChanges, afterCycles, maxBuffers };
   });
   assert.ok(r.held.allocations > 0);
-  assert.ok(r.afterRemove.bytes < r.held.bytes, 'removing a figure frees its buffers');
+  assert.ok(r.readout > 0, 'the error readout holds its buffers while on the page');
+  assert.equal(r.held.bytes - r.afterRemove.bytes, r.own + r.readout, 'removing a figure frees its buffers and its readout\'s');
   assert.deepEqual([r.offPage.bytes, r.offPage.memoryBytes, r.offPage.buffers], [r.afterRemove.bytes, r.afterRemove.memoryBytes, 0], 'writing to a removed figure allocates nothing');
   assert.ok(r.back.buffers > 0 && r.back.bytes > r.afterRemove.bytes, 'put back, it allocates again');
   assert.ok(r.maxBuffers <= 8, `buffers a figure holds stay few (${r.maxBuffers})`);

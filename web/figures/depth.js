@@ -6,7 +6,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/depth.js';
 import { PnFigure } from './core/base.js';
-import { KernelTask } from './core/off-thread.js';
+import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -20,6 +20,8 @@ const ROWS = 16;
 /** Rows the gradients are taken over (fewer than ROWS, to stay cheap at 96 layers). */
 const GRAD_ROWS = 4;
 const MAX_LAYERS = 96;
+/** Depth figures made on this page so far (each keeps its own weights in the kernel Worker). */
+let depthFigures = 0;
 const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
 
 export class PosnormDepth extends PnFigure {
@@ -33,6 +35,20 @@ export class PosnormDepth extends PnFigure {
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure));
+    // off the page: the gradients' run is abandoned, and the kernel Worker
+    // drops this figure's weights (a run starts again when it draws)
+    this.addController({
+      hostDisconnected: () => {
+        this._gradTask?.cancel();
+        dropKept(this._weightsName);
+      },
+    });
+  }
+
+  /** The name this figure's weights are kept under in the kernel Worker (one per figure). */
+  get _weightsName() {
+    this._weightsId ??= `depth-weights-${++depthFigures}`;
+    return this._weightsId;
   }
 
   _compute() {
@@ -127,38 +143,50 @@ export class PosnormDepth extends PnFigure {
     // the gradients kept stay those of _gradKey (a drag that comes back to
     // them shows them at once); other inputs wait for their run
     this._gradTask.run(key, {
-      offThread: () => this._gradientCalls(layers, width, scale, stack),
-      sliced: () => this._gradientSteps(layers, width, scale, stack),
+      offThread: () => this._gradientCalls(layers, width, scale, stack, seed),
+      sliced: () => this._gradientSteps(layers, width, scale, stack, seed),
     });
     return null;
   }
 
   /**
+   * Whether the figure's buffers hold the inputs of width × seed × stack: on
+   * the page, with those values, and drawn for them (_compute() redraws the
+   * weights at the next render after a change, not at the change).
+   */
+  _inputsAre(width, seed, stack) {
+    return Boolean(this.pn) && this.isConnected && this.width === width && this.seed === seed && this.stack === stack && this._wKey === `${width}|${seed}`;
+  }
+
+  /**
    * The calls of _gradientSteps() for the kernel Worker: the same inputs
    * (the unscaled weights of the deepest stack of this width, seed and
-   * stack, sent once per version and kept there; the first `layers` are
-   * used), one residualStack call per block.
+   * stack, sent once per version and kept there under this figure's name;
+   * the first `layers` are used), one residualStack call per block; null
+   * when the buffers no longer hold them (the run is abandoned).
    */
-  _gradientCalls(layers, width, scale, stack) {
+  _gradientCalls(layers, width, scale, stack, seed) {
+    if (!this._inputsAre(width, seed, stack)) return null;
     const x0 = Float32Array.from(this.buffer('x0', ROWS * width).array.subarray(0, GRAD_ROWS * width));
     const dec = stack === 'decoder' ? this._decoderInputs() : null;
     const weights = {
-      version: `${width}|${this.seed}|${stack}`,
+      version: `${width}|${seed}|${stack}`,
       array: () => Float32Array.from(dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width).array),
     };
+    const name = this._weightsName;
     const calls = BLOCKS.map(([block]) => ({
       method: 'residualStack',
-      args: [x0, { kept: 'depth-weights' }, { width, layers, block, scale, gradients: true, ...(dec ? { memory: Float32Array.from(dec.memory) } : {}) }],
+      args: [x0, { kept: name }, { width, layers, block, scale, gradients: true, ...(dec ? { memory: Float32Array.from(dec.memory) } : {}) }],
       pick: 'gradNorm',
     }));
-    return { pn: this.pn, keep: { 'depth-weights': weights }, calls };
+    return { pn: this.pn, keep: { [name]: weights }, calls };
   }
 
   /** The gradients for the stack of `layers` × `width` at `scale` (encoder or decoder), one block per unit. */
-  *_gradientSteps(layers, width, scale, stack) {
+  *_gradientSteps(layers, width, scale, stack, seed) {
     const grads = [];
     for (const [block] of BLOCKS) {
-      if (!this.pn || !this.isConnected || width !== this.width || stack !== this.stack) return null;
+      if (!this._inputsAre(width, seed, stack)) return null;
       // the buffers are looked up per unit: another call may have grown the memory
       const x0 = this.buffer('x0', ROWS * width).subarray(0, GRAD_ROWS * width);
       const dec = stack === 'decoder' ? this._decoderInputs() : null;

@@ -3,7 +3,7 @@
 // request, so nothing is fetched or compiled again), running kernel calls
 // too long for a slice of the page's main thread.
 //
-// A request: { id, module?, keep?, calls }.
+// A request: { id, module?, keep?, calls }, or { forget: [names] } (no answer).
 //   keep  — { name: { version, array } }: inputs kept here between requests
 //           (depth's weights, 1.5 MB at 96 layers × 64, are sent once per
 //           version, not per request);
@@ -20,6 +20,10 @@ const resolve = (arg) => (arg && typeof arg === 'object' && typeof arg.kept === 
 
 /** Answers one request (the Worker's message handler). */
 export async function answer({ data }) {
+  if (data.forget) {
+    for (const name of data.forget) kept.delete(name);
+    return;
+  }
   const { id, module, keep, calls } = data;
   try {
     if (module) posnorm = init({ wasm: module });

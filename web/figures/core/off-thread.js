@@ -18,10 +18,20 @@ import { BackgroundTask, SLICE_MS } from './background.js';
 let page = null;
 let nextId = 1;
 
+/**
+ * A request the Worker has not answered after this long (ms) counts as a
+ * failed Worker (a script that loaded but does not answer): the main thread
+ * takes the work over. Depth's largest request takes about 40 ms here.
+ */
+export const REQUEST_LIMIT_MS = 10000;
+
 function breakWorker() {
   page.broken = true;
   page.worker?.terminate();
-  for (const w of page.waiting.values()) w.reject(new Error('posnorm: the kernel worker failed'));
+  for (const w of page.waiting.values()) {
+    clearTimeout(w.limit);
+    w.reject(new Error('posnorm: the kernel worker failed'));
+  }
   page.waiting.clear();
 }
 
@@ -40,6 +50,7 @@ function pageWorker(pn) {
       const w = page.waiting.get(data.id);
       if (!w) return;
       page.waiting.delete(data.id);
+      clearTimeout(w.limit);
       if (data.error) w.reject(new Error(data.error));
       else w.resolve(data);
     };
@@ -73,9 +84,20 @@ function request(p, keep, calls) {
     p.kept.set(name, version);
   }
   return new Promise((resolve, reject) => {
-    p.waiting.set(id, { resolve, reject });
+    const limit = setTimeout(breakWorker, REQUEST_LIMIT_MS);
+    p.waiting.set(id, { resolve, reject, limit });
     p.worker.postMessage(message, transfer);
   });
+}
+
+/**
+ * Lets the Worker drop the input kept under `name` (a figure that leaves
+ * the page); sent with nothing else, and only if the Worker holds it.
+ */
+export function dropKept(name) {
+  if (!page || page.broken || !page.kept.has(name)) return;
+  page.kept.delete(name);
+  page.worker.postMessage({ forget: [name] });
 }
 
 /**
@@ -83,7 +105,10 @@ function request(p, keep, calls) {
  * `onResult(value, key)` for the current key only), run in the page's
  * Worker when there is one. run(key, { offThread, sliced }):
  *   offThread() → { pn, keep, calls } (see request()), asked for when the
- *     request is sent; the value is the list of the calls' results;
+ *     request is sent; the value is the list of the calls' results. It
+ *     returns null when the work is no longer wanted or its inputs are
+ *     not those of `key` (the figure left the page, or changed and has not
+ *     drawn since): the run is abandoned, and onResult(null, key) called;
  *   sliced — the same work as a generator for the main thread, used where
  *     no Worker can run (and from then on by this task).
  * The Worker runs one request at a time: keys that come while it is busy
@@ -138,7 +163,18 @@ export class KernelTask {
   _send() {
     if (this._busy || this._timer || !this._next) return;
     const { key, job } = this._next;
-    const spec = job.offThread();
+    let spec;
+    try {
+      spec = job.offThread();
+    } catch (error) {
+      this.cancel();
+      throw error;
+    }
+    if (!spec) {
+      this.cancel();
+      this.onResult(null, key);
+      return;
+    }
     const p = pageWorker(spec.pn);
     if (!p) {
       this._fallBack(key, job);
@@ -149,7 +185,11 @@ export class KernelTask {
     request(p, spec.keep, spec.calls).then((answer) => {
       this._busy = false;
       this.longestCall = answer.longestCall;
-      if (key === this._key) this.onResult(answer.results, key);
+      if (key === this._key) {
+        // A → B → A while A ran: A is known now, not to be sent again
+        if (this._next?.key === key) this._next = null;
+        this.onResult(answer.results, key);
+      }
       this._send();
     }, () => {
       this._busy = false;
@@ -166,10 +206,4 @@ export class KernelTask {
     this._key = undefined;
     this._sliced.run(key, job.sliced);
   }
-}
-
-/** For tests: forgets the page's Worker (terminating it), so the next task starts another. */
-export function resetKernelWorker() {
-  page?.worker?.terminate();
-  page = null;
 }

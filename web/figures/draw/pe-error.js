@@ -187,6 +187,13 @@ export class PeScratch {
     return e.buffer;
   }
 
+  /** The bytes of the buffers held now. */
+  get byteLength() {
+    let n = 0;
+    for (const e of this.#named.values()) if (!e.buffer.freed) n += e.buffer.byteLength;
+    return n;
+  }
+
   /** Frees and forgets every buffer. */
   free() {
     for (const e of this.#named.values()) if (!e.buffer.freed) e.buffer.free();
