@@ -26,7 +26,7 @@
  * so the bits are those of one pass). WRITE is a compile-time constant in
  * each row function below, and each γ/β loop has its own flags, so no
  * output loop carries a branch: the variant is chosen once per row
- * (pick_row) and per call (pick_affine), not per value. */
+ * (write_row) and per call (pick_affine), not per value. */
 enum { WRITE_SCALE = 0, WRITE_CENTER = 1, WRITE_CENTER_HI = 2 };
 #define DROP_LO 0x1p-26
 #define NORM_VEC(XP, YP)                                                       \
@@ -88,17 +88,25 @@ NORM_ROW(row_center_hi, WRITE_CENTER_HI, PN_SUMS_SHIFTED)
 NORM_ROW(row_center_hi_next_at_0, WRITE_CENTER_HI, PN_SUMS_UNSHIFTED)
 NORM_ROW(row_scale, WRITE_SCALE, PN_SUMS_SQUARES)
 
-typedef void (*row_fn)(float *y, const float *x, int32_t n, float a, float c,
-                       float inv, const float *next, float shift, double *sd,
-                       double *sq);
-
-/* The row function for a row's write form and its next row's shift: sums
- * without subtractions when that shift is +0 (the same bits). */
-static row_fn pick_row(int center, double c_inv, float next_shift) {
-  if (!center) return row_scale;
-  const int at_0 = next_shift == 0.0f && !signbit(next_shift);
-  if (fabs(c_inv) <= DROP_LO) return at_0 ? row_center_hi_next_at_0 : row_center_hi;
-  return at_0 ? row_center_next_at_0 : row_center;
+/* Writes row r (the arguments of the row functions) in the variant for its
+ * write form and its next row's shift: sums without subtractions when that
+ * shift is +0 (the same bits). Direct calls, not a table: each is inlined
+ * (a call through a pointer cost 8 % at 512×768). */
+static void write_row(int center, double c_inv, float *y, const float *x,
+                      int32_t n, float a, float c, float inv,
+                      const float *next, float shift, double *sd, double *sq) {
+  if (!center) {
+    row_scale(y, x, n, a, c, inv, next, shift, sd, sq);
+    return;
+  }
+  const int at_0 = shift == 0.0f && !signbit(shift);
+  if (fabs(c_inv) <= DROP_LO) {
+    if (at_0) row_center_hi_next_at_0(y, x, n, a, c, inv, next, shift, sd, sq);
+    else row_center_hi(y, x, n, a, c, inv, next, shift, sd, sq);
+  } else {
+    if (at_0) row_center_next_at_0(y, x, n, a, c, inv, next, shift, sd, sq);
+    else row_center(y, x, n, a, c, inv, next, shift, sd, sq);
+  }
 }
 
 /* y = y·gamma + beta over a row of n, as the row functions left it; one
@@ -204,9 +212,17 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
     const float *xr = x + (size_t)r * (size_t)cols;
     float *yr = y + (size_t)r * (size_t)cols;
     const float *next = r + 1 < rows ? xr + cols : xr;
-    const float next_shift = row_shift(center, next, cols);
     double mu, var;
-    if (!row_moments(center, xr, cols, shift, sd, sq, &mu, &var)) {
+    const int trusted = row_moments(center, xr, cols, shift, sd, sq, &mu, &var);
+    /* LayerNorm's next row is summed about 0, without subtractions, when
+     * this row's mean was within a quarter of its deviation of 0 (the rows
+     * of one matrix tend to be alike; a row that is not takes the second
+     * pass of pn_moments_finish, which costs time, not accuracy); else
+     * about its provisional shift */
+    const float next_shift = center && trusted && 16.0 * mu * mu <= var
+                                 ? 0.0f
+                                 : row_shift(center, next, cols);
+    if (!trusted) {
       row_f64(yr, mean ? mean + r : NULL, inv_out ? inv_out + r : NULL, xr,
               gamma, beta, cols, eps, center);
       pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
@@ -217,9 +233,8 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
       const double inv = 1.0 / sqrt(var + (double)eps);
       if (mean) mean[r] = hi;
       if (inv_out) inv_out[r] = (float)inv;
-      pick_row(center, c * inv, next_shift)(yr, xr, cols, hi, (float)c,
-                                            (float)inv, next, next_shift, &sd,
-                                            &sq);
+      write_row(center, c * inv, yr, xr, cols, hi, (float)c, (float)inv, next,
+                next_shift, &sd, &sq);
       if (affine) affine(yr, gamma, beta, cols);
     }
     shift = next_shift;

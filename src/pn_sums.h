@@ -127,9 +127,9 @@ static inline int pn_sums_trustworthy(double mean, double sd, double sq,
 /* Mean and (biased) variance of x[0..n) for LayerNorm, in one pass over the
  * row for ordinary rows: the sums are taken about a provisional shift
  * (pn_provisional_shift: the mean of the first PN_SHIFT_SAMPLE values, rounded to float32,
- * exact for a constant row; 0 when that mean is within a quarter of the
- * sample's standard deviation of 0, so that a kernel can sum without
- * subtracting, PN_SUMS_UNSHIFTED) and corrected by their mean; when that shift
+ * exact for a constant row; norm_rows.c takes 0 instead, summing without
+ * subtractions, PN_SUMS_UNSHIFTED, when the row before had its mean within
+ * a quarter of its standard deviation of 0) and corrected by their mean; when that shift
  * turns out to be more than half a standard deviation from the mean, a
  * second pass about the float32 mean itself replaces them. Returns 0
  * (outputs unset) when the float32 sums cannot be trusted (see

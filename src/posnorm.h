@@ -211,9 +211,10 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * Method: one pass takes Σ(x-s) and Σ(x-s)^2 in float32 blocks of 128 (steps
  * of 16 values added pairwise into one accumulator per sum) flushed to
  * float64, about a provisional shift s (the mean of the row's first 32
- * values rounded to float32, or 0 when that mean is within a quarter of
- * their standard deviation of 0: the sums then need no subtractions); their
- * mean corrects s to the row mean without cancellation. When s proves to be more than half a standard deviation from
+ * values rounded to float32, or 0 when the row before had its mean within
+ * a quarter of its standard deviation of 0: the sums then need no
+ * subtractions); their mean corrects s to the row mean without
+ * cancellation. When s proves to be more than half a standard deviation from
  * the mean (rows that open with outliers or ramps) a second pass repeats the
  * sums about the float32 mean itself. The output pass writes
  * ((x - hi) - lo)·inv in float32, hi + lo being the mean ((x - hi)·inv

@@ -46,28 +46,15 @@ float pn_provisional_shift(const float *x, int32_t n) {
   const int32_t k = n < PN_SHIFT_SAMPLE ? n : PN_SHIFT_SAMPLE;
   /* four chains, each exact for a constant row (h[0] takes up to 10
    * float32 terms of one value, the others 8: such sums are exact in
-   * float64), so the shift of a constant row is its value; g, the squares */
-  double h[4] = {0.0, 0.0, 0.0, 0.0}, g[4] = {0.0, 0.0, 0.0, 0.0};
+   * float64), so the shift of a constant row is its value */
+  double h[4] = {0.0, 0.0, 0.0, 0.0};
   int32_t j = 0;
   PN_LOOP_AS_WRITTEN
   for (; j + 4 <= k; j += 4)
-    for (int a = 0; a < 4; a++) {
-      const double v = (double)x[j + a];
-      h[a] += v;
-      g[a] += v * v;
-    }
+    for (int a = 0; a < 4; a++) h[a] += (double)x[j + a];
   PN_LOOP_AS_WRITTEN
-  for (; j < k; j++) {
-    h[0] += (double)x[j];
-    g[0] += (double)x[j] * (double)x[j];
-  }
-  const double m = ((h[0] + h[1]) + (h[2] + h[3])) / (double)k;
-  const double v = ((g[0] + g[1]) + (g[2] + g[3])) / (double)k - m * m;
-  /* the sample's mean within a quarter of its deviation from 0: the sums
-   * are taken about 0 (PN_SUMS_UNSHIFTED, no subtractions); false for NaN,
-   * ±Inf and constant rows, which keep their mean */
-  if (16.0 * m * m <= v) return 0.0f;
-  return (float)m;
+  for (; j < k; j++) h[0] += (double)x[j];
+  return (float)(((h[0] + h[1]) + (h[2] + h[3])) / (double)k);
 }
 
 int pn_moments_finish(const float *x, int32_t n, float shift, double sd,
