@@ -80,6 +80,57 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: LayerNorm after a centred row: every kind of row, summed about 0 on the strength of the row before, keeps its bound`, () => {
+    // After a row whose mean is within a quarter of its deviation of 0, the
+    // kernel sums the next row about 0 (norm_rows.c): a narrow row far from
+    // 0, outliers, a ramp, a row whose squares about 0 overflow float32 (redone
+    // in float64), subnormals, NaN must still come out within the bound.
+    const r = rng(11);
+    const KINDS = [
+      () => 1e4 + 1e-2 * r.normal(),
+      () => 16777216 + r.normal(),
+      () => 1e20 + 1e18 * r.normal(),
+      () => 1e30 * r.normal(),
+      () => 3e38 * (r.normal() > 0 ? 1 : -1),
+      (j) => (j < 8 ? 1e3 + r.normal() : r.normal()),
+      (j) => 1000 * j + r.normal(),
+      () => 1e-40 * r.normal(),
+      () => -0,
+      () => 3 + 2 * r.normal(),
+    ];
+    const centred = () => r.normal();
+    for (const cols of [5, 64, 300, 1031]) {
+      // centred, kind 0, centred, kind 1, …
+      const x = new Float32Array(2 * KINDS.length * cols);
+      KINDS.forEach((kind, k) => {
+        for (let j = 0; j < cols; j++) {
+          x[2 * k * cols + j] = centred();
+          x[(2 * k + 1) * cols + j] = kind(j);
+        }
+      });
+      const got = pn.layerNorm(x, { cols }), ref = layerNorm(x, cols, { eps: Math.fround(1e-5) });
+      for (let k = 0; k < 2 * KINDS.length; k++) {
+        const row = (a) => a.subarray(k * cols, (k + 1) * cols);
+        let big = 0;
+        for (const t of row(ref.y)) big = Math.max(big, Math.abs(t));
+        const e = maxAbsDiff(row(got.y), row(ref.y));
+        // the header's bound (5e-6), and in ulps of the row's largest |y| as the test above
+        assert.ok(e <= 5e-6 && e / (big ? ulp32(big) : 1) <= 4, `row ${k} (${k % 2 ? `kind ${k >> 1}` : 'centred'}), cols ${cols}: ${e}`);
+        // the mean within 1e-5 relative where it is a normal float32 (posnorm.h)
+        if (Number.isFinite(ref.mean[k]) && Math.abs(ref.mean[k]) >= 2 ** -126) {
+          assert.ok(Math.abs(got.mean[k] - ref.mean[k]) <= 1e-5 * Math.abs(ref.mean[k]) + 1e-6 * Math.sqrt(ref.variance[k]), `mean of row ${k}, cols ${cols}: ${got.mean[k]} vs ${ref.mean[k]}`);
+        }
+      }
+    }
+    // NaN after a centred row stays in its row
+    const x = new Float32Array(3 * 64);
+    for (let j = 0; j < 64; j++) { x[j] = centred(); x[64 + j] = j === 5 ? NaN : 1e4 + r.normal(); x[128 + j] = centred(); }
+    const y = pn.layerNorm(x, { cols: 64 }).y;
+    assert.ok(y.subarray(64, 128).every(Number.isNaN), 'the NaN row is NaN');
+    const ref = layerNorm(x.subarray(128), 64, { eps: Math.fround(1e-5) }).y;
+    assert.ok(maxAbsDiff(y.subarray(128), ref) <= 5e-6, 'the row after it is untouched');
+  });
+
   test(`${name}: LayerNorm hand-worked case, defaults, constant rows and in place`, () => {
     const { y, mean, invStdDev } = pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4, eps: 0 });
     const s = 1 / Math.sqrt(1.25);

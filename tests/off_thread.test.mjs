@@ -53,14 +53,117 @@ test('depth\'s gradients from the Worker are residualStack\'s in every state, as
   await context.close();
 });
 
+test('a request sent between a seed change and the next frame does not give the Worker the old seed\'s weights under the new seed', async () => {
+  const { page, context, problems } = await depthPage('layers=12&width=32');
+  await gradientsNow(page);
+  // a new key (layers) starts a run that waits out its settle time; the seed
+  // changes, and the run is sent at once, before the frame that redraws the
+  // weights for the new seed
+  await page.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('posnorm-depth');
+    el.layers = 13;
+    requestAnimationFrame(() => setTimeout(() => {
+      el.seed = 5;
+      const task = el._gradTask;
+      clearTimeout(task._timer);
+      task._timer = 0;
+      task._send();
+      resolve();
+    }, 0));
+  }));
+  await page.waitForFunction(() => {
+    const el = document.querySelector('posnorm-depth');
+    return el.result?.gradNorms && el._gradKey === `${el.layers}|${el.width}|${el.scale}|5|${el.stack}`;
+  }, null, { timeout: 20000 });
+  const r = await gradientsNow(page);
+  assert.equal(r.state.seed, 5);
+  assert.equal(r.offThread, true);
+  assert.deepEqual(r.shown, r.direct);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('two depth figures on one page keep their own weights in the one Worker; going A → B → A while A runs asks for A once', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 2400 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  await page.goto(`${env.server.url}/web/figure.html?fig=depth&lang=en&layers=12&width=32`);
+  await page.waitForFunction(() => document.querySelector('posnorm-depth')?.result?.gradNorms, null, { timeout: 20000 });
+  const r = await page.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const until = async (f) => { for (let t = 0; t < 1000 && !f(); t++) await new Promise((res) => setTimeout(res, 20)); return f(); };
+    const a = document.querySelector('posnorm-depth');
+    const b = document.createElement('posnorm-depth');
+    Object.assign(b, { layers: 12, width: 16, seed: 9, stack: 'decoder' });
+    a.after(b);
+    await until(() => b.result?.gradNorms && a.result?.gradNorms);
+    // the Worker's messages, counted from here
+    const sent = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { sent.push(m); return post.call(this, m, t); };
+    // alternate: each figure's next run must not need the other's weights again
+    for (const [el, layers] of [[a, 13], [b, 13], [a, 14], [b, 14]]) {
+      el.layers = layers;
+      await frame();
+      await until(() => el.result?.gradNorms);
+    }
+    const check = (el) => {
+      const { x0, weights, memory } = el.inputs;
+      const direct = ['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => Array.from(el.pn.residualStack(x0.subarray(0, 4 * el.width), weights, { width: el.width, layers: el.layers, block, gradients: true, ...(memory ? { memory } : {}) }).gradNorm));
+      return JSON.stringify(direct) === JSON.stringify(el.result.gradNorms.map((g) => Array.from(g)));
+    };
+    const alternating = { requests: sent.length, weightsSent: sent.filter((m) => Object.keys(m.keep ?? {}).length > 0).length, a: check(a), b: check(b) };
+    // A → B → A while A's request runs: the request for A is held back on
+    // its way to the Worker until the figure has gone to B and back to A
+    sent.length = 0;
+    let release = null;
+    Worker.prototype.postMessage = function (m, t) {
+      sent.push(m);
+      if (!release && m.calls?.[0]?.args?.[2]?.layers === 95) {
+        release = () => post.call(this, m, t);
+        return undefined;
+      }
+      return post.call(this, m, t);
+    };
+    a.layers = 95;
+    await frame();
+    a.layers = 94;
+    await frame();
+    a.layers = 95;
+    await frame();
+    const held = Boolean(release);
+    release?.();
+    await until(() => a.result?.gradNorms && a.layers === 95);
+    await new Promise((res) => setTimeout(res, 500));
+    const back = sent.map((m) => m.calls?.[0]?.args?.[2]?.layers);
+    Worker.prototype.postMessage = post;
+    return { alternating, back, held, aBack: check(a) };
+  });
+  assert.deepEqual(r.alternating, { requests: 4, weightsSent: 0, a: true, b: true }, 'four requests, no weights sent again');
+  assert.equal(r.held, true, 'the request for A was on its way while the figure went to B and back');
+  assert.equal(r.back.filter((l) => l === 95).length, 1, `layers 95 asked for once (requests: ${r.back})`);
+  assert.ok(r.aBack);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('depth taken off the page while its gradients wait gets them when it comes back', async () => {
   const { page, context, problems } = await depthPage('layers=48&width=64');
-  // the first run waits 150 ms for its values to settle: the figure leaves before it is sent
-  await page.evaluate(() => {
+  await gradientsNow(page);
+  // a new key starts a run that waits 150 ms for its values to settle; the
+  // figure leaves in the same task, before the run is sent
+  await page.evaluate(() => new Promise((resolve) => {
     const el = document.querySelector('posnorm-depth');
-    window.__away = { el, parent: el.parentNode, next: el.nextSibling };
-    el.remove();
-  });
+    el.layers = 47;
+    requestAnimationFrame(() => setTimeout(() => {
+      window.__away = { el, parent: el.parentNode, next: el.nextSibling, pending: el._gradTask.key !== undefined && el.result?.gradNorms === null };
+      el.remove();
+      resolve();
+    }, 0));
+  }));
+  assert.equal(await page.evaluate(() => window.__away.pending), true, 'the run was waiting when the figure left');
   await page.waitForTimeout(400);
   await page.evaluate(() => {
     const { el, parent, next } = window.__away;

@@ -43,5 +43,12 @@ export async function answer({ data }) {
   }
 }
 
-// only in a Worker (imported anywhere else, e.g. in Node, it does nothing)
-if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope) globalThis.onmessage = answer;
+// only in a Worker (imported anywhere else, e.g. in Node, it does nothing).
+// One message at a time, in order: the first request awaits init(), and a
+// `forget` or a later request's `keep` handled meanwhile would act before it.
+let queue = Promise.resolve();
+if (typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope) {
+  globalThis.onmessage = (event) => {
+    queue = queue.then(() => answer(event));
+  };
+}

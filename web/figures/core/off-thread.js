@@ -81,12 +81,19 @@ function request(p, keep, calls) {
     const copy = array();
     message.keep[name] = { version, array: copy };
     transfer.push(copy.buffer);
-    p.kept.set(name, version);
   }
   return new Promise((resolve, reject) => {
+    try {
+      p.worker.postMessage(message, transfer);
+    } catch (error) {
+      // nothing was sent (a value that cannot be cloned): nothing is recorded
+      if (message.module) p.moduleSent = false;
+      reject(error);
+      return;
+    }
+    for (const [name, { version }] of Object.entries(message.keep)) p.kept.set(name, version);
     const limit = setTimeout(breakWorker, REQUEST_LIMIT_MS);
     p.waiting.set(id, { resolve, reject, limit });
-    p.worker.postMessage(message, transfer);
   });
 }
 
