@@ -122,7 +122,7 @@ export class PosnormDepth extends PnFigure {
     const { layers, width, scale, seed, stack } = this;
     const key = `${layers}|${width}|${scale}|${seed}|${stack}`;
     this._gradTask ??= new KernelTask('depth-gradients', (grads, k) => {
-      // null: the figure left the page or changed width under the run
+      // null: the figure left the page, or its inputs changed under the run
       if (!grads) {
         this._gradTask.cancel();
         return;
