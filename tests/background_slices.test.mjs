@@ -23,25 +23,10 @@ const SLACK_MS = 1;
  */
 async function figure(name, query, { noWorker = false } = {}) {
   const url = `${env.server.url}/web/figure.html?fig=${name}&lang=en&${query}`;
-  const { page, context, problems } = noWorker
-    ? await openWithout(url)
-    : await open(env.browser, url, { width: 900 });
+  const setup = noWorker ? (context) => context.addInitScript(() => { delete globalThis.Worker; }) : undefined;
+  const { page, context, problems } = await open(env.browser, url, { width: 900, setup });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, `posnorm-${name}`, { timeout: 20000 });
   await settle(page);
-  return { page, context, problems };
-}
-
-/** open() for a page whose global Worker is removed before its scripts run. */
-async function openWithout(url) {
-  const context = await env.browser.newContext({ viewport: { width: 900, height: 900 } });
-  await context.addInitScript(() => { delete globalThis.Worker; });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(url);
   return { page, context, problems };
 }
 

@@ -7,23 +7,17 @@
 // leaves the work to the main thread with the same results.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { useBrowser } from './browser/harness.mjs';
+import { open, useBrowser } from './browser/harness.mjs';
 import { REQUEST_LIMIT_MS } from '../web/figures/core/off-thread.js';
 
 const env = useBrowser(before, after);
 
 /** figure.html with depth at `query`; `worker`: a route for kernel-worker.js ({ status, body }) or undefined. */
-async function depthPage(query, worker) {
-  const context = await env.browser.newContext({ viewport: { width: 900, height: 900 } });
-  if (worker) await context.route('**/kernel-worker.js', (route) => route.fulfill({ status: worker.status, contentType: 'text/javascript', body: worker.body }));
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto(`${env.server.url}/web/figure.html?fig=depth&lang=en&${query}`);
-  await page.waitForFunction(() => document.querySelector('posnorm-depth')?.renderTimes?.length > 0, null, { timeout: 20000 });
-  return { page, context, problems };
+async function depthPage(query, { worker, height = 900 } = {}) {
+  const setup = worker ? (context) => context.route('**/kernel-worker.js', (route) => route.fulfill({ status: worker.status, contentType: 'text/javascript', body: worker.body })) : undefined;
+  const opened = await open(env.browser, `${env.server.url}/web/figure.html?fig=depth&lang=en&${query}`, { width: 900, height, setup });
+  await opened.page.waitForFunction(() => document.querySelector('posnorm-depth')?.renderTimes?.length > 0, null, { timeout: 20000 });
+  return opened;
 }
 
 /** Waits for the gradients of the figure's current values; returns them beside residualStack's, and where they ran. */
@@ -84,12 +78,7 @@ test('a request sent between a seed change and the next frame does not give the 
 });
 
 test('two depth figures on one page keep their own weights in the one Worker; going A → B → A while A runs asks for A once', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 900, height: 2400 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  await page.goto(`${env.server.url}/web/figure.html?fig=depth&lang=en&layers=12&width=32`);
+  const { page, context, problems } = await depthPage('layers=12&width=32', { height: 2400 });
   await page.waitForFunction(() => document.querySelector('posnorm-depth')?.result?.gradNorms, null, { timeout: 20000 });
   const r = await page.evaluate(async () => {
     const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
@@ -176,16 +165,16 @@ test('depth taken off the page while its gradients wait gets them when it comes 
 });
 
 test('a Worker script that is not found leaves the gradients to the main thread, with the same numbers', async () => {
-  const { page, context, problems } = await depthPage('layers=24&width=32', { status: 404, body: '' });
+  const { page, context, problems } = await depthPage('layers=24&width=32', { worker: { status: 404, body: '' } });
   const r = await gradientsNow(page);
   assert.equal(r.offThread, false);
   assert.deepEqual(r.shown, r.direct);
-  assert.deepEqual(problems.filter((p) => !/404|Failed to load resource/.test(p)), []);
+  assert.deepEqual(problems.filter((p) => !/kernel-worker\.js|Failed to load resource/.test(p)), []);
   await context.close();
 });
 
 test(`a Worker that loads and never answers is given up after ${REQUEST_LIMIT_MS} ms, and the main thread computes the gradients`, async () => {
-  const { page, context, problems } = await depthPage('layers=24&width=32', { status: 200, body: '// answers nothing\n' });
+  const { page, context, problems } = await depthPage('layers=24&width=32', { worker: { status: 200, body: '// answers nothing\n' } });
   const start = Date.now();
   const r = await gradientsNow(page, REQUEST_LIMIT_MS + 20000);
   assert.ok(Date.now() - start >= REQUEST_LIMIT_MS - 1000, 'not before the limit');

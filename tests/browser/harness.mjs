@@ -26,10 +26,12 @@ export async function serve(options) {
 
 /**
  * Opens `path` in a new page; collects console errors, page errors and
- * failed requests into `problems`.
+ * failed requests into `problems`. `setup(context)`, when given, runs before
+ * the page opens (init scripts, routes).
  */
-export async function open(browser, url, { width = 1280, height = 900, colorScheme = 'light', reducedMotion = 'no-preference', hasTouch = false, deviceScaleFactor = 1 } = {}) {
+export async function open(browser, url, { width = 1280, height = 900, colorScheme = 'light', reducedMotion = 'no-preference', hasTouch = false, deviceScaleFactor = 1, setup } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion, hasTouch, deviceScaleFactor });
+  await setup?.(context);
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });

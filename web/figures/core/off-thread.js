@@ -126,7 +126,6 @@ export function dropKept(name) {
  */
 export class KernelTask {
   constructor(label, onResult, { settleMs = 150, expectLongUnits = false } = {}) {
-    this.label = label;
     this.onResult = onResult;
     this.settleMs = settleMs;
     this.longestCall = expectLongUnits ? Infinity : 0;
