@@ -23,6 +23,8 @@ addKoreanStrings(koStrings);
 const NAMES = Object.keys(PRESETS);
 /** The longest link parameter and the largest config it may unpack to. */
 const MAX_PACKED = 60000, MAX_TEXT = 1 << 20;
+/** How long a preset stays chosen before its JSON is written into the text box (ms; _showPresetText). */
+const TEXT_SETTLE_MS = 150;
 /** A pair's frequency ratio within this of 1 (or of the factor) counts as equal. */
 const REL = 1e-6;
 /** Each class's colour and marker shape (shape as well as colour, for readers who do not tell the colours apart). */
@@ -133,6 +135,7 @@ export class PosnormRopeConfig extends PnFigure {
     // the models' names are the same in every language
     for (const o of form.querySelectorAll('select[name=preset] option')) if (PRESETS[o.value]) o.textContent = PRESETS[o.value].label;
     this._area = area;
+    area.addEventListener('input', () => clearTimeout(this._textTimer));
     read.addEventListener('click', () => this._readText(area.value));
     file.addEventListener('change', () => { if (file.files?.[0]) this._readFile(file.files[0]); });
     area.addEventListener('dragover', (e) => { e.preventDefault(); area.classList.add('drop'); });
@@ -222,12 +225,29 @@ export class PosnormRopeConfig extends PnFigure {
     return data;
   }
 
+  /**
+   * Puts the preset's JSON in the text box: at once for the first preset
+   * shown, and once the reader has stayed on a preset for TEXT_SETTLE_MS
+   * after that. Laying out the new text took 3–4 ms of each frame of a
+   * keyboard run through the presets (make bench, issue #20), for a box the
+   * reader is not reading while the presets go by. Typing in the box first
+   * cancels the write, so it never replaces what the reader typed.
+   */
+  _showPresetText() {
+    clearTimeout(this._textTimer);
+    const preset = this.preset;
+    const write = () => {
+      this._textTimer = 0;
+      if (this.preset === preset && this._area) this._area.value = JSON.stringify(PRESETS[preset].config, null, 1);
+    };
+    if (this._shownPreset === undefined) write();
+    else this._textTimer = setTimeout(write, TEXT_SETTLE_MS);
+  }
+
   render() {
     const t = this.t;
     const src = this._source();
-    if (this._area && this.preset !== 'custom' && this._shownPreset !== this.preset) {
-      this._area.value = JSON.stringify(PRESETS[this.preset].config, null, 1);
-    }
+    if (this._area && this.preset !== 'custom' && this._shownPreset !== this.preset) this._showPresetText();
     this._shownPreset = this.preset;
     const d = src.config !== undefined ? this._compute(src) : { error: src.error, waiting: src.waiting };
     const width = canvasWidth(this.canvas) || 300;
