@@ -1,0 +1,47 @@
+// bench/frames.mjs's reading of a Chromium trace: each background slice (a
+// User Timing measure, 'b' and 'e' events) gets the thread time of the
+// innermost task of its own thread that contains it, allowing for the
+// page's coarsened clock; a slice no task contains counts its wall time.
+// Hand-made traces, so every number below is worked out by hand.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sliceThreadTimes } from '../bench/frames.mjs';
+import { SLICE_MEASURE } from '../web/figures/core/background.js';
+
+const task = (ts, dur, tdur, { pid = 1, tid = 1 } = {}) => ({ name: 'RunTask', ph: 'X', cat: 'disabled-by-default-devtools.timeline', pid, tid, ts, dur, tdur });
+const measure = (id, start, end, { pid = 1, tid = 1 } = {}) => [
+  { name: SLICE_MEASURE, ph: 'b', cat: 'blink.user_timing', pid, tid, ts: start, id2: { local: id } },
+  { name: SLICE_MEASURE, ph: 'e', cat: 'blink.user_timing', pid, tid, ts: end, id2: { local: id } },
+];
+
+test('a slice gets the thread time of the innermost task of its thread around it', () => {
+  const events = [
+    // an outer task (10 ms long, 9 ms on the CPU) holding an inner one (6.2 ms, 2.3 ms on the CPU) that ran the slice
+    task(1000, 10000, 9000), task(2000, 6200, 2300),
+    // a task of another thread over the same time, with more thread time: not the slice's
+    task(1500, 8000, 7000, { tid: 2 }),
+    ...measure('0x1', 2100, 8100),
+    // a second slice inside a task of its own
+    task(20000, 1500, 1400), ...measure('0x1', 20050, 21450),
+  ];
+  assert.deepEqual(sliceThreadTimes(events), [{ wall: 6, cpu: 2.3, task: true }, { wall: 1.4, cpu: 1.4, task: true }]);
+});
+
+test('measure ends up to 200 µs outside the task (the page\'s clock is coarsened) still match it; further out, or no task, counts the wall time', () => {
+  const events = [
+    task(5000, 3000, 1000), ...measure('0x2', 4850, 8150),
+    task(20000, 3000, 1000), ...measure('0x2', 19700, 22500),
+    ...measure('0x2', 40000, 47000),
+  ];
+  assert.deepEqual(sliceThreadTimes(events).map((s) => [s.wall, s.cpu, s.task]), [[3.3, 1, true], [2.8, 2.8, false], [7, 7, false]]);
+});
+
+test('b and e events pair by id and thread in time order, whatever order the trace lists them in; other measures are not slices', () => {
+  const events = [
+    ...measure('0x7', 30000, 31000).reverse(), task(29900, 1200, 500),
+    ...measure('0x8', 10000, 14000, { tid: 3 }), task(9950, 4100, 3000, { tid: 3 }),
+    { name: 'other-measure', ph: 'b', cat: 'blink.user_timing', pid: 1, tid: 1, ts: 30000, id2: { local: '0x9' } },
+    { name: 'other-measure', ph: 'e', cat: 'blink.user_timing', pid: 1, tid: 1, ts: 39000, id2: { local: '0x9' } },
+  ];
+  assert.deepEqual(sliceThreadTimes(events), [{ wall: 4, cpu: 3, task: true }, { wall: 1, cpu: 0.5, task: true }]);
+});
