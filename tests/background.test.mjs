@@ -5,7 +5,7 @@
 // equal float64 and the float32 emulation of tests/reference/pe.mjs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BackgroundTask, SLICE_MEASURE, SLICE_MS, runNow, runSliced } from '../web/figures/core/background.js';
+import { BackgroundTask, SLICE_MEASURE, SLICE_MS, SLICE_PLAN, runNow, runSliced } from '../web/figures/core/background.js';
 import { PeScratch, TOUCH_VALUES, nextUnitValues, peErrorSteps, peErrors } from '../web/figures/draw/pe-error.js';
 import { builds } from './helpers.mjs';
 import { float32CodeRow, peValue } from './reference/pe.mjs';
@@ -43,13 +43,43 @@ test('slices of 1 ms units keep to the budget and the result is the generator\'s
   assert.equal(log.length, 40);
   // 40 units and the call that returns the result
   assert.equal(slices.reduce((a, s) => a + s.detail.units, 0), 41);
-  // one unit's prediction: at most 4 units of 1 ms in a 4 ms slice
+  // planned to 3/4 of the budget: at most 3 units of 1 ms in a 4 ms slice
   for (const s of slices) {
-    assert.ok(s.detail.units <= 4 && s.detail.units >= 1, `units per slice ${s.detail.units}`);
+    assert.ok(s.detail.units <= 3 && s.detail.units >= 1, `units per slice ${s.detail.units}`);
     assert.equal(s.detail.label, 't');
   }
-  assert.ok(slices.length >= 10, `40 ms of work in 4 ms slices needs at least 10 slices, got ${slices.length}`);
+  assert.ok(slices.length >= 14, `41 units of 1 ms, at most 3 to a slice, need at least 14 slices, got ${slices.length}`);
   assert.equal(SLICE_MS, 4);
+  assert.equal(SLICE_PLAN, 0.75);
+});
+
+test('a unit that runs longer than the units before it still ends within the budget: slices are planned to 3/4 of it', async () => {
+  // on a clock of the test's own, which only the units move (so that
+  // nothing else this machine runs can lengthen a unit): six units of
+  // 0.45 ms fill the plan (2.7 ms; a seventh would pass 3 ms), and the
+  // seventh, of 1.8 ms, is expected to take 0.45 ms. Planned to the whole
+  // budget it would start at 2.7 ms and end the slice at 4.5 ms; planned to
+  // 3 ms, it starts the next slice.
+  const lengths = [0.45, 0.45, 0.45, 0.45, 0.45, 0.45, 1.8, 0.45, 0.45, 0.45];
+  let clock = 1000;
+  function* work() {
+    for (const ms of lengths) {
+      clock += ms;
+      yield;
+    }
+    return lengths.length;
+  }
+  const realNow = performance.now;
+  performance.now = () => clock;
+  let value, slices;
+  try {
+    ({ value, slices } = await slicesOf(() => runSliced(work(), { budget: 4, label: 'spike' })));
+  } finally {
+    performance.now = realNow;
+  }
+  assert.equal(value, lengths.length);
+  assert.deepEqual(slices.map((s) => s.detail.units), [6, 1, 4], 'six units, the long one alone, then the rest and the return');
+  for (const s of slices) assert.ok(s.duration <= 4, `a slice of ${s.detail.units} units took ${s.duration.toFixed(2)} ms (budget 4)`);
 });
 
 test('an infinite budget would run everything in one slice (what the budget prevents)', async () => {
