@@ -392,3 +392,56 @@ test('a figure repaints when its colours change under it (the system\'s dark sch
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the form follows every change — values, their text, and a range that depends on another control — and rewrites nothing else at a repaint', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-waveform id="w" d-model="64" i="4" pos="10" base="10000"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#w');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#w');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const form = el.shadowRoot.querySelector('form');
+    const state = (name) => {
+      const input = form.querySelector(`input[name=${name}]`);
+      return { min: input.min, max: input.max, value: input.value, text: input.closest('.control').querySelector('output').value, aria: input.getAttribute('aria-valuetext') };
+    };
+    const log = [];
+    const obs = new MutationObserver((records) => {
+      for (const m of records) {
+        const control = (m.target.nodeType === 1 ? m.target : m.target.parentNode).closest('.control');
+        log.push(`${control?.querySelector('input, select')?.name ?? '?'}:${m.type === 'attributes' ? m.attributeName : m.type}`);
+      }
+    });
+    obs.observe(form, { attributes: true, childList: true, characterData: true, subtree: true });
+    const steps = {};
+    // a value whose range depends on nothing else: only its own text changes
+    el.pos = 37;
+    await frame();
+    steps.pos = { log: log.splice(0), pos: state('pos') };
+    // d_model sets the pair index's range: i's max changes with it
+    el.dModel = 20;
+    await frame();
+    steps.dModel = { log: log.splice(0), dModel: state('dModel'), i: state('i') };
+    // a repaint that changes no value writes nothing into the form
+    el.invalidate();
+    await frame();
+    steps.none = log.splice(0);
+    // a log slider: its position is log10 of the value, its text the value
+    el.base = 1000;
+    await frame();
+    steps.base = { log: log.splice(0), base: state('base') };
+    obs.disconnect();
+    return steps;
+  });
+  assert.deepEqual(r.pos.pos, { min: '0', max: r.pos.pos.max, value: '37', text: '37', aria: '37' });
+  assert.deepEqual([...new Set(r.pos.log)].sort(), ['pos:aria-valuetext', 'pos:childList'], 'only the changed control is written');
+  assert.deepEqual(r.dModel.dModel, { min: '2', max: '1024', value: '20', text: '20', aria: '20' });
+  // i < d_model / 2: the largest pair index of d_model 20 is 9 (the published formula's pairs 0 … d/2 − 1)
+  assert.equal(r.dModel.i.max, '9');
+  assert.deepEqual([...new Set(r.dModel.log)].sort(), ['dModel:aria-valuetext', 'dModel:childList', 'i:max']);
+  assert.deepEqual(r.none, [], 'nothing rewritten when nothing changed');
+  assert.equal(Number(r.base.base.value), 3);
+  assert.deepEqual([r.base.base.text, r.base.base.aria], ['1000', '1000']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
