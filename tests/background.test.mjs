@@ -124,7 +124,9 @@ test('BackgroundTask: a new key abandons the old run; only the current key\'s re
   await new Promise((r) => setTimeout(r, 3));
   assert.equal(task.run('b', () => units(5, 0.1, logB)), true);
   assert.equal(task.run('b', () => units(5, 0.1, [])), false);
-  await new Promise((r) => setTimeout(r, 100));
+  // (b waits for its key to settle: a's run had begun when b abandoned it)
+  await until(() => results.length === 1);
+  await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(results, [['b', 5]]);
   assert.ok(logA.length < 50, 'the abandoned run stopped');
   task.cancel();
@@ -417,6 +419,42 @@ test('BackgroundTask: after a unit longer than a slice, a run waits for its key 
   task.run('e', () => units(1, 0, next));
   await until(() => next.length === 1);
   assert.ok(performance.now() - t0 < 300, 'no settling wait');
+});
+
+test('BackgroundTask: once a new key abandons a run that had begun its work, runs wait for their key to settle; a run that finishes lifts the wait', async () => {
+  const results = [], ran = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { settleMs: 300 });
+  // short runs that end between inputs: each starts at once, none is interrupted
+  for (let k = 0; k < 3; k++) {
+    const t0 = performance.now();
+    task.run(`s${k}`, () => units(1, 0, ran));
+    await until(() => results.length === k + 1);
+    assert.ok(performance.now() - t0 < 200, 'no settling wait while runs finish');
+  }
+  assert.equal(task.interrupted, false);
+  // a long run (40 units of 1 ms), abandoned by a new key once it has begun
+  const long = [];
+  task.run('a', () => units(40, 1, long));
+  await until(() => long.length > 0);
+  const t0 = performance.now();
+  // then a drag: a new key every 16 ms; no unit of any of them runs
+  const during = [];
+  for (let k = 0; k < 8; k++) {
+    task.run(`d${k}`, () => units(2, 0, during));
+    await new Promise((r) => setTimeout(r, 16));
+  }
+  assert.equal(task.interrupted, true);
+  assert.ok(long.length < 40, 'the long run was abandoned');
+  assert.deepEqual(during, [], 'nothing ran while the keys kept changing');
+  // the drag pauses: the last key's work runs once its key has stayed for settleMs
+  await until(() => results.length === 4);
+  assert.deepEqual(results.at(-1), ['d7', 2]);
+  assert.ok(performance.now() - t0 >= 300);
+  assert.equal(task.interrupted, false, 'a finished run lifts the wait');
+  const next = [], t1 = performance.now();
+  task.run('e', () => units(1, 0, next));
+  await until(() => next.length === 1);
+  assert.ok(performance.now() - t1 < 200, 'no settling wait after a run finished');
 });
 
 test('BackgroundTask with expectLongUnits: its first run already waits for its key to settle; short units lift the wait', async () => {

@@ -81,7 +81,7 @@ function quietMoment(budget, signal) {
  * generator is closed; no unit runs after the abort). A unit is never cut:
  * one that alone takes longer than the budget makes its slice too long, so
  * callers keep units well below SLICE_MS. `stats.longestUnit` (when given)
- * is set to the longest unit run.
+ * is set to the longest unit run, `stats.units` to the number of units run.
  */
 export async function runSliced(work, { signal, budget = SLICE_MS, label = 'background', stats } = {}) {
   const it = typeof work === 'function' ? work() : work;
@@ -102,7 +102,10 @@ export async function runSliced(work, { signal, budget = SLICE_MS, label = 'back
         units++;
         last = now - t;
         unit = Math.max(last, 0.75 * unit);
-        if (stats) stats.longestUnit = Math.max(stats.longestUnit ?? 0, last);
+        if (stats) {
+          stats.longestUnit = Math.max(stats.longestUnit ?? 0, last);
+          stats.units = (stats.units ?? 0) + 1;
+        }
       } while (!step.done && now - start + unit <= SLICE_PLAN * room);
       performance.measure?.(SLICE_MEASURE, { start, end: now, detail: { label, budget: room, units, lastUnit: last } });
       if (step.done) return step.value;
@@ -135,6 +138,14 @@ export function runNow(work) {
  * input of a drag. So once a run has had a unit longer than SLICE_MS, the
  * next run starts only after its key has stayed the same for `settleMs`: a
  * drag shows "computing…" and runs nothing until it pauses.
+ *
+ * The same wait follows a run that a new key abandoned after it had begun
+ * its work: the values change faster than the work finishes (a drag at large
+ * sizes: the heatmap's error line at 2048 × 1024 takes 50–90 ms of slices),
+ * so each run of the drag would be thrown away after costing the frames
+ * their share of the CPU (6 ms per input, issue #20). A run that finishes
+ * lifts the wait, so at small sizes, where a run ends between two inputs,
+ * the readout follows the drag.
  */
 export class BackgroundTask {
   /**
@@ -150,17 +161,21 @@ export class BackgroundTask {
     this.key = undefined;
     /** The longest unit of the last run that finished or was abandoned (ms). */
     this.longestUnit = expectLongUnits ? Infinity : 0;
+    /** Whether a new key abandoned a run that had begun its work, since a run last finished. */
+    this.interrupted = false;
     this._abort = null;
+    this._stats = null;
   }
 
   /** Starts `work()` for `key` (abandoning another key's run); false when `key` is already current. */
   run(key, work) {
     if (key === this.key) return false;
+    if (this._abort && this._stats?.units > 0) this.interrupted = true;
     this.cancel();
     this.key = key;
     const abort = (this._abort = new AbortController());
-    const stats = { longestUnit: 0 };
-    const settle = this.longestUnit > SLICE_MS ? this.settleMs : 0;
+    const stats = (this._stats = { longestUnit: 0, units: 0 });
+    const settle = this.longestUnit > SLICE_MS || this.interrupted ? this.settleMs : 0;
     const start = settle > 0
       ? new Promise((resolve, reject) => {
         const id = setTimeout(resolve, settle);
@@ -174,6 +189,7 @@ export class BackgroundTask {
       this.longestUnit = stats.longestUnit;
       if (this._abort === abort) {
         this._abort = null;
+        this.interrupted = false;
         this.onResult(value, key);
       }
     }, (error) => {
