@@ -37,31 +37,54 @@ export class FigureScratch {
   clear() { this.#arrays.clear(); }
 }
 
+/**
+ * The wasm buffers of one figure, by name. Each is held with a capacity of a
+ * power of two and handed out as a view of the length asked for (the same
+ * view object while that length stays): a d_model or seq_len drag asks for
+ * another length at every input, and a new allocation each time often came
+ * from memory the instance had just grown, whose first write costs page
+ * faults (6.6 ms per MB in Chromium on the project's VM; the heatmap's
+ * colormap of a fresh 8 MB buffer was most of its repaint at 2048 × 1024).
+ * A buffer is replaced by a larger one when it is too small, and by a
+ * smaller one when a quarter of its capacity would do, so a figure holds at
+ * most 8× what it uses (4× for most lengths), and frees everything when it
+ * leaves the page.
+ */
 export class FigureBuffers {
+  /** name → { buffer (the allocation), view (what get() last returned) } */
   #named = new Map();
 
   /** How many buffers are held now. */
   get size() { return this.#named.size; }
 
-  /** Iterates over the buffers held now. */
-  [Symbol.iterator]() { return this.#named.values(); }
+  /** Iterates over the buffers held now (the allocations, at their capacity). */
+  *[Symbol.iterator]() {
+    for (const e of this.#named.values()) yield e.buffer;
+  }
 
   /**
-   * The buffer kept under `name`, made anew from `pn` when missing or of
-   * another length or type (the old one is freed and forgotten).
+   * `length` values of type `type` kept under `name`, from `pn`: the view
+   * handed out last when the length and type are the same; else a view of
+   * the buffer kept, or of a new one when that is of another type, too
+   * small or more than four times too large (the old one is freed).
    */
   get(pn, name, length, type = 'f32') {
-    let b = this.#named.get(name);
-    if (b && !b.freed && b.length === length && b.type === type) return b;
-    b?.free();
-    b = pn.alloc(length, type);
-    this.#named.set(name, b);
-    return b;
+    let e = this.#named.get(name);
+    if (e && !e.buffer.freed && e.buffer.type === type && e.view.length === length) return e.view;
+    const capacity = pow2AtLeast(Math.max(1, length));
+    if (e && (e.buffer.freed || e.buffer.type !== type || e.buffer.length < length || capacity * 4 <= e.buffer.length)) {
+      if (!e.buffer.freed) e.buffer.free();
+      e = null;
+    }
+    if (!e) e = { buffer: pn.alloc(capacity, type), view: null };
+    e.view = e.buffer.length === length ? e.buffer : e.buffer.subarray(0, length);
+    this.#named.set(name, e);
+    return e.view;
   }
 
   /** Frees and forgets every buffer. */
   clear() {
-    for (const b of this.#named.values()) b.free();
+    for (const e of this.#named.values()) if (!e.buffer.freed) e.buffer.free();
     this.#named.clear();
   }
 }
