@@ -41,10 +41,10 @@ export class FigureScratch {
  * The wasm buffers of one figure, by name. Each is held with a capacity of a
  * power of two and handed out as a view of the length asked for (the same
  * view object while that length stays): a d_model or seq_len drag asks for
- * another length at every input, and a new allocation each time often came
- * from memory the instance had just grown, whose first write costs page
- * faults (6.6 ms per MB in Chromium on the project's VM; the heatmap's
- * colormap of a fresh 8 MB buffer was most of its repaint at 2048 × 1024).
+ * another length at every input, and allocated at each one (64 times in a
+ * 64-input heatmap drag, 9 times now: tests/figure_buffers.test.mjs); an
+ * allocation that grows the memory meets fresh pages, whose first write
+ * costs page faults (6.6 ms per MB in Chromium on the project's VM).
  * A buffer is replaced by a larger one when it is too small, and by a
  * smaller one when a quarter of its capacity would do, so a figure holds at
  * most 8× what it uses (4× for most lengths), and frees everything when it
