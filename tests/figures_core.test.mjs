@@ -393,55 +393,72 @@ test('a figure repaints when its colours change under it (the system\'s dark sch
   await context.close();
 });
 
-test('the form follows every change — values, their text, and a range that depends on another control — and rewrites nothing else at a repaint', async () => {
+test('the form follows every change — values, their text, and a range that depends on another control — and writes nothing that did not change', async () => {
   const { page: p, context, problems } = await page(`<posnorm-waveform id="w" d-model="64" i="4" pos="10" base="10000"></posnorm-waveform>
+    <posnorm-heatmap id="h" d-model="32" seq-len="20"></posnorm-heatmap>
     <script type="module" src="${MODULES}"></script>`);
   await started(p, '#w');
+  await started(p, '#h');
   const r = await p.evaluate(async () => {
-    const el = document.querySelector('#w');
+    const w = document.querySelector('#w'), h = document.querySelector('#h');
     const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-    const form = el.shadowRoot.querySelector('form');
-    const state = (name) => {
-      const input = form.querySelector(`input[name=${name}]`);
-      return { min: input.min, max: input.max, value: input.value, text: input.closest('.control').querySelector('output').value, aria: input.getAttribute('aria-valuetext') };
+    const state = (el, name) => {
+      const input = el.shadowRoot.querySelector(`form [name=${name}]`);
+      return { min: input.min, max: input.max, value: input.value, text: input.closest('.control').querySelector('output')?.value, aria: input.getAttribute('aria-valuetext') };
     };
+    // every change of the forms' DOM, and every write of an input's or a select's value (a property, which no MutationObserver sees)
     const log = [];
+    const nameOf = (node) => `${node.getRootNode().host.id}.${(node.nodeType === 1 ? node : node.parentNode).closest('.control')?.querySelector('input, select')?.name ?? '?'}`;
     const obs = new MutationObserver((records) => {
-      for (const m of records) {
-        const control = (m.target.nodeType === 1 ? m.target : m.target.parentNode).closest('.control');
-        log.push(`${control?.querySelector('input, select')?.name ?? '?'}:${m.type === 'attributes' ? m.attributeName : m.type}`);
-      }
+      for (const m of records) log.push(`${nameOf(m.target)}:${m.type === 'attributes' ? m.attributeName : m.type}`);
     });
-    obs.observe(form, { attributes: true, childList: true, characterData: true, subtree: true });
+    for (const el of [w, h]) obs.observe(el.shadowRoot.querySelector('form'), { attributes: true, childList: true, characterData: true, subtree: true });
+    for (const proto of [HTMLInputElement.prototype, HTMLSelectElement.prototype]) {
+      const d = Object.getOwnPropertyDescriptor(proto, 'value');
+      Object.defineProperty(proto, 'value', { ...d, set(v) { if (this.closest?.('form') || this.getRootNode() !== document) log.push(`${nameOf(this)}:value`); d.set.call(this, v); } });
+    }
     const steps = {};
-    // a value whose range depends on nothing else: only its own text changes
-    el.pos = 37;
-    await frame();
-    steps.pos = { log: log.splice(0), pos: state('pos') };
+    const step = async (name, change) => {
+      await obs.takeRecords();
+      log.length = 0;
+      change();
+      await frame();
+      for (const m of obs.takeRecords()) log.push(`${nameOf(m.target)}:${m.type === 'attributes' ? m.attributeName : m.type}`);
+      steps[name] = [...new Set(log)].sort();
+    };
+    // a value whose range depends on nothing else: only its own control
+    await step('pos', () => { w.pos = 37; });
+    steps.posState = state(w, 'pos');
     // d_model sets the pair index's range: i's max changes with it
-    el.dModel = 20;
-    await frame();
-    steps.dModel = { log: log.splice(0), dModel: state('dModel'), i: state('i') };
-    // a repaint that changes no value writes nothing into the form
-    el.invalidate();
-    await frame();
-    steps.none = log.splice(0);
-    // a log slider: its position is log10 of the value, its text the value
-    el.base = 1000;
-    await frame();
-    steps.base = { log: log.splice(0), base: state('base') };
+    await step('dModel', () => { w.dModel = 20; });
+    steps.dModelState = state(w, 'dModel');
+    steps.iState = state(w, 'i');
+    // a log slider off its 0.01 grid (log10 500 = 2.69897 shows as 2.7)
+    await step('base', () => { w.base = 500; });
+    steps.baseState = state(w, 'base');
+    // then another control: the base slider is left alone
+    await step('posAgain', () => { w.pos = 20; });
+    // a select, then another control of the same figure
+    await step('layout', () => { h.layout = 'concat'; });
+    steps.layoutValue = h.shadowRoot.querySelector('form [name=layout]').value;
+    await step('heatmapDModel', () => { h.dModel = 48; });
+    // the forms synced with nothing changed: nothing written
+    await step('none', () => { w.controlsChanged(); h.controlsChanged(); });
     obs.disconnect();
     return steps;
   });
-  assert.deepEqual(r.pos.pos, { min: '0', max: r.pos.pos.max, value: '37', text: '37', aria: '37' });
-  assert.deepEqual([...new Set(r.pos.log)].sort(), ['pos:aria-valuetext', 'pos:childList'], 'only the changed control is written');
-  assert.deepEqual(r.dModel.dModel, { min: '2', max: '1024', value: '20', text: '20', aria: '20' });
+  assert.deepEqual(r.posState, { min: '0', max: r.posState.max, value: '37', text: '37', aria: '37' });
+  assert.deepEqual(r.pos, ['w.pos:aria-valuetext', 'w.pos:childList', 'w.pos:value'], 'only the changed control is written');
+  assert.deepEqual(r.dModelState, { min: '2', max: '1024', value: '20', text: '20', aria: '20' });
   // i < d_model / 2: the largest pair index of d_model 20 is 9 (the published formula's pairs 0 … d/2 − 1)
-  assert.equal(r.dModel.i.max, '9');
-  assert.deepEqual([...new Set(r.dModel.log)].sort(), ['dModel:aria-valuetext', 'dModel:childList', 'i:max']);
-  assert.deepEqual(r.none, [], 'nothing rewritten when nothing changed');
-  assert.equal(Number(r.base.base.value), 3);
-  assert.deepEqual([r.base.base.text, r.base.base.aria], ['1000', '1000']);
+  assert.equal(r.iState.max, '9');
+  assert.deepEqual(r.dModel, ['w.dModel:aria-valuetext', 'w.dModel:childList', 'w.dModel:value', 'w.i:max']);
+  assert.deepEqual(r.baseState, { min: '2', max: '5', value: '2.7', text: '500', aria: '500' });
+  assert.deepEqual(r.posAgain, ['w.pos:aria-valuetext', 'w.pos:childList', 'w.pos:value'], 'the log slider off its grid is not rewritten');
+  assert.equal(r.layoutValue, 'concat');
+  assert.ok(r.layout.includes('h.layout:value'));
+  assert.ok(!r.heatmapDModel.includes('h.layout:value'), `the select is left alone: ${r.heatmapDModel.join(' ')}`);
+  assert.deepEqual(r.none, [], 'nothing written when nothing changed');
   assert.deepEqual(problems, []);
   await context.close();
 });

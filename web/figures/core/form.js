@@ -53,15 +53,24 @@ function buildControl(c, id, onInput) {
 function syncControl(fig, c, entry, value) {
   const { input, output } = entry;
   if (c.kind === 'choice') {
-    if (input.value !== value) input.value = value;
+    if (input.value !== String(value)) input.value = value;
     return;
   }
   const scale = (v) => (c.kind === 'log' ? Math.log10(v) : v);
   const min = String(scale(bound(fig, c, 'min'))), max = String(scale(bound(fig, c, 'max')));
   if (input.min !== min) input.min = min;
   if (input.max !== max) input.max = max;
+  // the position: written when the value moved, or when the slider shows
+  // something else than it did after the last write (the reader moved it,
+  // and the figure kept, clamped or rounded the value). Not compared with
+  // the value itself: a range input rounds what it is given to its step
+  // grid, so log10(500) reads back as 2.7 and would be rewritten each time.
   const pos = scale(value);
-  if (Number(input.value) !== pos) input.value = String(pos);
+  if (entry.pos !== pos || input.value !== entry.written) {
+    input.value = String(pos);
+    entry.pos = pos;
+    entry.written = input.value;
+  }
   const text = c.format ? c.format(value) : String(value);
   if (output.value !== text) output.value = text;
   if (input.getAttribute('aria-valuetext') !== text) input.setAttribute('aria-valuetext', text);
