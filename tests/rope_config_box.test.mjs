@@ -2,8 +2,10 @@
 // config from the first frame; while the reader steps through the presets
 // it is left alone (laying out new text cost 3–4 ms of every such frame,
 // issue #20) and then shows the preset the reader stopped on; what the
-// reader typed is never replaced by a preset written late; and a config
-// pasted and read is the one the figure draws.
+// reader typed, or a file read, is never replaced by a preset written late;
+// and a config pasted and read is the one the figure draws. The delay is
+// the class's presetTextDelay, set long where a test must not depend on how
+// fast this machine runs.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
@@ -11,6 +13,8 @@ import { PRESETS } from '../web/figures/data/rope-config-presets.js';
 
 const env = useBrowser(before, after);
 const TAG = 'posnorm-rope-config';
+const NAMES = Object.keys(PRESETS);
+const json = (name) => JSON.stringify(PRESETS[name].config, null, 1);
 
 async function ropeConfigPage() {
   const opened = await open(env.browser, `${env.server.url}/web/figure.html?fig=rope-config&lang=en`);
@@ -18,42 +22,52 @@ async function ropeConfigPage() {
   return opened;
 }
 
-const boxText = (page) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('textarea[name=config-json]').value, TAG);
-const parsed = (text) => { try { return JSON.parse(text); } catch { return undefined; } };
+const boxText = (page, sel = TAG) => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('textarea[name=config-json]').value, sel);
+const setDelay = (page, ms) => page.evaluate(([t, v]) => { customElements.get(t).presetTextDelay = v; }, [TAG, ms]);
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('the box holds the first preset\'s config at the first frame, keeps it while the reader steps through presets, then shows the one stopped on', async () => {
   const { page, context, problems } = await ropeConfigPage();
-  const first = await page.evaluate((t) => document.querySelector(t).preset, TAG);
-  assert.deepEqual(parsed(await boxText(page)), PRESETS[first].config, 'the default preset, with no wait');
-  const select = page.locator(`${TAG} select[name=preset]`);
+  // a delay no step of this test comes near: only a write at once fills the box of a new figure
+  await setDelay(page, 60000);
+  await page.evaluate((t) => {
+    const el = document.createElement(t);
+    el.id = 'fresh';
+    el.setAttribute('preset', 'mistral-7b-v0.1');
+    document.body.prepend(el);
+  }, TAG);
+  await startFigure(page, '#fresh');
+  assert.equal(await boxText(page, '#fresh'), json('mistral-7b-v0.1'), 'the first preset, with no wait');
+  const select = page.locator('#fresh select[name=preset]');
   await select.focus();
   const seen = [];
-  for (let k = 0; k < 4; k++) {
+  for (let k = 0; k < 3; k++) {
     await page.keyboard.press('ArrowDown');
-    // the frame that draws the step, then the box as it is then
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    seen.push([await page.evaluate((t) => document.querySelector(t).preset, TAG), parsed(await boxText(page))]);
+    await frame(page);
+    seen.push([await page.evaluate(() => document.querySelector('#fresh').preset), await boxText(page, '#fresh')]);
   }
-  const names = Object.keys(PRESETS);
-  assert.deepEqual(seen.map(([p]) => p), names.slice(names.indexOf(first) + 1, names.indexOf(first) + 5), 'each key press chose the next preset');
-  // (four steps within far less than the settle time of each other: kept as it was)
-  for (const [preset, shown] of seen) assert.deepEqual(shown, PRESETS[first].config, `${preset}: the box is not rewritten between steps`);
-  const last = seen.at(-1)[0];
-  await page.waitForFunction(([t, want]) => document.querySelector(t).shadowRoot.querySelector('textarea[name=config-json]').value === want,
-    [TAG, JSON.stringify(PRESETS[last].config, null, 1)], { timeout: 2000 });
+  const from = NAMES.indexOf('mistral-7b-v0.1');
+  assert.deepEqual(seen.map(([p]) => p), NAMES.slice(from + 1, from + 4), 'each key press chose the next preset');
+  for (const [preset, shown] of seen) assert.equal(shown, json('mistral-7b-v0.1'), `${preset}: the box is not rewritten between steps`);
+  // a short delay, one more step: the box shows where the reader stopped
+  await setDelay(page, 30);
+  await page.keyboard.press('ArrowDown');
+  const last = await page.evaluate(() => document.querySelector('#fresh').preset);
+  assert.equal(last, NAMES[from + 4]);
+  await page.waitForFunction(([want]) => document.querySelector('#fresh').shadowRoot.querySelector('textarea[name=config-json]').value === want, [json(last)], { timeout: 5000 });
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('what the reader types into the box is never replaced by a preset written after it, and a config read from it is the one drawn', async () => {
   const { page, context, problems } = await ropeConfigPage();
-  const names = Object.keys(PRESETS);
-  await page.evaluate(([t, p]) => { document.querySelector(t).preset = p; }, [TAG, names[2]]);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  // typed before the preset's text was written
+  await setDelay(page, 2000);
+  await page.evaluate(([t, p]) => { document.querySelector(t).preset = p; }, [TAG, NAMES[2]]);
+  await frame(page);
+  // typed well within the delay, before the preset's text is written
   const typed = JSON.stringify({ hidden_size: 256, num_attention_heads: 4, max_position_embeddings: 2048, rope_theta: 1000 });
   await page.locator(`${TAG} textarea[name=config-json]`).fill(typed);
-  await page.waitForTimeout(600);
+  await page.waitForTimeout(2600);
   assert.equal(await boxText(page), typed, 'the typed text stays');
   await page.locator(`${TAG} button[data-key=rcRead]`).click();
   await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.headDim, TAG);
@@ -61,6 +75,23 @@ test('what the reader types into the box is never replaced by a preset written a
   // 256 / 4 heads = 64 per head, all of it rotated, θ = 1000 (the HF rules for a config without head_dim or partial_rotary_factor)
   assert.deepEqual(r, { headDim: 64, rotaryDim: 64, base: 1000 });
   assert.equal(await boxText(page), typed);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a config file read while a preset\'s text waits to be written stays in the box, and is the one drawn', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  await setDelay(page, 2000);
+  await page.evaluate(([t, p]) => { document.querySelector(t).preset = p; }, [TAG, NAMES[3]]);
+  await frame(page);
+  const text = JSON.stringify({ hidden_size: 512, num_attention_heads: 8, max_position_embeddings: 4096, rope_theta: 50000 }, null, 2);
+  await page.locator(`${TAG} input[type=file]`).setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.base === 50000, TAG);
+  // past the delay: the preset's write finds the preset no longer chosen
+  await page.waitForTimeout(2600);
+  assert.equal(await boxText(page), text, 'the file\'s text stays');
+  const r = await page.evaluate((t) => { const { headDim, rotaryDim, base } = document.querySelector(t).result; return { headDim, rotaryDim, base }; }, TAG);
+  assert.deepEqual(r, { headDim: 64, rotaryDim: 64, base: 50000 });
   assert.deepEqual(problems, []);
   await context.close();
 });

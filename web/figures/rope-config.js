@@ -23,8 +23,6 @@ addKoreanStrings(koStrings);
 const NAMES = Object.keys(PRESETS);
 /** The longest link parameter and the largest config it may unpack to. */
 const MAX_PACKED = 60000, MAX_TEXT = 1 << 20;
-/** How long a preset stays chosen before its JSON is written into the text box (ms; _showPresetText). */
-const TEXT_SETTLE_MS = 150;
 /** A pair's frequency ratio within this of 1 (or of the factor) counts as equal. */
 const REL = 1e-6;
 /** Each class's colour and marker shape (shape as well as colour, for readers who do not tell the colours apart). */
@@ -90,6 +88,12 @@ export function classifyPairs(plain, scaled, factor) {
 }
 
 export class PosnormRopeConfig extends PnFigure {
+  /**
+   * How long a preset stays chosen before its JSON is written into the text
+   * box (ms; _showPresetText). A page (or a test) may set it.
+   */
+  static presetTextDelay = 150;
+
   static controls = [
     { prop: 'preset', attr: 'preset', kind: 'choice', choices: [...NAMES, 'custom'], choiceLabels: { custom: 'rcCustom' }, def: 'llama-3.1-8b', label: 'rcPreset' },
     { prop: 'seqLen', attr: 'seq-len', kind: 'log', min: 1, max: 2 ** 21, logStep: 0.01, def: 131072, label: 'rcSeqLen', round: (v) => Math.round(v) },
@@ -227,21 +231,26 @@ export class PosnormRopeConfig extends PnFigure {
 
   /**
    * Puts the preset's JSON in the text box: at once for the first preset
-   * shown, and once the reader has stayed on a preset for TEXT_SETTLE_MS
-   * after that. Laying out the new text took 3–4 ms of each frame of a
+   * shown, and once the reader has stayed on a preset for presetTextDelay
+   * ms after that. Laying out the new text took 3–4 ms of each frame of a
    * keyboard run through the presets (make bench, issue #20), for a box the
    * reader is not reading while the presets go by. Typing in the box first
-   * cancels the write, so it never replaces what the reader typed.
+   * cancels the write, and a write for a preset no longer chosen (a file or
+   * a link read since) does nothing, so it never replaces what the reader
+   * gave. Text already in the box is not written again (its caret and
+   * scroll stay). A figure taken off the page still gets the write, so the
+   * box is right when it comes back.
    */
   _showPresetText() {
     clearTimeout(this._textTimer);
     const preset = this.preset;
     const write = () => {
       this._textTimer = 0;
-      if (this.preset === preset && this._area) this._area.value = JSON.stringify(PRESETS[preset].config, null, 1);
+      const text = JSON.stringify(PRESETS[preset].config, null, 1);
+      if (this.preset === preset && this._area && this._area.value !== text) this._area.value = text;
     };
     if (this._shownPreset === undefined) write();
-    else this._textTimer = setTimeout(write, TEXT_SETTLE_MS);
+    else this._textTimer = setTimeout(write, this.constructor.presetTextDelay);
   }
 
   render() {
