@@ -11,6 +11,8 @@ export declare function classifyPairs(plain: ArrayLike<number>, scaled: ArrayLik
 
 /** `<posnorm-rope-config>`: a model's RoPE as its Hugging Face config.json describes it, read by pn.ropeFromConfig. */
 export declare class PosnormRopeConfig extends PnFigure {
+  /** Milliseconds a preset stays chosen before its config.json goes into the text box (150; the first preset's at once). */
+  static presetTextDelay: number;
   /** attribute preset, default 'llama-3.1-8b': a published config, or 'custom' (the config in `config`) */
   preset: 'llama-3.1-8b' | 'llama-3.2-1b' | 'mistral-7b-v0.1' | 'qwen2.5-7b-instruct' | 'phi-3-mini-128k-instruct' | 'gpt-oss-20b' | 'deepseek-v3' | 'custom';
   /** attribute seq-len, 1…2097152 (log slider), default 131072: the sequence length the frequencies are for (longrope's long factors past the original length, dynamic's grown base), drawn as a line */
