@@ -182,19 +182,23 @@ const CLOCK_SLACK_US = 200;
 
 /**
  * The background slices of a Chromium trace (its traceEvents, recorded with
- * TRACE_CATEGORIES): for each SLICE_MEASURE measure, { wall, cpu } in ms,
- * wall its own length and cpu the thread time (tdur) of the innermost
- * RunTask of its thread that contains it (within CLOCK_SLACK_US), which is the slice's CPU time
- * plus whatever else that task ran (an upper bound). A slice no recorded
- * task contains (one that began before the trace) counts its wall time as
- * its CPU time (`task` false).
+ * TRACE_CATEGORIES): for each SLICE_MEASURE measure, in time order,
+ * { wall, cpu, task } in ms: wall its own length; cpu the thread time (tdur)
+ * of the innermost RunTask of its thread that contains it (within
+ * CLOCK_SLACK_US) — the slice's CPU time plus whatever else that task ran —
+ * or its wall time where that is less: an upper bound either way. A slice
+ * no recorded task contains (one that began before the trace) counts its
+ * wall time as its CPU time (`task` false).
  */
 export function sliceThreadTimes(events) {
   const open = new Map(), slices = [];
-  const sorted = events.filter((e) => e.name === SLICE_MEASURE && (e.ph === 'b' || e.ph === 'e')).sort((a, b) => a.ts - b.ts);
+  // (a measure of zero length is one 'n' event; Chromium gives every
+  // measure of a name the same id, so b and e pair in time order per thread)
+  const sorted = events.filter((e) => e.name === SLICE_MEASURE && (e.ph === 'b' || e.ph === 'e' || e.ph === 'n')).sort((a, b) => a.ts - b.ts);
   for (const e of sorted) {
     const key = `${e.pid}:${e.tid}:${e.id2?.local ?? e.id}`;
-    if (e.ph === 'b') open.set(key, e);
+    if (e.ph === 'n') slices.push({ pid: e.pid, tid: e.tid, start: e.ts, end: e.ts });
+    else if (e.ph === 'b') open.set(key, e);
     else if (open.has(key)) {
       const b = open.get(key);
       open.delete(key);
@@ -202,14 +206,16 @@ export function sliceThreadTimes(events) {
     }
   }
   const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && typeof e.dur === 'number');
+  slices.sort((a, b) => a.start - b.start);
   return slices.map((sl) => {
     let inner = null;
     for (const t of tasks) {
       if (t.pid !== sl.pid || t.tid !== sl.tid || t.ts > sl.start + CLOCK_SLACK_US || t.ts + t.dur < sl.end - CLOCK_SLACK_US) continue;
       if (!inner || t.dur < inner.dur) inner = t;
     }
+    // one thread's CPU time within the slice is at most its wall time
     const wall = (sl.end - sl.start) / 1000;
-    return inner && typeof inner.tdur === 'number' ? { wall, cpu: inner.tdur / 1000, task: true } : { wall, cpu: wall, task: false };
+    return inner && typeof inner.tdur === 'number' ? { wall, cpu: Math.min(wall, inner.tdur / 1000), task: true } : { wall, cpu: wall, task: false };
   });
 }
 

@@ -14,17 +14,29 @@ const measure = (id, start, end, { pid = 1, tid = 1 } = {}) => [
   { name: SLICE_MEASURE, ph: 'e', cat: 'blink.user_timing', pid, tid, ts: end, id2: { local: id } },
 ];
 
-test('a slice gets the thread time of the innermost task of its thread around it', () => {
+test('a slice gets the thread time of the innermost task of its thread around it, or its wall time where that is less', () => {
   const events = [
     // an outer task (10 ms long, 9 ms on the CPU) holding an inner one (6.2 ms, 2.3 ms on the CPU) that ran the slice
     task(1000, 10000, 9000), task(2000, 6200, 2300),
-    // a task of another thread over the same time, with more thread time: not the slice's
-    task(1500, 8000, 7000, { tid: 2 }),
+    // tasks of another thread and of another process around the slice, shorter than its own: not the slice's
+    task(2050, 6100, 100, { tid: 2 }), task(2080, 6050, 50, { pid: 2 }),
     ...measure('0x1', 2100, 8100),
     // a second slice inside a task of its own
     task(20000, 1500, 1400), ...measure('0x1', 20050, 21450),
+    // a slice of 3 ms in a task of 5 ms on the CPU: at most its 3 ms were the slice's
+    task(30000, 6000, 5000), ...measure('0x1', 31000, 34000),
   ];
-  assert.deepEqual(sliceThreadTimes(events), [{ wall: 6, cpu: 2.3, task: true }, { wall: 1.4, cpu: 1.4, task: true }]);
+  assert.deepEqual(sliceThreadTimes(events), [{ wall: 6, cpu: 2.3, task: true }, { wall: 1.4, cpu: 1.4, task: true }, { wall: 3, cpu: 3, task: true }]);
+});
+
+test('a measure of zero length (one \'n\' event) is a slice; measures of one id on two threads overlap and each keeps its own ends', () => {
+  const events = [
+    task(900, 700, 600), { name: SLICE_MEASURE, ph: 'n', cat: 'blink.user_timing', pid: 1, tid: 1, ts: 1000, id2: { local: '0x3' } },
+    // the same id on threads 1 and 2, the second inside the first
+    task(4900, 5200, 4000), ...measure('0x3', 5000, 10000),
+    task(5900, 1200, 1000, { tid: 2 }), ...measure('0x3', 6000, 7000, { tid: 2 }),
+  ];
+  assert.deepEqual(sliceThreadTimes(events), [{ wall: 0, cpu: 0, task: true }, { wall: 5, cpu: 4, task: true }, { wall: 1, cpu: 1, task: true }]);
 });
 
 test('measure ends up to 200 µs outside the task (the page\'s clock is coarsened) still match it; further out, or no task, counts the wall time', () => {
