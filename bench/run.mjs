@@ -70,7 +70,9 @@ renders, 32 inputs across the control's range, one per frame. "p95" is input
 → painted frame; "repaint" the figure's own render() alone; long tasks are
 PerformanceObserver 'longtask' entries (≥ 50 ms) during the drag; slices the
 background work's (core/background.js) during the drag and until the page is
-quiet again.
+quiet again, in wall-clock time and in the main thread's CPU time (each drag
+is traced in Chromium; a slice's CPU time is that of the task that ran it,
+at most its wall time).
 `);
 out((await benchFrames()).table);
 out(`
