@@ -457,6 +457,40 @@ test('BackgroundTask: once a new key abandons a run that had begun its work, run
   assert.ok(performance.now() - t1 < 200, 'no settling wait after a run finished');
 });
 
+test('BackgroundTask: a run dropped before its first unit ran does not make the next one wait', async () => {
+  const results = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { settleMs: 2000 });
+  const t0 = performance.now();
+  // 'a' is dropped in the same task that started it: it never reached a quiet moment
+  task.run('a', () => units(40, 1, []));
+  task.run('b', () => units(1, 0, []));
+  await until(() => results.length === 1);
+  assert.deepEqual(results, [['b', 1]]);
+  assert.equal(task.interrupted, false);
+  assert.ok(performance.now() - t0 < 1000, 'no settling wait');
+});
+
+test('KernelTask without a Worker (Node): its runs on the main thread wait for their key to settle after one was abandoned once begun, as BackgroundTask\'s do', async () => {
+  const { KernelTask } = await import('../web/figures/core/off-thread.js');
+  const results = [];
+  const task = new KernelTask('k', (v, key) => results.push([key, v]), { settleMs: 300 });
+  // a job: what the Worker would run (no Worker here, so never sent) and the same work in slices
+  const job = (n, ms, log) => ({ offThread: () => ({ pn: {}, calls: [], keep: {} }), sliced: () => units(n, ms, log) });
+  const long = [];
+  task.run('a', job(40, 1, long));
+  await until(() => long.length > 0);
+  assert.equal(task.offThread, false, 'fell back to slices');
+  const during = [];
+  for (let k = 0; k < 8; k++) {
+    task.run(`d${k}`, job(2, 0, during));
+    await new Promise((r) => setTimeout(r, 16));
+  }
+  assert.ok(long.length < 40, 'the long run was abandoned');
+  assert.deepEqual(during, [], 'nothing ran while the keys kept changing');
+  await until(() => results.length === 1);
+  assert.deepEqual(results, [['d7', 2]]);
+});
+
 test('BackgroundTask with expectLongUnits: its first run already waits for its key to settle; short units lift the wait', async () => {
   const results = [], ran = [];
   const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { settleMs: 300, expectLongUnits: true });

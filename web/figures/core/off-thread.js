@@ -147,8 +147,11 @@ export class KernelTask {
   /** Starts the work for `key` (abandoning another key's); false when `key` is already current. */
   run(key, job) {
     if (key === this.key) return false;
-    this.cancel();
+    // on the main thread the sliced task abandons its own run: cancelled
+    // here first, it could not tell that the run it dropped had begun (and
+    // would not wait for the values to settle, BackgroundTask.run)
     if (this._onMainThread) return this._sliced.run(key, job.sliced);
+    this.cancel();
     this._key = key;
     this._next = { key, job };
     const settle = this.longestCall > SLICE_MS ? this.settleMs : 0;
