@@ -33,7 +33,9 @@ test('a figure buffer: capacity a power of two, the same view while the length s
   assert.deepEqual(held(), [['f32', 2048]]);
   buffers.get(pn, 'a', 512);
   assert.deepEqual(held(), [['f32', 512]]);
-  // another type: replaced
+  // another type, at the same length or another: replaced
+  assert.equal(buffers.get(pn, 'a', 512, 'u8c').array.constructor, Uint8ClampedArray);
+  assert.deepEqual(held(), [['u8c', 512]]);
   const px = buffers.get(pn, 'a', 300, 'u8c');
   assert.equal(px.array.constructor, Uint8ClampedArray);
   assert.deepEqual(held(), [['u8c', 512]]);
@@ -43,6 +45,13 @@ test('a figure buffer: capacity a power of two, the same view while the length s
   [...buffers][1].free();
   assert.equal(buffers.get(pn, 'b', 3).freed, false);
   assert.equal(pn.heapStats().allocations, base.allocations + 2);
+  // a length that is not a whole number of at least 1: refused before anything is allocated
+  const count = pn.heapStats().allocations;
+  for (const bad of [0, -1, 10.5, NaN, Infinity]) {
+    assert.throws(() => buffers.get(pn, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
+  }
+  assert.equal(pn.heapStats().allocations, count);
+  assert.equal(buffers.size, 2);
   buffers.clear();
   assert.equal(buffers.size, 0);
   const after = pn.heapStats();

@@ -462,3 +462,23 @@ test('the form follows every change — values, their text, and a range that dep
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a slider the reader moves to a position whose value the figure keeps as it was snaps back to that value\'s position', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-rope-config id="r" seq-len="1"></posnorm-rope-config>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#r');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#r');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const input = el.shadowRoot.querySelector('form input[name=seqLen]');
+    const before = input.value;
+    // seq_len is a log slider of whole numbers from 1: position 0.12 is 10^0.12 = 1.32, kept as 1
+    input.value = '0.12';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    return { before, after: input.value, seqLen: el.seqLen };
+  });
+  assert.deepEqual(r, { before: '0', after: '0', seqLen: 1 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

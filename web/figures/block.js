@@ -148,7 +148,7 @@ export class PosnormBlock extends PnFigure {
 
   describe() { return this.t.blockAlt(this); }
 
-  toCsv() {
+  csv() {
     const r = this.result, d = this.dModel;
     const lines = [`tensor,token,${Array.from({ length: Math.max(d, T) }, (_, c) => `v${c}`).join(',')}`];
     for (const [key] of this._panels()) {

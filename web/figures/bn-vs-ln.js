@@ -97,7 +97,7 @@ export class PosnormBnVsLn extends PnFigure {
 
   describe() { return this.t.bnAlt(this); }
 
-  toCsv() {
+  csv() {
     const { x, bn, ln } = this.result;
     const H = this.features;
     return `row,col,x,batchnorm,layernorm\n${[...x].map((v, k) => [Math.floor(k / H), k % H, v, bn[k], ln[k]].join(',')).join('\n')}\n`;

@@ -152,7 +152,7 @@ export class PosnormCompare extends PnFigure {
 
   describe() { return this.t.cmpAlt; }
 
-  toCsv() {
+  csv() {
     const [s0, s1] = this.result?.ropeScores ?? [[], []];
     return `distance,rope_score_start0,rope_score_start${this.offset}\n${s0.map((v, d) => `${d},${v},${s1[d]}`).join('\n')}\n`;
   }

@@ -237,7 +237,7 @@ export class PosnormDepth extends PnFigure {
 
   describe() { return this.t.depthAlt(this); }
 
-  toCsv() {
+  csv() {
     const stds = this._compute();
     return `layer,${BLOCKS.map(([b]) => `std_${b}`).join(',')}\n${[...stds[0]].map((_, l) => [l + 1, ...stds.map((s) => s[l])].join(',')).join('\n')}\n`;
   }

@@ -140,7 +140,7 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   /** The matrix as CSV: one row per position, one column per dimension. */
-  toCsv() {
+  csv() {
     this._compute();
     const { dModel, seqLen } = this;
     const pe = this._pe.array;

@@ -103,7 +103,7 @@ export class PosnormLnSimulator extends PnFigure {
   }
 
   /** Input and output per feature as CSV. */
-  toCsv() {
+  csv() {
     this._compute();
     const x = this.buffer('x', this.features).array, y = this.buffer('y', this.features).array;
     const lines = ['feature,x,y'];

@@ -56,7 +56,7 @@ export class PosnormLnSteps extends PnFigure {
 
   describe() { return this.t.stepsAlt; }
 
-  toCsv() {
+  csv() {
     const r = this.result;
     return `feature,x,centered,normalized,y\n${[...r.x].map((v, j) => [j, v, r.centered[j], r.normalized[j], r.y[j]].join(',')).join('\n')}\n`;
   }

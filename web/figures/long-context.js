@@ -168,7 +168,7 @@ export class PosnormLongContext extends PnFigure {
 
   describe() { return this.t.lcAlt(this); }
 
-  toCsv() {
+  csv() {
     const r = this._compute();
     return `distance,${METHODS.map((m) => `score_${m.key}`).join(',')}\n${r.ds.map((d, j) => [d, ...r.methods.map((m) => m.scores[j])].join(',')).join('\n')}\n`;
   }

@@ -152,7 +152,7 @@ export class PosnormOrder extends PnFigure {
 
   describe() { return this.t.orderAlt([...this.order].map((k) => TOKENS[k]).join(' ')); }
 
-  toCsv() {
+  csv() {
     const { byToken } = this._run(this.order);
     return `token,${Array.from({ length: D }, (_, c) => `out${c}`).join(',')}\n${byToken.map((v, k) => `${TOKENS[k]},${[...v].join(',')}`).join('\n')}\n`;
   }

@@ -184,7 +184,7 @@ export class PosnormPrecision extends PnFigure {
 
   describe() { return this.t.precAlt(this); }
 
-  toCsv() {
+  csv() {
     const r = this._compute();
     // the selected code's columns are named after its type (and compute)
     const code = this.type === 'float32' ? 'float32_code' : `${this.type}_${this.compute === 'low' ? 'low' : 'rounded'}_code`;

@@ -127,7 +127,7 @@ export class PosnormProperties extends PnFigure {
 
   describe() { return this.t.propAlt(this); }
 
-  toCsv() {
+  csv() {
     const { dModel, seqLen } = this;
     const pe = this.buffer('pe', seqLen * dModel).array;
     const lines = [`pos,${Array.from({ length: dModel }, (_, d) => `dim${d}`).join(',')}`];

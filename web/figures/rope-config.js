@@ -237,17 +237,15 @@ export class PosnormRopeConfig extends PnFigure {
    * reader is not reading while the presets go by. Typing in the box first
    * cancels the write, and a write for a preset no longer chosen (a file or
    * a link read since) does nothing, so it never replaces what the reader
-   * gave. Text already in the box is not written again (its caret and
-   * scroll stay). A figure taken off the page still gets the write, so the
-   * box is right when it comes back.
+   * gave. A figure taken off the page still gets the write, so the box is
+   * right when it comes back.
    */
   _showPresetText() {
     clearTimeout(this._textTimer);
     const preset = this.preset;
     const write = () => {
       this._textTimer = 0;
-      const text = JSON.stringify(PRESETS[preset].config, null, 1);
-      if (this.preset === preset && this._area && this._area.value !== text) this._area.value = text;
+      if (this.preset === preset && this._area) this._area.value = JSON.stringify(PRESETS[preset].config, null, 1);
     };
     if (this._shownPreset === undefined) write();
     else this._textTimer = setTimeout(write, this.constructor.presetTextDelay);
@@ -345,7 +343,7 @@ export class PosnormRopeConfig extends PnFigure {
     return this.t.rcAlt({ preset: this.preset === 'custom' ? this.t.rcCustom : PRESETS[this.preset].label, type: d?.r?.ropeType ?? '—', pairs: d?.r ? d.r.rotaryDim / 2 : 0, seqLen: this.seqLen });
   }
 
-  toCsv() {
+  csv() {
     const d = this._data;
     if (!d?.r) return 'pair,inv_freq_plain,inv_freq,wavelength,class\n';
     return `pair,inv_freq_plain,inv_freq,wavelength,class\n${Array.from(d.ext.invFreq, (w, i) => [i, d.plain[i], w, (2 * Math.PI) / w, d.classes[i]].join(',')).join('\n')}\n`;

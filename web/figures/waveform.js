@@ -81,7 +81,7 @@ export class PosnormWaveform extends PnFigure {
   }
 
   /** The plotted samples as CSV: position and the four curves. */
-  toCsv() {
+  csv() {
     const n = this._n || 101;
     const [s0, c0, si, ci] = this._samples(n);
     const i = this.i;

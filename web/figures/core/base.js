@@ -20,7 +20,8 @@
 //   buildBody(figure)  — add its canvas(es) and readouts (once),
 //   render()           — compute with this.pn and draw (every change),
 //   describe()         — the text alternative of its picture, from its values,
-//   toCsv()            — the numbers behind the picture,
+//   csv()              — the numbers behind the picture (toCsv() draws a
+//                        pending change first, then asks csv()),
 //   buildExtraControls(form) — add its buttons (addButton; optional).
 import { PnElement, emit } from './element.js';
 import { ControlsForm } from './form.js';
@@ -144,8 +145,10 @@ export class PnFigure extends PnElement {
   }
 
   /**
-   * The wasm buffer kept under `name` (made anew when its length or type
-   * changes). Only while the figure is on the page and started.
+   * `length` values of the wasm buffer kept under `name` (FigureBuffers: a
+   * view of a power-of-two capacity, the same view while the length
+   * stays; made anew when too small, too large or of another type). Only
+   * while the figure is on the page and started.
    */
   buffer(name, length, type = 'f32') {
     if (!this.isConnected || !this.pn) {
@@ -219,6 +222,19 @@ export class PnFigure extends PnElement {
 
   /** Saves the figure's pixels (at devicePixelRatio) as a PNG file. */
   downloadPng() { this._toolbar.downloadPng(); }
+
+  /**
+   * The numbers behind the figure as CSV text, for its current values: a
+   * change not yet drawn (a property set in this task, a frame not yet
+   * come) is applied and drawn first, so a script that sets a value and
+   * asks at once gets that value's numbers (five figures gave the previous
+   * state's before). The figure must be on the page and started.
+   */
+  toCsv() {
+    if (this._queued) this._applyPending();
+    this._scheduler.flush();
+    return this.csv();
+  }
 
   /** Saves the numbers behind the figure (this.toCsv()) as a CSV file. */
   downloadCsv() { this._toolbar.downloadCsv(); }

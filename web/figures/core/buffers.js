@@ -46,9 +46,9 @@ export class FigureScratch {
  * allocation that grows the memory meets fresh pages, whose first write
  * costs page faults (6.6 ms per MB in Chromium on the project's VM).
  * A buffer is replaced by a larger one when it is too small, and by a
- * smaller one when a quarter of its capacity would do, so a figure holds at
- * most 8× what it uses (4× for most lengths), and frees everything when it
- * leaves the page.
+ * smaller one when a quarter of its capacity would do, so it holds less
+ * than 4× the values in use (less than 2× right after it is made); a figure
+ * frees everything when it leaves the page.
  */
 export class FigureBuffers {
   /** name → { buffer (the allocation), view (what get() last returned) } */
@@ -69,6 +69,9 @@ export class FigureBuffers {
    * small or more than four times too large (the old one is freed).
    */
   get(pn, name, length, type = 'f32') {
+    if (!Number.isInteger(length) || length < 1) {
+      throw new RangeError(`figure buffer "${name}": length must be a whole number of at least 1, got ${length}`);
+    }
     let e = this.#named.get(name);
     if (e && !e.buffer.freed && e.buffer.type === type && e.view.length === length) return e.view;
     const capacity = pow2AtLeast(Math.max(1, length));

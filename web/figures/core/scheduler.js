@@ -60,6 +60,14 @@ export class RenderScheduler {
     });
   }
 
+  /** Renders now if a frame is requested (in place of that frame). */
+  flush() {
+    if (!this._frame) return;
+    cancelAnimationFrame(this._frame);
+    this._frame = 0;
+    this.now();
+  }
+
   /** Renders synchronously and logs how long it took. */
   now() {
     const { host } = this;
