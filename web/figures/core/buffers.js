@@ -37,57 +37,42 @@ export class FigureScratch {
   clear() { this.#arrays.clear(); }
 }
 
-/**
- * The wasm buffers of one figure, by name. Each is held with a capacity of a
- * power of two and handed out as a view of the length asked for (the same
- * view object while that length stays): a d_model or seq_len drag asks for
- * another length at every input, and allocated at each one (64 times in a
- * 64-input heatmap drag, 9 times now: tests/figure_buffers.test.mjs); an
- * allocation that grows the memory meets fresh pages, whose first write
- * costs page faults (6.6 ms per MB in Chromium on the project's VM).
- * A buffer is replaced by a larger one when it is too small, and by a
- * smaller one when a quarter of its capacity would do, so it holds less
- * than 4× the values in use (less than 2× right after it is made); a figure
- * frees everything when it leaves the page.
- */
 export class FigureBuffers {
-  /** name → { buffer (the allocation), view (what get() last returned) } */
   #named = new Map();
 
   /** How many buffers are held now. */
   get size() { return this.#named.size; }
 
-  /** Iterates over the buffers held now (the allocations, at their capacity). */
-  *[Symbol.iterator]() {
-    for (const e of this.#named.values()) yield e.buffer;
-  }
+  /** Iterates over the buffers held now. */
+  [Symbol.iterator]() { return this.#named.values(); }
 
   /**
-   * `length` values of type `type` kept under `name`, from `pn`: the view
-   * handed out last when the length and type are the same; else a view of
-   * the buffer kept, or of a new one when that is of another type, too
-   * small or more than four times too large (the old one is freed).
+   * The buffer kept under `name`, made anew from `pn` when missing or of
+   * another length or type (the old one is freed and forgotten).
+   *
+   * Exactly `length`, not a larger capacity kept across sizes: kept at
+   * powers of two, a heatmap d_model drag at 2048 × 1024 allocated 9 times
+   * instead of 64 and its input → frame p95 fell from 25–28 to 18–19 ms,
+   * but the input that doubled the capacity took 41–44 ms (fresh pages for
+   * 16 MB at once), and under load `make bench` saw it as a 55 ms long
+   * task; capacities in eighths gave back the p95 (issue #20, a probe of
+   * three drags each).
    */
   get(pn, name, length, type = 'f32') {
     if (!Number.isInteger(length) || length < 1) {
       throw new RangeError(`figure buffer "${name}": length must be a whole number of at least 1, got ${length}`);
     }
-    let e = this.#named.get(name);
-    if (e && !e.buffer.freed && e.buffer.type === type && e.view.length === length) return e.view;
-    const capacity = pow2AtLeast(Math.max(1, length));
-    if (e && (e.buffer.freed || e.buffer.type !== type || e.buffer.length < length || capacity * 4 <= e.buffer.length)) {
-      if (!e.buffer.freed) e.buffer.free();
-      e = null;
-    }
-    if (!e) e = { buffer: pn.alloc(capacity, type), view: null };
-    e.view = e.buffer.length === length ? e.buffer : e.buffer.subarray(0, length);
-    this.#named.set(name, e);
-    return e.view;
+    let b = this.#named.get(name);
+    if (b && !b.freed && b.length === length && b.type === type) return b;
+    b?.free();
+    b = pn.alloc(length, type);
+    this.#named.set(name, b);
+    return b;
   }
 
   /** Frees and forgets every buffer. */
   clear() {
-    for (const e of this.#named.values()) if (!e.buffer.freed) e.buffer.free();
+    for (const b of this.#named.values()) b.free();
     this.#named.clear();
   }
 }
