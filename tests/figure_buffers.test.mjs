@@ -32,6 +32,11 @@ test('a figure buffer: the same while its length and type stay, replaced and fre
     assert.throws(() => buffers.get(pn, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
   }
   assert.equal(pn.heapStats().allocations, count, 'nothing allocated for a refused length');
+  // refused for a name that holds a buffer: that buffer is kept, not freed
+  const kept = buffers.get(pn, 'a', 1020, 'u8c');
+  assert.throws(() => buffers.get(pn, 'a', 0), { name: 'RangeError', message: /figure buffer "a"/ });
+  assert.equal(kept.freed, false);
+  assert.equal(buffers.get(pn, 'a', 1020, 'u8c'), kept);
   buffers.clear();
   assert.equal(buffers.size, 0);
   const after = pn.heapStats();

@@ -77,8 +77,10 @@ export declare class PnFigure extends HTMLElement {
   embedCode(options?: EmbedOptions): EmbedCode;
   /** Opens the Embed dialog (its code loads on first use); resolves once it is open. */
   showEmbed(): Promise<void>;
-  /** The numbers behind the figure as CSV text (the figure must be on the page and started). */
+  /** The numbers behind the figure as CSV text, for its current values (a change not yet drawn is drawn first; the figure must be on the page and started). */
   toCsv(): string;
+  /** A figure's own CSV of what it last drew; implemented by each figure, called by toCsv(). */
+  protected csv(): string;
   /** The text alternative of the picture for the current values. */
   describe(): string;
   /** Schedules a repaint (only while on the page). */

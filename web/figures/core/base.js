@@ -145,10 +145,9 @@ export class PnFigure extends PnElement {
   }
 
   /**
-   * `length` values of the wasm buffer kept under `name` (FigureBuffers: a
-   * view of a power-of-two capacity, the same view while the length
-   * stays; made anew when too small, too large or of another type). Only
-   * while the figure is on the page and started.
+   * The wasm buffer kept under `name` (FigureBuffers: made anew when its
+   * length or type changes). Only while the figure is on the page and
+   * started.
    */
   buffer(name, length, type = 'f32') {
     if (!this.isConnected || !this.pn) {
@@ -226,12 +225,16 @@ export class PnFigure extends PnElement {
   /**
    * The numbers behind the figure as CSV text, for its current values: a
    * change not yet drawn (a property set in this task, a frame not yet
-   * come) is applied and drawn first, so a script that sets a value and
-   * asks at once gets that value's numbers (five figures gave the previous
-   * state's before). The figure must be on the page and started.
+   * come) is drawn first, so a script that sets a value and asks at once
+   * gets that value's numbers (six figures gave the previous state's
+   * before). Such a change is then drawn once more in its own frame. The
+   * figure must be on the page and started. Figures implement csv().
    */
   toCsv() {
-    if (this._queued) this._applyPending();
+    // the values are read afresh (element.js), so the pending batch need
+    // not be applied here: it runs in its microtask as always, and its
+    // events keep their order (a listener may call toCsv() too)
+    if (this._queued) this.invalidate();
     this._scheduler.flush();
     return this.csv();
   }

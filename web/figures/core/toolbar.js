@@ -64,7 +64,7 @@ export class ToolbarController {
   downloadCsv() {
     const { host } = this;
     if (!host.pn || !host.isConnected) return;
-    host.renderNow();
+    // (toCsv() draws a change not yet drawn first)
     saveBlob(host.shadowRoot, new Blob([host.toCsv()], { type: 'text/csv' }), `${fileStem(host)}.csv`);
   }
 
