@@ -52,8 +52,19 @@ function otherValue(c) {
   return c.def + 1;
 }
 
-/** Hashes of every canvas of the figure `sel`, once two readings 150 ms apart agree (work done after a frame has landed). */
+/**
+ * Hashes of every canvas of the figure `sel`, once the work it does after
+ * its frames has finished — the PE error line (`peErrors` null while
+ * pending) and depth's gradients (`result.gradNorms`; in slices on the main
+ * thread where the page cannot start the Worker, as on this second origin,
+ * so they can take longer than two readings) — and two readings 150 ms
+ * apart agree.
+ */
 async function settledPixels(page, sel) {
+  await page.waitForFunction((s) => {
+    const e = document.querySelector(s);
+    return e.peErrors !== null && (e.localName !== 'posnorm-depth' || Boolean(e.result?.gradNorms));
+  }, sel, { timeout: 60000 });
   let last = null;
   for (let k = 0; k < 60; k++) {
     const now = await page.evaluate((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('canvas')].map((c) => {
