@@ -24,6 +24,8 @@ async function ropeConfigPage() {
 
 const boxText = (page, sel = TAG) => page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('textarea[name=config-json]').value, sel);
 const setDelay = (page, ms) => page.evaluate(([t, v]) => { customElements.get(t).presetTextDelay = v; }, [TAG, ms]);
+/** The head dim, rotary dim and base the figure draws. */
+const drawn = (page) => page.evaluate((t) => { const { headDim, rotaryDim, base } = document.querySelector(t).result; return { headDim, rotaryDim, base }; }, TAG);
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('the box holds the first preset\'s config at the first frame, keeps it while the reader steps through presets, then shows the one stopped on', async () => {
@@ -71,7 +73,7 @@ test('what the reader types into the box is never replaced by a preset written a
   assert.equal(await boxText(page), typed, 'the typed text stays');
   await page.locator(`${TAG} button[data-key=rcRead]`).click();
   await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.headDim, TAG);
-  const r = await page.evaluate((t) => { const { headDim, rotaryDim, base } = document.querySelector(t).result; return { headDim, rotaryDim, base }; }, TAG);
+  const r = await drawn(page);
   // 256 / 4 heads = 64 per head, all of it rotated, θ = 1000 (the HF rules for a config without head_dim or partial_rotary_factor)
   assert.deepEqual(r, { headDim: 64, rotaryDim: 64, base: 1000 });
   assert.equal(await boxText(page), typed);
@@ -90,7 +92,7 @@ test('a config file read while a preset\'s text waits to be written stays in the
   // past the delay: the preset's write finds the preset no longer chosen
   await page.waitForTimeout(2600);
   assert.equal(await boxText(page), text, 'the file\'s text stays');
-  const r = await page.evaluate((t) => { const { headDim, rotaryDim, base } = document.querySelector(t).result; return { headDim, rotaryDim, base }; }, TAG);
+  const r = await drawn(page);
   assert.deepEqual(r, { headDim: 64, rotaryDim: 64, base: 50000 });
   assert.deepEqual(problems, []);
   await context.close();

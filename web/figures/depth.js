@@ -174,9 +174,11 @@ export class PosnormDepth extends PnFigure {
       array: () => Float32Array.from(dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width).array),
     };
     const name = this._weightsName;
+    // (one copy of the decoder's memory for the four calls)
+    const memory = dec ? { memory: Float32Array.from(dec.memory) } : {};
     const calls = BLOCKS.map(([block]) => ({
       method: 'residualStack',
-      args: [x0, { kept: name }, { width, layers, block, scale, gradients: true, ...(dec ? { memory: Float32Array.from(dec.memory) } : {}) }],
+      args: [x0, { kept: name }, { width, layers, block, scale, gradients: true, ...memory }],
       pick: 'gradNorm',
     }));
     return { pn: this.pn, keep: { [name]: weights }, calls };
