@@ -47,6 +47,36 @@ test('depth\'s gradients from the Worker are residualStack\'s in every state, as
   await context.close();
 });
 
+test('switching depth between encoder and decoder sends each stack\'s weights to the Worker once, and the gradients stay residualStack\'s', async () => {
+  const { page, context, problems } = await depthPage('layers=12&width=32');
+  await gradientsNow(page);
+  const sent = await page.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const until = async (f) => { for (let t = 0; t < 1000 && !f(); t++) await new Promise((res) => setTimeout(res, 20)); return f(); };
+    const el = document.querySelector('posnorm-depth');
+    const messages = [];
+    const post = Worker.prototype.postMessage;
+    // (the lengths before the weights are transferred away)
+    Worker.prototype.postMessage = function (m, t) { messages.push({ calls: m.calls, keep: Object.values(m.keep ?? {}).map((k) => k.array.length) }); return post.call(this, m, t); };
+    for (const stack of ['decoder', 'encoder', 'decoder', 'encoder', 'decoder']) {
+      el.stack = stack;
+      await frame();
+      await until(() => el.result?.gradNorms);
+    }
+    Worker.prototype.postMessage = post;
+    return messages.filter((m) => m.calls).map((m) => ({ layers: m.calls[0].args[2].layers, memory: Boolean(m.calls[0].args[2].memory), keep: m.keep }));
+  });
+  // the encoder's weights went with the first request; the decoder's (W_l and C_l of 96 layers × 32²) go once
+  assert.deepEqual(sent.map((m) => m.memory), [true, false, true, false, true], 'one request per switch');
+  assert.deepEqual(sent.map((m) => m.keep), [[2 * 96 * 32 * 32], [], [], [], []], 'weights sent once');
+  const r = await gradientsNow(page);
+  assert.equal(r.state.stack, 'decoder');
+  assert.equal(r.offThread, true);
+  assert.deepEqual(r.shown, r.direct);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a request sent between a seed change and the next frame does not give the Worker the old seed\'s weights under the new seed', async () => {
   const { page, context, problems } = await depthPage('layers=12&width=32');
   await gradientsNow(page);

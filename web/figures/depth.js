@@ -22,6 +22,7 @@ const GRAD_ROWS = 4;
 const MAX_LAYERS = 96;
 /** Depth figures made on this page so far (each keeps its own weights in the kernel Worker). */
 let depthFigures = 0;
+const STACKS = ['encoder', 'decoder'];
 const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
 
 export class PosnormDepth extends PnFigure {
@@ -29,7 +30,7 @@ export class PosnormDepth extends PnFigure {
     { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: MAX_LAYERS, def: 24, label: 'layers' },
     { prop: 'scale', attr: 'scale', kind: 'float', min: 0.1, max: 3, step: 0.05, def: 1, label: 'weightScale', round: (v) => Math.round(v * 100) / 100 },
     { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, v - (v % 8)) },
-    { prop: 'stack', attr: 'stack', kind: 'choice', choices: ['encoder', 'decoder'], choiceLabels: { encoder: 'depthEncoder', decoder: 'depthDecoder' }, def: 'encoder', label: 'depthStack' },
+    { prop: 'stack', attr: 'stack', kind: 'choice', choices: STACKS, choiceLabels: { encoder: 'depthEncoder', decoder: 'depthDecoder' }, def: 'encoder', label: 'depthStack' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
   ];
 
@@ -40,15 +41,21 @@ export class PosnormDepth extends PnFigure {
     this.addController({
       hostDisconnected: () => {
         this._gradTask?.cancel();
-        dropKept(this._weightsName);
+        for (const stack of STACKS) dropKept(this._weightsName(stack));
       },
     });
   }
 
-  /** The name this figure's weights are kept under in the kernel Worker (one per figure). */
-  get _weightsName() {
+  /**
+   * The name this figure's weights for `stack` are kept under in the kernel
+   * Worker (one per figure and stack: switching between encoder and decoder
+   * sends neither again; one name for both sent the 1.5 or 3 MB anew at
+   * every switch, a fresh copy whose page faults alone took 8 ms at width
+   * 64, issue #20).
+   */
+  _weightsName(stack) {
     this._weightsId ??= `depth-weights-${++depthFigures}`;
-    return this._weightsId;
+    return `${this._weightsId}-${stack}`;
   }
 
   _compute() {
@@ -82,16 +89,21 @@ export class PosnormDepth extends PnFigure {
    * m N(0, 1) (seed + 3): the stack is the encoder's plus the branch m·C_l.
    */
   _decoderInputs() {
-    if (this._decoder) return this._decoder;
-    const { width, seed } = this, ww = width * width;
-    const c = this.pn.randomNormal(MAX_LAYERS * ww, { seed: seed + 2, std: 1 / Math.sqrt(width) });
+    if (this._decoder && !this._decoder.weights.freed) return this._decoder;
+    const { width, seed } = this, ww = width * width, n = MAX_LAYERS * ww;
+    // in a wasm buffer of the figure, so that the stack's calls read it in
+    // place (a Float32Array was copied into wasm memory by each of them)
+    const weights = this.buffer('decoder', 2 * n);
+    // C_0 … C_95 are drawn into the upper half, then moved down to their
+    // places between the W_l in ascending order: C_l goes to (2l+1)·ww and
+    // W_l to 2l·ww, below every C_m not yet moved, at (96+m)·ww, m > l
+    this.pn.randomNormal(n, { seed: seed + 2, std: 1 / Math.sqrt(width), out: weights.subarray(n) });
     const memory = this.pn.randomNormal(width, { seed: seed + 3 });
-    // the view after the calls above (a memory grow detaches earlier views)
-    const w = this.buffer('w', MAX_LAYERS * ww).array;
-    const weights = new Float32Array(2 * MAX_LAYERS * ww);
+    // the views after the calls above (a memory grow detaches earlier views)
+    const w = this.buffer('w', n).array, d = weights.array;
     for (let l = 0; l < MAX_LAYERS; l++) {
-      weights.set(w.subarray(l * ww, (l + 1) * ww), 2 * l * ww);
-      weights.set(c.subarray(l * ww, (l + 1) * ww), (2 * l + 1) * ww);
+      d.copyWithin((2 * l + 1) * ww, (MAX_LAYERS + l) * ww, (MAX_LAYERS + l + 1) * ww);
+      d.set(w.subarray(l * ww, (l + 1) * ww), 2 * l * ww);
     }
     this._decoder = { weights, memory };
     return this._decoder;
@@ -101,7 +113,7 @@ export class PosnormDepth extends PnFigure {
   get inputs() {
     this._compute();
     const { layers, width, scale, stack } = this;
-    const src = stack === 'decoder' ? this._decoderInputs().weights : this.buffer('w', MAX_LAYERS * width ** 2).array;
+    const src = (stack === 'decoder' ? this._decoderInputs().weights : this.buffer('w', MAX_LAYERS * width ** 2)).array;
     const n = (stack === 'decoder' ? 2 : 1) * layers * width ** 2;
     const weights = Float32Array.from(src.subarray(0, n), (t) => t * scale);
     const out = { x0: Float32Array.from(this.buffer('x0', ROWS * width).array), weights, rows: ROWS, stack };
@@ -170,10 +182,10 @@ export class PosnormDepth extends PnFigure {
     const x0 = Float32Array.from(this.buffer('x0', ROWS * width).array.subarray(0, GRAD_ROWS * width));
     const dec = stack === 'decoder' ? this._decoderInputs() : null;
     const weights = {
-      version: `${width}|${seed}|${stack}`,
-      array: () => Float32Array.from(dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width).array),
+      version: `${width}|${seed}`,
+      array: () => Float32Array.from((dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width)).array),
     };
-    const name = this._weightsName;
+    const name = this._weightsName(stack);
     // (one copy of the decoder's memory for the four calls)
     const memory = dec ? { memory: Float32Array.from(dec.memory) } : {};
     const calls = BLOCKS.map(([block]) => ({
