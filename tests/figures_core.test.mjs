@@ -482,3 +482,49 @@ test('a slider the reader moves to a position whose value the figure keeps as it
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a repaint rewrites only the readout lines whose text changed, and none when nothing changed', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-precision id="p"></posnorm-precision><posnorm-waveform id="w"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#p');
+  await started(p, '#w');
+  const r = await p.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const prec = document.querySelector('#p'), wave = document.querySelector('#w');
+    const lines = prec.shadowRoot.querySelector('.readout');
+    const mutated = [];
+    const obs = new MutationObserver((list) => {
+      for (const m of list) {
+        const line = m.target.closest?.('li') ?? m.target.parentElement?.closest('li');
+        mutated.push(line ? `p:line${[...lines.children].indexOf(line)}` : m.target === lines ? 'p:list' : `w:${m.target.className || m.target.nodeName}`);
+      }
+    });
+    // every readout of both (the waveform's PE error line is one too), once the page is quiet
+    await new Promise((res) => setTimeout(res, 500));
+    const readouts = [prec, wave].flatMap((el) => [...el.shadowRoot.querySelectorAll('.readout')]);
+    for (const el of readouts) obs.observe(el, { subtree: true, childList: true, characterData: true });
+    const before = [...lines.children];
+    const texts = before.map((li) => li.textContent);
+    // the cursor position moves the readout, the positions and the constant
+    // columns lines; where the code blurs (the crossover) does not move
+    prec.pos = 1000;
+    await frame();
+    obs.takeRecords().forEach(() => {});
+    const afterPos = [...new Set(mutated)].sort();
+    const same = [...lines.children].map((li, k) => li === before[k]);
+    const changed = [...lines.children].map((li, k) => li.textContent !== texts[k]);
+    mutated.length = 0;
+    prec.invalidate();
+    wave.invalidate();
+    await frame();
+    await new Promise((res) => setTimeout(res, 300));
+    return { afterPos, same, changed, again: [...mutated], readouts: readouts.length };
+  });
+  assert.equal(r.readouts, 3, 'precision\'s lines, the waveform\'s readout and its PE error line');
+  assert.deepEqual(r.same, [true, true, true, true], 'the same four line elements');
+  assert.deepEqual(r.changed, [true, false, true, true]);
+  assert.deepEqual(r.afterPos, ['p:line0', 'p:line2', 'p:line3'], 'only the changed lines were written');
+  assert.deepEqual(r.again, [], 'a repaint that changes nothing writes nothing');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -3,7 +3,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/compare.js';
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -137,7 +137,7 @@ export class PosnormCompare extends PnFigure {
       ctx.fillRect(bx, r3.y + h * bh + 1, Math.max(2, bw * (1 + Math.log2(m) / 9)), Math.max(1, bh - 2));
     });
 
-    this._readoutEl.textContent = t.cmpReadout(this, ropeDiff.toExponential(1), [...slopes].map((m) => fmt(m, 4)).join(', '));
+    setText(this._readoutEl, t.cmpReadout(this, ropeDiff.toExponential(1), [...slopes].map((m) => fmt(m, 4)).join(', ')));
     // the article's table depends on the language alone
     if (this._tableFor !== t) {
       this._table.replaceChildren(...t.cmpTable.map((row, i) => {

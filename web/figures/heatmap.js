@@ -10,7 +10,7 @@ import koStrings from '../i18n/ko/heatmap.js';
 import { PnFigure } from './core/base.js';
 import { pow2AtLeast } from './core/buffers.js';
 import { emit } from './core/element.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { colourScale, xCaption, xTicks, yTicks, yTitle } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
@@ -178,8 +178,8 @@ export class PosnormHeatmap extends PnFigure {
     ctx.lineWidth = 1;
 
     this.readout = this._readout();
-    this._readoutEl.textContent = t.heatmapReadout(this.readout);
-    this._shapeEl.textContent = t.heatmapShape(this);
+    setText(this._readoutEl, t.heatmapReadout(this.readout));
+    setText(this._shapeEl, t.heatmapShape(this));
     this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base, layout: this.layout });
   }
 }

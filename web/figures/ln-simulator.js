@@ -4,7 +4,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/ln-simulator.js';
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
 import { fmt, ticks } from './draw/format.js';
 import { vRule, xTicks } from './draw/axes.js';
 
@@ -119,8 +119,8 @@ export class PosnormLnSimulator extends PnFigure {
     this._histogram(before, this.buffer('x', this.features), '--pn-bar-before', s.inputMean);
     this._histogram(after, this.buffer('y', this.features), '--pn-bar-after', s.outputMean);
     const d4 = (v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(4); // no "-0.0000"
-    before.stats.textContent = t.lnStats(d4(s.inputMean), d4(s.inputStd));
-    after.stats.textContent = t.lnStats(d4(s.outputMean), d4(s.outputStd));
+    setText(before.stats, t.lnStats(d4(s.inputMean), d4(s.inputStd)));
+    setText(after.stats, t.lnStats(d4(s.outputMean), d4(s.outputStd)));
     const f = (v) => fmt(v, 5);
     const xhat = (s.x1 - s.mu) * s.inv;
     const items = [

@@ -4,7 +4,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/waveform.js';
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
 import { strokeCurve } from './draw/curve.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { vRule, xLabels, yGrid } from './draw/axes.js';
@@ -133,10 +133,10 @@ export class PosnormWaveform extends PnFigure {
     vRule(this, ctx, { y: MARGIN.top - 2, h: height - MARGIN.bottom + 4 - (MARGIN.top - 2) }, X(this.pos), { width: 1.5 });
 
     const v7 = (x) => x.toFixed(7);
-    this._readoutEl.textContent = t.waveformReadout({
+    setText(this._readoutEl, t.waveformReadout({
       pos: r.pos, i: r.sel.i, base: this.base, dModel: this.dModel, wavelength: fmt(r.sel.wavelength, 6),
       ref: { sin: v7(r.ref.sin), cos: v7(r.ref.cos) }, sel: { sin: v7(r.sel.sin), cos: v7(r.sel.cos) },
-    });
+    }));
     this._errors.show({ seqLen: X_MAX + 1, dModel: this.dModel, base: this.base, dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });
   }
 }

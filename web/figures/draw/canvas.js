@@ -36,9 +36,23 @@ export function plotWithReadout(figure, { list = false } = {}) {
   return { canvas, readout };
 }
 
-/** Shows `lines` in `el`, one `tag` element (an `li` by default) each. */
+/**
+ * Shows `lines` in `el`, one `tag` element (an `li` by default) each. A line
+ * already showing its text is left alone, so a repaint that changes one
+ * line re-lays out and (in a live region) announces that line only.
+ */
 export function showLines(el, lines, tag = 'li') {
-  el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
+  const shown = el.children;
+  if (shown.length !== lines.length || Array.prototype.some.call(shown, (line) => line.localName !== tag)) {
+    el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
+    return;
+  }
+  for (let k = 0; k < lines.length; k++) setText(shown[k], lines[k]);
+}
+
+/** Sets `el`'s text, unless it shows that text already (then nothing is invalidated). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** Asks the figure that holds `canvas` for a repaint. */
@@ -64,7 +78,7 @@ export function canvasWidth(canvas) {
 export function fitCanvas(canvas, cssHeight) {
   const dpr = canvas.getRootNode?.().host?._stillScale || globalThis.devicePixelRatio || 1;
   const cssW = Math.max(1, canvasWidth(canvas) || canvas.closest('figure')?.clientWidth || 300);
-  canvas.style.height = `${cssHeight}px`;
+  if (canvas.style.height !== `${cssHeight}px`) canvas.style.height = `${cssHeight}px`;
   const w = Math.round(cssW * dpr), h = Math.round(cssHeight * dpr);
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;

@@ -3,7 +3,7 @@
 // article's float32 PyTorch code at the same sizes. Computed after the frame
 // in background slices (core/background.js; a 2048 × 1024 matrix takes a few
 // tens of ms in all), kept for the sizes, so a repaint never waits for it.
-import { createReadout } from './canvas.js';
+import { createReadout, setText } from './canvas.js';
 import { fmt } from './format.js';
 import { BackgroundTask } from '../core/background.js';
 import { pow2AtLeast } from '../core/buffers.js';
@@ -228,7 +228,7 @@ export class PeErrorLine {
 
   _write() {
     const e = this.host.peErrors;
-    this.element.textContent = this.host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3));
+    setText(this.element, this.host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3)));
   }
 
   /** Shows the errors for `sizes` (peErrors' options): at once when known, else once computed. */
