@@ -15,11 +15,8 @@
 //   - long tasks (PerformanceObserver 'longtask', ≥ 50 ms) during the drag;
 //   - the longest background slice (core/background.js's measures) during
 //     the drag and until the page is quiet again, in wall-clock time and in
-//     the main thread's CPU time. Each drag runs twice from the same state:
-//     untraced, as a reader's page runs it (every number above, and the
-//     slices' wall-clock times), then under a Chromium trace for the thread
-//     time of the task that ran each slice (sliceThreadTimes()); the trace
-//     costs the page time of its own, so its clock readings are not used.
+//     the main thread's CPU time (a Chromium trace taken over the drag: the
+//     thread time of the task that ran the slice, sliceThreadTimes()).
 // Budgets: p95 ≤ 16.7 ms at the defaults, ≤ 33 ms at the largest sizes; no
 // long task; no background slice over SLICE_MS + 1 ms. The wall-clock
 // verdict holds latency and slices in wall-clock time; the CPU verdict holds
@@ -251,27 +248,15 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
         await settle(page);
         for (const prop of props) {
           // every drag starts from the same state: this size's values
-          const reset = async () => {
-            await page.evaluate(({ t, v }) => Object.assign(document.querySelector(t), v), { t: f.tag, v: values });
-            await settle(page);
-          };
-          // the drag as a reader's page runs it, untraced: input → paint,
-          // CPU time per input, long tasks, the slices' wall-clock times
-          await reset();
+          await page.evaluate(({ t, v }) => Object.assign(document.querySelector(t), v), { t: f.tag, v: values });
+          await settle(page);
+          await browser.startTracing(page, { categories: TRACE_CATEGORIES });
           const r = await drag(page, f.tag, prop, inputs);
           await settle(page);
-          const slices = await sliceTimes(page);
-          // the same drag again, traced, for each slice's thread time (a
-          // trace costs every process time of its own: its clock readings
-          // are not the verdict's)
-          await reset();
-          await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-          await drag(page, f.tag, prop, inputs);
-          await settle(page);
           const traced = sliceThreadTimes(JSON.parse((await browser.stopTracing()).toString()).traceEvents);
-          const tracedSlices = await sliceTimes(page);
+          const slices = await sliceTimes(page);
           // slices the page saw before the trace reached the renderer (the first ones) count at their wall time
-          const untraced = tracedSlices.slice(0, Math.max(0, tracedSlices.length - traced.length));
+          const untraced = slices.slice(0, Math.max(0, slices.length - traced.length));
           const lat = [...r.latencies].sort((a, b) => a - b);
           const row = {
             figure: f.name, tag: f.tag, size, prop, values: size === 'largest' ? values : null,
@@ -280,7 +265,6 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
             cpu95: pct([...r.cpu].sort((a, b) => a - b), 0.95),
             longTasks: r.longTasks.length, longest: Math.max(0, ...r.longTasks),
             slices: slices.length, maxSlice: Math.max(0, ...slices), maxSliceCpu: Math.max(0, ...traced.map((t) => t.cpu), ...untraced),
-            maxSliceTraced: Math.max(0, ...tracedSlices),
             budget: BUDGET_MS[size],
           };
           row.ok = row.p95 <= row.budget && row.longTasks === 0 && row.maxSlice <= SLICE_MS + SLICE_SLACK_MS;
@@ -301,7 +285,7 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
 
 /** The markdown tables (one per figure) of `rows`. */
 export function framesTable(rows) {
-  const lines = [`"CPU p95" is the main thread's CPU time per input (its ThreadTime over DevTools, from before the input to after its frame, background slices included, less what reading the metric costs by itself): what the figure costs, whatever else the machine runs. "Slice CPU" is the longest slice's thread time, from a Chromium trace of the same drag run once more (the task that ran it: an upper bound); every other column is from the untraced run. The last column holds both to the same budgets; the verdict before it is the wall-clock one the issue asks for.`, '', `Budget: input → painted frame p95 ≤ ${BUDGET_MS.default} ms at the defaults and ≤ ${BUDGET_MS.largest} ms at the largest sizes, no long task (≥ 50 ms), no background slice over ${SLICE_MS} ms (+${SLICE_SLACK_MS} ms slack). Each drag: ${rows[0]?.inputs ?? ''}inputs across the control's range, one per frame.`];
+  const lines = [`"CPU p95" is the main thread's CPU time per input (its ThreadTime over DevTools, from before the input to after its frame, background slices included, less what reading the metric costs by itself): what the figure costs, whatever else the machine runs. "Slice CPU" is the longest slice's thread time, from a Chromium trace of the drag (the task that ran it: an upper bound). The last column holds both to the same budgets; the verdict before it is the wall-clock one the issue asks for.`, '', `Budget: input → painted frame p95 ≤ ${BUDGET_MS.default} ms at the defaults and ≤ ${BUDGET_MS.largest} ms at the largest sizes, no long task (≥ 50 ms), no background slice over ${SLICE_MS} ms (+${SLICE_SLACK_MS} ms slack). Each drag: ${rows[0]?.inputs ?? ''}inputs across the control's range, one per frame.`];
   for (const fig of [...new Set(rows.map((r) => r.figure))]) {
     const mine = rows.filter((r) => r.figure === fig);
     const largest = mine.find((r) => r.values)?.values;
@@ -339,7 +323,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = Date.now();
   const { table } = await benchFrames({
     only, inputs,
-    log: (r) => console.error(`${r.figure} ${r.size} ${r.prop}: cpu95 ${r.cpu95.toFixed(1)}${r.cpuOk ? '' : ' (CPU MISSED)'} min ${r.min.toFixed(1)} p50 ${r.p50.toFixed(1)} render min ${r.renderMin.toFixed(1)} p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(1)}, long tasks ${r.longTasks}, longest slice ${r.maxSlice.toFixed(1)} ms (traced ${r.maxSliceTraced.toFixed(1)}, CPU ${r.maxSliceCpu.toFixed(1)})${r.ok ? '' : '  MISSED'}`),
+    log: (r) => console.error(`${r.figure} ${r.size} ${r.prop}: cpu95 ${r.cpu95.toFixed(1)}${r.cpuOk ? '' : ' (CPU MISSED)'} min ${r.min.toFixed(1)} p50 ${r.p50.toFixed(1)} render min ${r.renderMin.toFixed(1)} p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(1)}, long tasks ${r.longTasks}, longest slice ${r.maxSlice.toFixed(1)} ms (CPU ${r.maxSliceCpu.toFixed(1)})${r.ok ? '' : '  MISSED'}`),
   });
   console.log(table);
   console.error(`${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -71,8 +71,8 @@ renders, 32 inputs across the control's range, one per frame. "p95" is input
 PerformanceObserver 'longtask' entries (≥ 50 ms) during the drag; slices the
 background work's (core/background.js) during the drag and until the page is
 quiet again, in wall-clock time and in the main thread's CPU time (each drag
-runs untraced, then once more under a Chromium trace for the slices' CPU
-time: that of the task that ran each, at most its wall time).
+is traced in Chromium; a slice's CPU time is that of the task that ran it,
+at most its wall time).
 `);
 out((await benchFrames()).table);
 out(`
