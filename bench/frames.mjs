@@ -5,9 +5,10 @@
 // listed here), at the default sizes and at the largest the controls allow
 // (every visible slider at its max): a drag of INPUTS inputs across the
 // control's whole range, one per frame. Per drag it reports
-//   - input → next painted frame: from the moment the input was due (a
-//     timer a few ms after the previous paint, so that background work has
-//     started and can be in the way) to a message posted from the next
+//   - input → next painted frame: from the moment the input was due (the
+//     first at once, on the idle page; the others a timer a few ms after the
+//     previous paint, so that background work has started and can be in the
+//     way) to a message posted from the next
 //     requestAnimationFrame, which runs after that frame's paint; p95 and max.
 //     Chromium runs without its frame-rate limit, so "next frame" means as
 //     soon as the main thread is free, not the next 60 Hz tick: the figure
@@ -115,15 +116,6 @@ export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
     }
     return values;
   }, { tag, prop, inputs, name: SLICE_MEASURE });
-  // the paint the first input is due after, outside that input's CPU time
-  // (every later input's is the paint its predecessor waited for; the first
-  // one's CPU time held a whole extra frame, and its p95 rank one of the two
-  // slowest inputs a drag may have)
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve(window.__drag.painted = performance.now());
-    ch.port2.postMessage(0);
-  })));
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const threadTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value * 1000;
@@ -134,9 +126,12 @@ export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
       ch.port1.onmessage = () => resolve(performance.now());
       ch.port2.postMessage(0);
     }));
-    return (d.painted ? Promise.resolve(d.painted) : afterPaint()).then(async (painted) => {
-      // the input is due `gap` ms after the last paint; a task in the way delays it
-      const due = Math.max(painted + gap, performance.now());
+    return Promise.resolve(d.painted).then(async (painted) => {
+      // the first input of a drag arrives on the idle page, as a reader's
+      // first one does; every later one is due `gap` ms after the paint its
+      // predecessor waited for (so that background work has started and can
+      // be in its way), and a task in the way delays it
+      const due = painted ? Math.max(painted + gap, performance.now()) : performance.now();
       await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
       d.input.value = v;
       d.input.dispatchEvent(new Event(d.input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
