@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openHtml, pixels, useBrowser } from './browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
 
 const env = useBrowser(before, after);
 const MODULES = '/web/figures/index.js';
@@ -483,47 +484,55 @@ test('a slider the reader moves to a position whose value the figure keeps as it
   await context.close();
 });
 
-test('a repaint rewrites only the readout lines whose text changed, and none when nothing changed', async () => {
-  const { page: p, context, problems } = await page(`<posnorm-precision id="p"></posnorm-precision><posnorm-waveform id="w"></posnorm-waveform>
-    <script type="module" src="${MODULES}"></script>`);
-  await started(p, '#p');
-  await started(p, '#w');
-  const r = await p.evaluate(async () => {
+test('a repaint rewrites only the readout lines whose text changed, and in no figure anything when nothing changed', async () => {
+  const tags = FIGURES.map((f) => f.tag);
+  // every figure on one tall page, all in view (so all start)
+  const { page: p, context, problems } = await page(`${tags.map((t) => `<${t}></${t}>`).join('')}
+    <script type="module" src="${MODULES}"></script>`, { height: 16000 });
+  for (const t of tags) await started(p, t);
+  const r = await p.evaluate(async (tags) => {
     const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-    const prec = document.querySelector('#p'), wave = document.querySelector('#w');
-    const lines = prec.shadowRoot.querySelector('.readout');
+    const until = async (f) => { for (let k = 0; k < 1500 && !f(); k++) await new Promise((res) => setTimeout(res, 20)); return f(); };
+    const figures = tags.map((t) => document.querySelector(t));
+    // the work after the first frames: the PE error lines, depth's gradients
+    await until(() => figures.every((el) => (!('peErrors' in el) || el.peErrors) && (el.localName !== 'posnorm-depth' || el.result?.gradNorms)));
+    await frame();
+    // every live region of every figure (the readouts, the PE error lines, ln-simulator's steps)
+    const watched = figures.flatMap((el) => [...el.shadowRoot.querySelectorAll('[aria-live], .readout')].map((node) => [el.localName, node]));
     const mutated = [];
     const obs = new MutationObserver((list) => {
-      for (const m of list) {
-        const line = m.target.closest?.('li') ?? m.target.parentElement?.closest('li');
-        mutated.push(line ? `p:line${[...lines.children].indexOf(line)}` : m.target === lines ? 'p:list' : `w:${m.target.className || m.target.nodeName}`);
-      }
+      for (const m of list) mutated.push(watched.find(([, node]) => node === m.target || node.contains(m.target))[0]);
     });
-    // every readout of both (the waveform's PE error line is one too), once the page is quiet
-    await new Promise((res) => setTimeout(res, 500));
-    const readouts = [prec, wave].flatMap((el) => [...el.shadowRoot.querySelectorAll('.readout')]);
-    for (const el of readouts) obs.observe(el, { subtree: true, childList: true, characterData: true });
-    const before = [...lines.children];
-    const texts = before.map((li) => li.textContent);
-    // the cursor position moves the readout, the positions and the constant
-    // columns lines; where the code blurs (the crossover) does not move
+    for (const [, node] of watched) obs.observe(node, { subtree: true, childList: true, characterData: true, attributes: true });
+    // precision: the cursor position moves the readout, the positions and
+    // the constant columns lines; where the code blurs (the crossover) does not move
+    const prec = document.querySelector('posnorm-precision');
+    const lines = prec.shadowRoot.querySelector('.readout');
+    const before = [...lines.children], texts = before.map((li) => li.textContent);
+    const linesMutated = [];
+    const lineObs = new MutationObserver((list) => { for (const m of list) linesMutated.push([...lines.children].indexOf(m.target.closest?.('li') ?? m.target.parentElement.closest('li'))); });
+    lineObs.observe(lines, { subtree: true, childList: true, characterData: true });
     prec.pos = 1000;
     await frame();
-    obs.takeRecords().forEach(() => {});
-    const afterPos = [...new Set(mutated)].sort();
-    const same = [...lines.children].map((li, k) => li === before[k]);
-    const changed = [...lines.children].map((li, k) => li.textContent !== texts[k]);
+    lineObs.disconnect();
+    const pos = {
+      same: [...lines.children].map((li, k) => li === before[k]),
+      changed: [...lines.children].map((li, k) => li.textContent !== texts[k]),
+      written: [...new Set(linesMutated)].sort(),
+    };
+    obs.takeRecords();
     mutated.length = 0;
-    prec.invalidate();
-    wave.invalidate();
+    // a repaint that changes nothing, in every figure
+    for (const el of figures) el.invalidate();
     await frame();
     await new Promise((res) => setTimeout(res, 300));
-    return { afterPos, same, changed, again: [...mutated], readouts: readouts.length };
-  });
-  assert.equal(r.readouts, 3, 'precision\'s lines, the waveform\'s readout and its PE error line');
-  assert.deepEqual(r.same, [true, true, true, true], 'the same four line elements');
-  assert.deepEqual(r.changed, [true, false, true, true]);
-  assert.deepEqual(r.afterPos, ['p:line0', 'p:line2', 'p:line3'], 'only the changed lines were written');
+    obs.disconnect();
+    return { pos, watched: [...new Set(watched.map(([t]) => t))].length, again: [...new Set(mutated)] };
+  }, tags);
+  assert.equal(r.watched, tags.length, 'every figure has a live region');
+  assert.deepEqual(r.pos.same, [true, true, true, true], 'precision keeps its four line elements');
+  assert.deepEqual(r.pos.changed, [true, false, true, true]);
+  assert.deepEqual(r.pos.written, [0, 2, 3], 'only the changed lines were written');
   assert.deepEqual(r.again, [], 'a repaint that changes nothing writes nothing');
   assert.deepEqual(problems, []);
   await context.close();

@@ -4,7 +4,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/ln-simulator.js';
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText, showLines } from './draw/canvas.js';
 import { fmt, ticks } from './draw/format.js';
 import { vRule, xTicks } from './draw/axes.js';
 
@@ -129,13 +129,7 @@ export class PosnormLnSimulator extends PnFigure {
       [t.step3, t.lnStepNormalize(f(s.x1), f(s.mu), f(s.variance), this.eps.toExponential(0), f(xhat))],
       [t.step4, t.lnStepScale(this.gamma, f(xhat), this.beta, f(s.y1))],
     ];
-    this._steps.replaceChildren(...items.map(([label, text]) => {
-      const li = document.createElement('li');
-      const b = document.createElement('b');
-      b.textContent = `${label} `;
-      li.append(b, text);
-      return li;
-    }));
+    showLines(this._steps, items.map(([label, text]) => ({ parts: [['b', `${label} `], text] })));
   }
 }
 

@@ -326,16 +326,8 @@ export class PosnormRopeConfig extends PnFigure {
       ...(src.note ? [src.note] : []),
       r.warnings.length ? t.rcWarnings(r.warnings.length) : t.rcNoWarnings,
     ];
-    showLines(this._readoutEl, items);
-    for (const w of r.warnings) {
-      const li = document.createElement('li');
-      li.className = 'rc-warn';
-      const code = document.createElement('code');
-      code.textContent = w.key;
-      li.append(code, `: ${w.message}`);
-      this._readoutEl.append(li);
-    }
-    this._readoutEl.append(Object.assign(document.createElement('li'), { textContent: t.rcSources }));
+    const warnings = r.warnings.map((w) => ({ className: 'rc-warn', parts: [['code', w.key], `: ${w.message}`] }));
+    showLines(this._readoutEl, [...items, ...warnings, t.rcSources]);
   }
 
   describe() {

@@ -38,16 +38,37 @@ export function plotWithReadout(figure, { list = false } = {}) {
 
 /**
  * Shows `lines` in `el`, one `tag` element (an `li` by default) each. A line
- * already showing its text is left alone, so a repaint that changes one
- * line re-lays out and (in a live region) announces that line only.
+ * is its text, or { className, parts } whose parts are texts and [tag, text]
+ * elements (['b', 'Step 1 '], ['code', key]). A line already showing what
+ * it should is left alone, so a repaint that changes one line re-lays out
+ * and (in a live region) announces that line only.
  */
 export function showLines(el, lines, tag = 'li') {
   const shown = el.children;
   if (shown.length !== lines.length || Array.prototype.some.call(shown, (line) => line.localName !== tag)) {
-    el.replaceChildren(...lines.map((text) => Object.assign(document.createElement(tag), { textContent: text })));
+    el.replaceChildren(...lines.map((line) => {
+      const made = document.createElement(tag);
+      writeLine(made, line);
+      return made;
+    }));
     return;
   }
-  for (let k = 0; k < lines.length; k++) setText(shown[k], lines[k]);
+  for (let k = 0; k < lines.length; k++) writeLine(shown[k], lines[k]);
+}
+
+/** Writes one line of showLines() into `el`, unless it shows it already. */
+function writeLine(el, line) {
+  if (typeof line === 'string') {
+    if (el.className) el.removeAttribute('class');
+    if (el.childElementCount || el.textContent !== line) el.textContent = line;
+    return;
+  }
+  const { className = '', parts } = line;
+  const text = parts.map((part) => (typeof part === 'string' ? part : part[1])).join('');
+  const kinds = parts.map((part) => (typeof part === 'string' ? '#text' : part[0].toUpperCase())).join();
+  if (el.className !== className) el.className = className;
+  if (el.textContent === text && Array.prototype.map.call(el.childNodes, (node) => node.nodeName).join() === kinds) return;
+  el.replaceChildren(...parts.map((part) => (typeof part === 'string' ? part : Object.assign(document.createElement(part[0]), { textContent: part[1] }))));
 }
 
 /** Sets `el`'s text, unless it shows that text already (then nothing is invalidated). */
