@@ -307,15 +307,26 @@ test('depth, decoder (cross-attention): spreads and gradient norms equal the flo
   const W = 32, L = 12, BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
   assert.equal(r.w.length, 2 * L * W * W, 'W_l and C_l for every layer');
   // layer by layer, the encoder's W_l (seed + 1) and then C_l (seed + 2),
-  // both N(0, 1/width), as the reference generator draws them
-  const seed = await get(page, tag, 'el.seed'), WW = W * W;
-  const refW = randomNormals(L * WW, { seed: seed + 1, std: 1 / Math.sqrt(W) });
-  const refC = randomNormals(L * WW, { seed: seed + 2, std: 1 / Math.sqrt(W) });
-  for (let l = 0; l < L; l++) {
-    for (const [part, ref, at] of [['W', refW, 2 * l * WW], ['C', refC, (2 * l + 1) * WW]]) {
-      const k = r.w.slice(at, at + WW).findIndex((v, j) => Math.abs(v - ref[l * WW + j]) > 2 * ulp32(ref[l * WW + j]));
-      assert.equal(k, -1, `decoder ${part}_${l}[${k}]: ${r.w[at + k]} vs ${ref[l * WW + k]}`);
+  // both N(0, 1/width), as the reference generator draws them: at the
+  // layers shown, then at all 96 (raised after the decoder was built) for
+  // another seed and width
+  const checkDecoder = (w, { width, layers, seed }) => {
+    const WW = width * width;
+    const refW = randomNormals(layers * WW, { seed: seed + 1, std: 1 / Math.sqrt(width) });
+    const refC = randomNormals(layers * WW, { seed: seed + 2, std: 1 / Math.sqrt(width) });
+    assert.equal(w.length, 2 * layers * WW);
+    for (let l = 0; l < layers; l++) {
+      for (const [part, ref, at] of [['W', refW, 2 * l * WW], ['C', refC, (2 * l + 1) * WW]]) {
+        const k = w.slice(at, at + WW).findIndex((v, j) => Math.abs(v - ref[l * WW + j]) > 2 * ulp32(ref[l * WW + j]));
+        assert.equal(k, -1, `decoder ${part}_${l}[${k}] (width ${width}, seed ${seed}): ${w[at + k]} vs ${ref[l * WW + k]}`);
+      }
     }
+  };
+  checkDecoder(r.w, { width: W, layers: L, seed: await get(page, tag, 'el.seed') });
+  for (const state of [{ layers: 96 }, { seed: 5, layers: 96 }, { width: 16, seed: 5, layers: 96 }, { width: W, seed: 1, layers: L }]) {
+    await update(page, tag, 'Object.assign(el, a)', state);
+    const now = await get(page, tag, '({ w: [...el.inputs.weights], width: el.width, layers: el.layers, seed: el.seed })');
+    checkDecoder(now.w, now);
   }
   const x0 = Float32Array.from(r.x0), w = Float32Array.from(r.w), memory = Float32Array.from(r.m);
   // float32 products (measured 1.3e-7 relative in tests/depth_memory.test.mjs at width 8; here up to 3e-7)

@@ -73,6 +73,19 @@ test('switching depth between encoder and decoder sends each stack\'s weights to
   assert.equal(r.state.stack, 'decoder');
   assert.equal(r.offThread, true);
   assert.deepEqual(r.shown, r.direct);
+  // off the page, the figure has the Worker forget both stacks' weights
+  const forgotten = await page.evaluate(async () => {
+    const names = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.forget) names.push(...m.forget); return post.call(this, m, t); };
+    document.querySelector('posnorm-depth').remove();
+    await new Promise((res) => setTimeout(res, 100));
+    Worker.prototype.postMessage = post;
+    return names.sort();
+  });
+  assert.equal(forgotten.length, 2, `forgotten: ${forgotten}`);
+  assert.match(forgotten[0], /^depth-weights-\d+-decoder$/);
+  assert.equal(forgotten[1], forgotten[0].replace(/decoder$/, 'encoder'));
   assert.deepEqual(problems, []);
   await context.close();
 });
