@@ -494,9 +494,13 @@ test('a repaint rewrites only the readout lines whose text changed, and in no fi
     const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
     const until = async (f) => { for (let k = 0; k < 1500 && !f(); k++) await new Promise((res) => setTimeout(res, 20)); return f(); };
     const figures = tags.map((t) => document.querySelector(t));
+    // rope-config with a pasted config HF would warn about (structured lines: a <code> key, then the message)
+    const rc = document.querySelector('posnorm-rope-config');
+    rc._readText(JSON.stringify({ rope_theta: 10000, hidden_size: 512, num_attention_heads: 8, rope_scaling: { rope_type: 'linear', factor: 4, frob: 1 } }));
     // the work after the first frames: the PE error lines, depth's gradients
-    await until(() => figures.every((el) => (!('peErrors' in el) || el.peErrors) && (el.localName !== 'posnorm-depth' || el.result?.gradNorms)));
+    const quiet = await until(() => figures.every((el) => (!('peErrors' in el) || el.peErrors) && (el.localName !== 'posnorm-depth' || el.result?.gradNorms)));
     await frame();
+    const warnings = [...rc.shadowRoot.querySelectorAll('.readout li.rc-warn')].map((li) => [...li.childNodes].map((n) => `${n.nodeName}:${n.textContent}`));
     // every live region of every figure (the readouts, the PE error lines, ln-simulator's steps)
     const watched = figures.flatMap((el) => [...el.shadowRoot.querySelectorAll('[aria-live], .readout')].map((node) => [el.localName, node]));
     const mutated = [];
@@ -527,13 +531,61 @@ test('a repaint rewrites only the readout lines whose text changed, and in no fi
     await frame();
     await new Promise((res) => setTimeout(res, 300));
     obs.disconnect();
-    return { pos, watched: [...new Set(watched.map(([t]) => t))].length, again: [...new Set(mutated)] };
+    return { quiet, warnings, pos, watched: [...new Set(watched.map(([t]) => t))].length, connected: watched.every(([, node]) => node.isConnected), again: [...new Set(mutated)] };
   }, tags);
+  assert.ok(r.quiet, 'the PE error lines and depth\'s gradients were done before the check');
+  assert.ok(r.warnings.length > 0 && r.warnings.every((w) => w.length === 2 && w[0].startsWith('CODE:') && w[1].startsWith('#text:: ')), `rope-config's warning lines: ${JSON.stringify(r.warnings)}`);
+  assert.ok(r.warnings.some((w) => w[0] === 'CODE:rope_scaling.frob'), JSON.stringify(r.warnings));
+  assert.ok(r.connected, 'the live regions watched are still the ones on the page');
   assert.equal(r.watched, tags.length, 'every figure has a live region');
   assert.deepEqual(r.pos.same, [true, true, true, true], 'precision keeps its four line elements');
   assert.deepEqual(r.pos.changed, [true, false, true, true]);
   assert.deepEqual(r.pos.written, [0, 2, 3], 'only the changed lines were written');
   assert.deepEqual(r.again, [], 'a repaint that changes nothing writes nothing');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('showLines() shows each line as given: text, or parts with elements, whatever the line showed before', async () => {
+  const { page: p, context, problems } = await page('<ol id="o"></ol>');
+  const r = await p.evaluate(async () => {
+    const { showLines } = await import('/web/figures/draw/canvas.js');
+    const ol = document.getElementById('o');
+    const html = () => [...ol.children].map((li) => li.outerHTML);
+    const seen = [];
+    const steps = [
+      ['plain'],
+      [{ parts: [['b', 'Step 1 '], 'x'] }],
+      // the same text split elsewhere: the parts must be rewritten
+      [{ parts: [['b', 'Step '], '1 x'] }],
+      [{ parts: [['b', ''], 'x'] }],
+      [{ parts: [['b', 'x'], ''] }],
+      [{ className: 'rc-warn', parts: [['code', 'k'], ': m'] }],
+      [{ className: 'rc-warn', parts: [['i', 'k'], ': m'] }],
+      ['k: m'],
+      [''],
+      [7],
+      [{ parts: ['a', 'b'] }, 'second'],
+    ];
+    for (const lines of steps) {
+      showLines(ol, lines);
+      seen.push(html());
+    }
+    return seen;
+  });
+  assert.deepEqual(r, [
+    ['<li>plain</li>'],
+    ['<li><b>Step 1 </b>x</li>'],
+    ['<li><b>Step </b>1 x</li>'],
+    ['<li><b></b>x</li>'],
+    ['<li><b>x</b></li>'],
+    ['<li class="rc-warn"><code>k</code>: m</li>'],
+    ['<li class="rc-warn"><i>k</i>: m</li>'],
+    ['<li>k: m</li>'],
+    ['<li></li>'],
+    ['<li>7</li>'],
+    ['<li>ab</li>', '<li>second</li>'],
+  ]);
   assert.deepEqual(problems, []);
   await context.close();
 });

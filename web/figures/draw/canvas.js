@@ -58,16 +58,19 @@ export function showLines(el, lines, tag = 'li') {
 
 /** Writes one line of showLines() into `el`, unless it shows it already. */
 function writeLine(el, line) {
-  if (typeof line === 'string') {
+  if (typeof line !== 'object' || line === null) {
+    const text = String(line ?? '');
     if (el.className) el.removeAttribute('class');
-    if (el.childElementCount || el.textContent !== line) el.textContent = line;
+    if (el.childElementCount || el.textContent !== text) el.textContent = text;
     return;
   }
   const { className = '', parts } = line;
-  const text = parts.map((part) => (typeof part === 'string' ? part : part[1])).join('');
-  const kinds = parts.map((part) => (typeof part === 'string' ? '#text' : part[0].toUpperCase())).join();
   if (el.className !== className) el.className = className;
-  if (el.textContent === text && Array.prototype.map.call(el.childNodes, (node) => node.nodeName).join() === kinds) return;
+  const nodes = el.childNodes;
+  const shows = (part, k) => (typeof part === 'string'
+    ? nodes[k].nodeType === Node.TEXT_NODE && nodes[k].data === part
+    : nodes[k].localName === part[0] && nodes[k].textContent === part[1]);
+  if (nodes.length === parts.length && parts.every(shows)) return;
   el.replaceChildren(...parts.map((part) => (typeof part === 'string' ? part : Object.assign(document.createElement(part[0]), { textContent: part[1] }))));
 }
 
