@@ -325,8 +325,11 @@ test('depth, decoder (cross-attention): spreads and gradient norms equal the flo
   checkDecoder(r.w, { width: W, layers: L, seed: await get(page, tag, 'el.seed') });
   for (const state of [{ layers: 96 }, { seed: 5, layers: 96 }, { width: 16, seed: 5, layers: 96 }, { width: W, seed: 1, layers: L }]) {
     await update(page, tag, 'Object.assign(el, a)', state);
-    const now = await get(page, tag, '({ w: [...el.inputs.weights], width: el.width, layers: el.layers, seed: el.seed })');
+    const now = await get(page, tag, '({ w: [...el.inputs.weights], x0: [...el.inputs.x0], m: [...el.inputs.memory], stds: el.result.stds.map((s) => [...s]), width: el.width, layers: el.layers, seed: el.seed })');
     checkDecoder(now.w, now);
+    // and what it draws is that state's stack (the float64 one)
+    const ref = forward(Float32Array.from(now.x0), Float32Array.from(now.w), { width: now.width, layers: now.layers, block: 'post-ln', memory: Float32Array.from(now.m) }).std;
+    for (let l = 0; l < now.layers; l++) assert.ok(Math.abs(now.stds[1][l] - ref[l]) <= 5e-7 * ref[l], `${JSON.stringify(state)}: post-ln layer ${l + 1}: ${now.stds[1][l]} vs ${ref[l]}`);
   }
   const x0 = Float32Array.from(r.x0), w = Float32Array.from(r.w), memory = Float32Array.from(r.m);
   // float32 products (measured 1.3e-7 relative in tests/depth_memory.test.mjs at width 8; here up to 3e-7)

@@ -78,7 +78,8 @@ test('switching depth between encoder and decoder sends each stack\'s weights to
     const names = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (m, t) { if (m.forget) names.push(...m.forget); return post.call(this, m, t); };
-    document.querySelector('posnorm-depth').remove();
+    window.__removed = document.querySelector('posnorm-depth');
+    window.__removed.remove();
     await new Promise((res) => setTimeout(res, 100));
     Worker.prototype.postMessage = post;
     return names.sort();
@@ -86,6 +87,19 @@ test('switching depth between encoder and decoder sends each stack\'s weights to
   assert.equal(forgotten.length, 2, `forgotten: ${forgotten}`);
   assert.match(forgotten[0], /^depth-weights-\d+-decoder$/);
   assert.equal(forgotten[1], forgotten[0].replace(/decoder$/, 'encoder'));
+  // back on the page, the same figure sends its weights again, and the Worker computes with them
+  const resent = await page.evaluate(() => {
+    const sizes = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.calls) sizes.push(...Object.values(m.keep ?? {}).map((k) => k.array.length)); return post.call(this, m, t); };
+    window.__restorePost = () => { Worker.prototype.postMessage = post; return sizes; };
+    document.body.append(window.__removed);
+    // (a new state: the gradients of the old one are kept by the figure)
+    window.__removed.layers = 13;
+  }).then(() => gradientsNow(page));
+  assert.equal(resent.offThread, true, 'computed in the Worker again');
+  assert.deepEqual(resent.shown, resent.direct);
+  assert.deepEqual(await page.evaluate(() => window.__restorePost()), [2 * 96 * 32 * 32], 'the decoder\'s weights sent again');
   assert.deepEqual(problems, []);
   await context.close();
 });
