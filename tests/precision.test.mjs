@@ -143,3 +143,76 @@ test('precision: the type selector — bfloat16/float16 errors, exact positions 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('precision: the float64 reference is kept across type and compute changes and made anew when d_model, base or the range changes — every sample equals the bit emulation after each', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 600 });
+  await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+  // one change at a time, and what the figure's float64 rows of the samples
+  // (its _ref) must be after it: none after a change of sizes (each row is
+  // computed as it goes), written anew by the next change at those sizes
+  // (a type or compute change), and the same rows, read, after the ones
+  // that follow
+  const steps = [
+    [{ dModel: 64 }, 'none'],
+    [{ type: 'bfloat16' }, 'new'],
+    [{ compute: 'low' }, 'same'],
+    [{ type: 'float16' }, 'same'],
+    [{ base: 500 }, 'none'],
+    [{ compute: 'float32' }, 'new'],
+    [{ type: 'float32' }, 'same'],
+    [{ maxExp: 16 }, 'none'],
+    [{ type: 'bfloat16' }, 'new'],
+    [{ dModel: 128 }, 'none'],
+    [{ compute: 'low' }, 'new'],
+    [{ type: 'float16' }, 'same'],
+  ];
+  for (const [change, expected] of steps) {
+    // the result drawn before the change, read in the same task as the
+    // change is made: the next one drawn is this change's
+    await page.evaluate(([t, s]) => {
+      const el = document.querySelector(t);
+      window.resultBefore = el.result;
+      Object.assign(el, s);
+    }, [tag, change]);
+    await page.waitForFunction((t) => document.querySelector(t).result !== window.resultBefore, tag);
+    const r = await page.evaluate((t) => {
+      const el = document.querySelector(t);
+      const ref = el._ref;
+      const state = !ref ? 'none' : ref === window.lastReference && ref.filled ? 'same' : ref.filled ? 'new' : 'unfilled';
+      window.lastReference = ref;
+      return { ...el.values, samples: el.result.samples, state };
+    }, tag);
+    assert.equal(r.state, expected, `${JSON.stringify(change)}: the float64 rows of the samples`);
+    const { dModel: d, base, type: precision, compute } = r;
+    const w = (i) => frequency(i, d, base);
+    const minChord = 2 * Math.sin(w(d / 2 - 1) / 2);
+    for (const sample of r.samples) {
+      const code = precision === 'float32' ? float32Row(sample.p, d, base) : peLowPrecision({ seqLen: 1, dModel: d, base, offset: sample.p, precision, compute });
+      // rounded: how far the float64 values lie from the nearest float32, a
+      // floor for the error of any float32 row (posnorm's), less what the
+      // angles p·w_i of this test and of the figure may differ by in float64
+      let e = 0, blur = 0, rounded = 0;
+      for (let i = 0; i < d / 2; i++) {
+        const s = Math.sin(sample.p * w(i)), c = Math.cos(sample.p * w(i));
+        const es = Math.abs(code[2 * i] - s), ec = Math.abs(code[2 * i + 1] - c);
+        e = Math.max(e, es, ec);
+        blur = Math.max(blur, Math.hypot(es, ec) / (2 * Math.sin(w(i) / 2)));
+        rounded = Math.max(rounded, Math.abs(Math.fround(s) - s), Math.abs(Math.fround(c) - c));
+      }
+      const at = `${JSON.stringify(change)}: sample at ${sample.p} (d ${d}, base ${base}, ${precision}/${compute})`;
+      assert.ok(sample.err64 < 2e-7 && sample.err64 >= rounded - 1e-15 * (sample.p + 1), `${at}: posnorm's error ${sample.err64}, at least ${rounded}`);
+      // (float16 positions past 65504 are Inf when cast, compute 'low': sin and cos are NaN there)
+      if (Number.isNaN(e)) {
+        assert.ok(Number.isNaN(sample.err32) && Number.isNaN(sample.blur), `${at}: NaN where the emulation is, got ${sample.err32}`);
+        continue;
+      }
+      assert.ok(Math.abs(sample.err32 - e) <= 1e-6 * e + 2e-7, `${at}: code error ${sample.err32} vs ${e}`);
+      // (the code's values may differ from the emulation's by the 2e-7 above,
+      // which the slowest pair's step turns into 2e-7 / minChord)
+      assert.ok(Math.abs(sample.blur - blur) <= 1e-5 * blur + 3e-7 / minChord, `${at}: worst pair error over step ${sample.blur} vs ${blur}`);
+    }
+    assert.equal(r.samples.at(-1).p, 2 ** r.maxExp - 1, 'the samples run to the top of the range');
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -475,4 +475,12 @@ test('FigureScratch hands out the same memory while it fits, grows by powers of 
   assert.equal(c.buffer.byteLength, 256 * 4);
   s.clear();
   assert.notEqual(s.f32('x', 10).buffer, c.buffer, 'clear forgets');
+  // f64: the same rules for Float64Array, and a name asked for in the other type gets an array of that type
+  const d = s.f64('z', 100);
+  assert.ok(d instanceof Float64Array);
+  assert.equal(d.buffer.byteLength, 128 * 8);
+  assert.equal(s.f64('z', 90).buffer, d.buffer, 'a smaller request reuses the Float64Array');
+  const e = s.f32('z', 10);
+  assert.ok(e instanceof Float32Array, 'z asked for as f32 after f64: a Float32Array');
+  assert.ok(s.f64('z', 10) instanceof Float64Array, 'and back');
 });

@@ -69,38 +69,79 @@ export class PosnormPrecision extends PnFigure {
   }
 
   /**
-   * Errors and neighbour distances at position p (float64 reference computed
-   * here). A sample (`sample` true) writes into the figure's scratch arrays
-   * and keeps no row; the cursor's row is its own.
+   * The float64 rows of the sampled positions (sample k's at k·d: sin and
+   * cos of p·w_i, interleaved as the code's rows are) and posnorm's own
+   * error at each. They do not depend on the type or compute selected, so a
+   * drag of those selectors reads them instead of computing them again (they
+   * were 1.2 of the 8 ms a type input cost, issue #20). They are written by
+   * the second computation in a row at the same (d_model, base, max
+   * exponent), not the first: a d_model drag, whose sizes change at every
+   * input, writes none (keeping them at each input cost it 1 ms an input).
+   * Returns { key, rows, err64, filled } — filled false while the samples
+   * are being computed into it — or null (compute each row afresh).
    */
-  _at(p, sample = false) {
+  _reference(samples) {
+    const d = this.dModel;
+    const key = `${d}|${this.base}|${this.maxExp}`;
+    if (this._ref?.key === key) return this._ref;
+    this._ref = null;
+    const again = this._refKey === key;
+    this._refKey = key;
+    if (!again) return null;
+    // the rows live in a scratch array (core/buffers.js), not made anew per size
+    this._ref = { key, rows: this.scratch.f64('reference', samples * d), err64: new Float64Array(samples), filled: false };
+    return this._ref;
+  }
+
+  /**
+   * Errors and neighbour distances at position p (float64 reference computed
+   * here, or read from / written to sample k of `ref`, _reference()). A
+   * sample (`sample` true) writes into the figure's scratch arrays and keeps
+   * no row; the cursor's row is its own.
+   */
+  _at(p, sample = false, ref = null, k = 0) {
     const { dModel: d, base } = this;
     const wc = this._freqs(), chord = this._chord;
+    const read = ref?.filled, rows = ref?.rows, o = k * d;
     // a sample's rows go to two wasm buffers kept by the figure: written in
     // place, no temporary copy per call (144 calls a repaint)
     const out32 = sample ? this.buffer('a32', 2 * d) : undefined;
-    const out64 = sample ? this.buffer('a64', 2 * d) : undefined;
+    const out64 = sample && !read ? this.buffer('a64', 2 * d) : undefined;
     let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
-    let a64 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
+    let a64 = read ? null : this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
     // views taken after both calls (a call may grow the memory)
     if (sample) {
       a32 = out32.array;
-      a64 = out64.array;
+      if (!read) a64 = out64.array;
     }
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
-      const angle = p * wc[c], s = Math.sin(angle), co = Math.cos(angle);
+      let s, co;
+      if (read) {
+        s = rows[o + c];
+        co = rows[o + c + 1];
+      } else {
+        const angle = p * wc[c];
+        s = Math.sin(angle);
+        co = Math.cos(angle);
+        err64 = Math.max(err64, Math.abs(a64[c] - s), Math.abs(a64[c + 1] - co));
+        if (rows) {
+          rows[o + c] = s;
+          rows[o + c + 1] = co;
+        }
+      }
       const es = Math.abs(a32[c] - s), ec = Math.abs(a32[c + 1] - co), e2 = es * es + ec * ec;
       // the pair's float32 error against the chord it moves by per position:
       // at 1 it cannot tell p from p + 1 (sqrt of the sum, not Math.hypot:
       // errors are at most 2, and hypot's scaling was half of this loop's time)
       blur = Math.max(blur, Math.sqrt(e2) / chord[c >> 1]);
       err32 = Math.max(err32, es, ec);
-      err64 = Math.max(err64, Math.abs(a64[c] - s), Math.abs(a64[c + 1] - co));
       norm32 += e2;
       const ds = a32[d + c] - a32[c], dc = a32[d + c + 1] - a32[c + 1];
       dist32 += ds * ds + dc * dc;
     }
+    if (read) err64 = ref.err64[k];
+    else if (ref) ref.err64[k] = err64;
     return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: sample ? null : a32.subarray(0, d) };
   }
 
@@ -133,7 +174,9 @@ export class PosnormPrecision extends PnFigure {
       const top = 2 ** this.maxExp - 1;
       // log-spaced (small positions repeat, so that sample k sits at log p = k/(n−1)·log top)
       const ps = Array.from({ length: SAMPLES }, (_, k) => Math.round(top ** (k / (SAMPLES - 1))));
-      const rows = ps.map((p) => this._at(p, true));
+      const ref = this._reference(ps.length);
+      const rows = ps.map((p, k) => this._at(p, true, ref, k));
+      if (ref) ref.filled = true;
       // the first sampled position where some pair's float32 error reaches the
       // step that pair takes to the next position: from there the code's slow
       // pairs — the ones that carry long-range position — blur neighbours together

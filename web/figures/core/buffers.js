@@ -14,7 +14,7 @@ export const pow2AtLeast = (n) => 2 ** Math.ceil(Math.log2(n));
  * `out` arrays, inputs it builds), so that a drag does not allocate: fresh
  * memory costs page faults, about 4 µs per KB on the project's 2-core VM,
  * and a repaint that made 144 small result arrays spent 4.7 ms on them.
- * `f32(name, length)` returns `length` values of the array kept under
+ * `f32(name, length)` (`f64` likewise) returns `length` values of the array kept under
  * `name` (capacity a power of two, so a drag across sizes reallocates a few
  * times, not at every input). The contents are the last writer's: a caller
  * that keeps values across calls copies them or uses another name. These
@@ -24,10 +24,15 @@ export const pow2AtLeast = (n) => 2 ** Math.ceil(Math.log2(n));
 export class FigureScratch {
   #arrays = new Map();
 
-  f32(name, length) {
+  f32(name, length) { return this.#get(name, length, Float32Array); }
+
+  /** The same for Float64Array (a name holds one type: the other is made anew). */
+  f64(name, length) { return this.#get(name, length, Float64Array); }
+
+  #get(name, length, Type) {
     let a = this.#arrays.get(name);
-    if (!a || a.length < length) {
-      a = new Float32Array(pow2AtLeast(Math.max(1, length)));
+    if (!(a instanceof Type) || a.length < length) {
+      a = new Type(pow2AtLeast(Math.max(1, length)));
       this.#arrays.set(name, a);
     }
     return a.subarray(0, length);
