@@ -5,7 +5,7 @@
 // Hand-made traces, so every number below is worked out by hand.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sliceThreadTimes } from '../bench/frames.mjs';
+import { framesTable, sliceThreadTimes } from '../bench/frames.mjs';
 import { SLICE_MEASURE } from '../web/figures/core/background.js';
 
 const task = (ts, dur, tdur, { pid = 1, tid = 1 } = {}) => ({ name: 'RunTask', ph: 'X', cat: 'disabled-by-default-devtools.timeline', pid, tid, ts, dur, tdur });
@@ -56,4 +56,13 @@ test('b and e events pair by id and thread in time order, whatever order the tra
     { name: 'other-measure', ph: 'e', cat: 'blink.user_timing', pid: 1, tid: 1, ts: 39000, id2: { local: '0x9' } },
   ];
   assert.deepEqual(sliceThreadTimes(events), [{ wall: 4, cpu: 3, task: true }, { wall: 1, cpu: 0.5, task: true }]);
+});
+
+test('the frame table states the drag length and holds each row to its verdicts', () => {
+  const row = (over) => ({ figure: 'heatmap', size: 'default', prop: 'dModel', values: null, p50: 4, p95: 7.5, max: 10, render95: 2.8, cpu95: 7.6, longTasks: 0, longest: 0, slices: 12, maxSlice: 6.3, maxSliceCpu: 1.9, budget: 16.7, inputs: 32, ok: false, cpuOk: true, ...over });
+  const table = framesTable([row({}), row({ size: 'largest', prop: 'base', values: { dModel: 1024, seqLen: 2048, layout: 'concat' }, budget: 33, ok: true, longTasks: 1, longest: 61.4, cpuOk: false })]);
+  assert.match(table, /Each drag: 32 inputs across the control's range/);
+  assert.match(table, /^Largest: dModel 1024, seqLen 2048\.$/m, 'the largest sizes: numeric values only');
+  assert.match(table, /^\| dModel \| default \| 4\.0 \| 7\.5 \| 10\.0 \| 2\.8 \| 7\.6 \| 0 \| 12 \| 6\.3 \| 1\.9 \| 16\.7 \| MISSED \| met \|$/m);
+  assert.match(table, /^\| base \| largest \| .* \| 1 \(61 ms\) \| .* \| 33 \| met \| MISSED \|$/m);
 });
