@@ -1,5 +1,6 @@
 // Figures that keep parts of their work between repaints (compare's tables,
-// scores and bias, drawMatrix's painted pixels) must show what a fresh
+// scores and bias, drawMatrix's painted pixels, precision's float64 rows of
+// its samples) must show what a fresh
 // figure with the same values shows, after any sequence of control changes:
 // in headless Chromium, each change is made on one kept figure, then a new
 // figure is made with the same values; their canvases must be the same
@@ -126,6 +127,29 @@ test('properties: after each of a sequence of control changes, the kept figure p
     const c = calls.get(prop)[value];
     assert.ok(!c.gram && !c.colormap, `${prop} = ${value} made ${JSON.stringify(c)}`);
   }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('precision: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
+  // type and compute changes read the samples' float64 rows the step before
+  // wrote (from the second computation at the same sizes); every other
+  // change computes them afresh
+  const steps = [['type', 'bfloat16'], ['compute', 'low'], ['dModel', 64], ['type', 'float16'], ['compute', 'float32'], ['base', 500],
+    ['type', 'float32'], ['maxExp', 12], ['pos', 100], ['type', 'bfloat16'], ['type', 'float16']];
+  const read = (r) => r;
+  const { context, problems, calls } = await keptAgainstFresh('posnorm-precision', 'precision.js', steps, read, (kept, values, at) => {
+    const top = 2 ** values.maxExp - 1;
+    assert.deepEqual(kept.samples.map((s) => s.p), Array.from({ length: 72 }, (_, k) => Math.round(top ** (k / 71))), `sampled positions ${at}`);
+    assert.equal(kept.type, values.type, `type ${at}`);
+  });
+  // PE rows per change: each sample's code row, plus its float64 check row
+  // unless the step before wrote them (72 samples), plus the cursor's two
+  // per repaint (a change may repaint twice: its readout can resize the figure)
+  const samplePasses = (c) => Math.floor(c.positionalEncoding / 72);
+  assert.equal(samplePasses(calls.get('type').bfloat16), 2, 'type = bfloat16 after pos: computes and writes the rows');
+  assert.equal(samplePasses(calls.get('type').float16), 1, 'type = float16 right after: reads them');
+  assert.equal(samplePasses(calls.get('dModel')[64]), 2, 'dModel = 64: computes afresh');
   assert.deepEqual(problems, []);
   await context.close();
 });
