@@ -144,14 +144,14 @@ test('precision: the type selector — bfloat16/float16 errors, exact positions 
   await context.close();
 });
 
-test('precision: the float64 reference is kept across type and compute changes and made anew when d_model, base or the range changes — every sample equals the bit emulation after each', async () => {
+test('precision: the float64 reference is kept across type and compute changes, made anew when d_model, base or the range changes, and dropped off the page — every sample agrees with the bit emulation and float64 after each', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 600 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
   // one change at a time, and what the figure's float64 rows of the samples
-  // (its _ref) must be after it: none after a change of sizes (each row is
-  // computed as it goes), written anew by the next change at those sizes
-  // (a type or compute change), and the same rows, read, after the ones
-  // that follow
+  // (its _ref) must be after it: none after a change of sizes, new by the
+  // next change at those sizes (a type or compute change), and the same
+  // filled object after the ones that follow. (That they are read, not
+  // computed again, and exactly as written: tests/figure_caches.test.mjs.)
   const steps = [
     [{ dModel: 64 }, 'none'],
     [{ type: 'bfloat16' }, 'new'],
@@ -166,7 +166,7 @@ test('precision: the float64 reference is kept across type and compute changes a
     [{ compute: 'low' }, 'new'],
     [{ type: 'float16' }, 'same'],
   ];
-  for (const [change, expected] of steps) {
+  const step = async (change, expected) => {
     // the result drawn before the change, read in the same task as the
     // change is made: the next one drawn is this change's
     await page.evaluate(([t, s]) => {
@@ -212,7 +212,42 @@ test('precision: the float64 reference is kept across type and compute changes a
       assert.ok(Math.abs(sample.blur - blur) <= 1e-5 * blur + 3e-7 / minChord, `${at}: worst pair error over step ${sample.blur} vs ${blur}`);
     }
     assert.equal(r.samples.at(-1).p, 2 ** r.maxExp - 1, 'the samples run to the top of the range');
-  }
+  };
+  for (const [change, expected] of steps) await step(change, expected);
+  // off the page the figure keeps no rows, and a CSV asked for there (which
+  // fails: the figure has no wasm buffers while away) makes none
+  const away = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    window.home = el.parentNode;
+    window.awayEl = el;
+    el.remove();
+    const dropped = el._ref === null;
+    const attempts = [{ dModel: 256 }, { type: 'bfloat16' }].map((change) => {
+      Object.assign(el, change);
+      try {
+        el.csv();
+        return 'no error';
+      } catch (e) {
+        return el._ref === null ? 'error, nothing kept' : 'error, rows kept';
+      }
+    });
+    return { dropped, attempts };
+  }, tag);
+  assert.deepEqual(away, { dropped: true, attempts: ['error, nothing kept', 'error, nothing kept'] });
+  // back on the page: it draws the values set while it was away, computing
+  // every row afresh (no rows kept); the next change at these sizes writes
+  // them, and the one after reads them
+  const back = await page.evaluate(async () => {
+    const el = window.awayEl;
+    window.resultBefore = el.result;
+    window.home.append(el);
+    while (el.result === window.resultBefore) await new Promise((r) => requestAnimationFrame(r));
+    window.lastReference = el._ref;
+    return { ref: el._ref, d: el.dModel, type: el.type };
+  });
+  assert.deepEqual(back, { ref: null, d: 256, type: 'bfloat16' });
+  await step({ compute: 'float32' }, 'new');
+  await step({ type: 'float16' }, 'same');
   assert.deepEqual(problems, []);
   await context.close();
 });

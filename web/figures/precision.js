@@ -49,6 +49,11 @@ export class PosnormPrecision extends PnFigure {
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
+    // off the page the figure keeps no arrays (its scratch is cleared): the
+    // samples' float64 rows go too, and are computed again when it draws
+    this.addController({
+      hostDisconnected: () => { this._ref = null; },
+    });
   }
 
   /**
@@ -78,9 +83,12 @@ export class PosnormPrecision extends PnFigure {
    * exponent), not the first: a d_model drag, whose sizes change at every
    * input, writes none (keeping them at each input cost it 1 ms an input).
    * Returns { key, rows, err64, filled } — filled false while the samples
-   * are being computed into it — or null (compute each row afresh).
+   * are being computed into it — or null (compute each row afresh), always
+   * while the figure is off the page (its computation fails there anyway,
+   * at its first wasm buffer; nothing is kept for it).
    */
   _reference(samples) {
+    if (!this.isConnected || !this.pn) return null;
     const d = this.dModel;
     const key = `${d}|${this.base}|${this.maxExp}`;
     if (this._ref?.key === key) return this._ref;
@@ -88,7 +96,8 @@ export class PosnormPrecision extends PnFigure {
     const again = this._refKey === key;
     this._refKey = key;
     if (!again) return null;
-    // the rows live in a scratch array (core/buffers.js), not made anew per size
+    // the rows live in a scratch array (core/buffers.js), reallocated only
+    // when they outgrow it (err64, 72 values, is made anew)
     this._ref = { key, rows: this.scratch.f64('reference', samples * d), err64: new Float64Array(samples), filled: false };
     return this._ref;
   }
@@ -96,8 +105,8 @@ export class PosnormPrecision extends PnFigure {
   /**
    * Errors and neighbour distances at position p (float64 reference computed
    * here, or read from / written to sample k of `ref`, _reference()). A
-   * sample (`sample` true) writes into the figure's scratch arrays and keeps
-   * no row; the cursor's row is its own.
+   * sample (`sample` true) writes its code rows into the figure's wasm
+   * buffers and keeps no row; the cursor's row is its own.
    */
   _at(p, sample = false, ref = null, k = 0) {
     const { dModel: d, base } = this;

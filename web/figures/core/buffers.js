@@ -10,12 +10,13 @@
 export const pow2AtLeast = (n) => 2 ** Math.ceil(Math.log2(n));
 
 /**
- * Plain Float32Arrays a figure reuses from one repaint to the next (kernel
- * `out` arrays, inputs it builds), so that a drag does not allocate: fresh
+ * Plain typed arrays (Float32Array, Float64Array) a figure reuses from one
+ * repaint to the next (kernel `out` arrays, inputs it builds, values it
+ * keeps), so that a drag does not allocate: fresh
  * memory costs page faults, about 4 µs per KB on the project's 2-core VM,
  * and a repaint that made 144 small result arrays spent 4.7 ms on them.
- * `f32(name, length)` (`f64` likewise) returns `length` values of the array kept under
- * `name` (capacity a power of two, so a drag across sizes reallocates a few
+ * `f32(name, length)` (`f64` likewise) returns `length` values of the
+ * array kept under `name` (capacity a power of two, so a drag across sizes reallocates a few
  * times, not at every input). The contents are the last writer's: a caller
  * that keeps values across calls copies them or uses another name. These
  * are ordinary JS arrays, collected with the figure: unlike the wasm
