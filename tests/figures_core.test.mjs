@@ -183,6 +183,37 @@ test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and 
   await context.close();
 });
 
+test('a controller added while the figure builds (buildBody) hears hostConnected once per connection, and one added later at once', async () => {
+  const { page: p, context, problems } = await page(`<div id="home"></div><script type="module" src="${MODULES}"></script>`);
+  const heard = await p.evaluate(async () => {
+    await customElements.whenDefined('posnorm-order');
+    const Order = customElements.get('posnorm-order');
+    const buildBody = Order.prototype.buildBody;
+    const log = [];
+    Order.prototype.buildBody = function (figure) {
+      buildBody.call(this, figure);
+      this.addController({ hostConnected: () => log.push('built: connected'), hostDisconnected: () => log.push('built: disconnected') });
+    };
+    try {
+      const el = document.createElement('posnorm-order');
+      const home = document.querySelector('#home');
+      home.append(el);
+      log.push('|');
+      el.addController({ hostConnected: () => log.push('later: connected') });
+      log.push('|');
+      el.remove();
+      home.append(el);
+      el.remove();
+    } finally {
+      Order.prototype.buildBody = buildBody;
+    }
+    return log.join(' ');
+  });
+  assert.equal(heard, 'built: connected | later: connected | built: disconnected built: connected later: connected built: disconnected');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a figure off the page holds no wasm memory and allocates none; memory stays flat over 1,000 changes and 200 removals', async () => {
   const { page: p, context, problems } = await page(`
     <posnorm-heatmap id="h"></posnorm-heatmap><posnorm-ln-simulator id="s"></posnorm-ln-simulator><posnorm-bn-vs-ln id="b"></posnorm-bn-vs-ln>

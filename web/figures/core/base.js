@@ -61,7 +61,9 @@ export class PnFigure extends PnElement {
   /** Adds a controller: its hostConnected() and hostDisconnected() follow the figure's. */
   addController(controller) {
     this._controllers.add(controller);
-    if (this._built && this.isConnected) controller.hostConnected?.();
+    // one added after the figure connected hears of it now; one added while
+    // it builds (buildBody) hears it from connectedCallback, once
+    if (this._built && this.isConnected && !this._building) controller.hostConnected?.();
   }
 
   removeController(controller) {
@@ -84,7 +86,14 @@ export class PnFigure extends PnElement {
   get firstFrameAt() { return this._scheduler.firstFrameAt; }
 
   connectedCallback() {
-    if (!this._built) this._build();
+    if (!this._built) {
+      this._building = true;
+      try {
+        this._build();
+      } finally {
+        this._building = false;
+      }
+    }
     this.settle();
     for (const c of this._controllers) c.hostConnected?.();
     if (this._started || this._poster.shown) return;
