@@ -132,9 +132,9 @@ test('properties: after each of a sequence of control changes, the kept figure p
 });
 
 test('precision: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
-  // type and compute changes read the samples' float64 rows the step before
-  // wrote (from the second computation at the same sizes); every other
-  // change computes them afresh
+  // type and compute changes read the samples' float64 rows once they were
+  // written at these sizes (by the second computation there); a change of
+  // sizes computes them afresh, and pos computes no sample at all
   const steps = [['type', 'bfloat16'], ['compute', 'low'], ['dModel', 64], ['type', 'float16'], ['compute', 'float32'], ['base', 500],
     ['type', 'float32'], ['maxExp', 12], ['pos', 100], ['type', 'bfloat16'], ['type', 'float16']];
   const read = (r) => r;
@@ -143,9 +143,10 @@ test('precision: after each of a sequence of control changes, the kept figure pa
     assert.deepEqual(kept.samples.map((s) => s.p), Array.from({ length: 72 }, (_, k) => Math.round(top ** (k / 71))), `sampled positions ${at}`);
     assert.equal(kept.type, values.type, `type ${at}`);
   });
-  // PE rows per change: each sample's code row, plus its float64 check row
-  // unless the step before wrote them (72 samples), plus the cursor's two
-  // per repaint (a change may repaint twice: its readout can resize the figure)
+  // PE calls per change: one per sample for the selected code, one more
+  // (posnorm's row, checked against float64) unless the rows were written at
+  // these sizes (72 samples), and the cursor's two per repaint (a change may
+  // repaint twice: its readout can resize the figure)
   const samplePasses = (c) => Math.floor(c.positionalEncoding / 72);
   assert.equal(samplePasses(calls.get('type').bfloat16), 2, 'type = bfloat16 after pos: computes and writes the rows');
   assert.equal(samplePasses(calls.get('type').float16), 1, 'type = float16 right after: reads them');

@@ -214,8 +214,8 @@ test('precision: the float64 reference is kept across type and compute changes, 
     assert.equal(r.samples.at(-1).p, 2 ** r.maxExp - 1, 'the samples run to the top of the range');
   };
   for (const [change, expected] of steps) await step(change, expected);
-  // off the page the figure keeps no rows, and a CSV asked for there (which
-  // fails: the figure has no wasm buffers while away) makes none
+  // off the page the figure keeps no rows, and a CSV asked for there after a
+  // change (which fails: the figure has no wasm buffers while away) makes none
   const away = await page.evaluate((t) => {
     const el = document.querySelector(t);
     window.home = el.parentNode;

@@ -49,8 +49,9 @@ export class PosnormPrecision extends PnFigure {
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
-    // off the page the figure keeps no arrays (its scratch is cleared): the
-    // samples' float64 rows go too, and are computed again when it draws
+    // off the page the figure's scratch is cleared: the samples' float64
+    // rows, which live there, go with it (written again from the second
+    // computation at the same sizes once it is back)
     this.addController({
       hostDisconnected: () => { this._ref = null; },
     });
@@ -106,14 +107,16 @@ export class PosnormPrecision extends PnFigure {
    * Errors and neighbour distances at position p (float64 reference computed
    * here, or read from / written to sample k of `ref`, _reference()). A
    * sample (`sample` true) writes its code rows into the figure's wasm
-   * buffers and keeps no row; the cursor's row is its own.
+   * buffers and returns no row (its float64 row is kept in `ref` when one is
+   * given); the cursor's row is its own.
    */
   _at(p, sample = false, ref = null, k = 0) {
     const { dModel: d, base } = this;
     const wc = this._freqs(), chord = this._chord;
     const read = ref?.filled, rows = ref?.rows, o = k * d;
-    // a sample's rows go to two wasm buffers kept by the figure: written in
-    // place, no temporary copy per call (144 calls a repaint)
+    // a sample's rows go to wasm buffers kept by the figure: written in
+    // place, no temporary copy per call (72 samples a repaint, one or two
+    // calls each)
     const out32 = sample ? this.buffer('a32', 2 * d) : undefined;
     const out64 = sample && !read ? this.buffer('a64', 2 * d) : undefined;
     let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
