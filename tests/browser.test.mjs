@@ -350,7 +350,9 @@ test('a figure declared with attributes starts from them; without WebAssembly it
   await page2.addInitScript(() => { delete window.WebAssembly; });
   await page2.goto(`${server.url}/web/?lang=en`);
   await page2.locator('posnorm-heatmap').scrollIntoViewIfNeeded();
-  await page2.waitForFunction(() => !document.querySelector('posnorm-heatmap').shadowRoot.querySelector('.message').hidden);
+  // (the figure may not be upgraded and built yet when the wait starts: a
+  // missing shadow root means "not yet", not an error)
+  await page2.waitForFunction(() => document.querySelector('posnorm-heatmap')?.shadowRoot?.querySelector('.message')?.hidden === false);
   const msg = await page2.evaluate(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('.message').textContent);
   assert.match(msg, /WebAssembly is not available/);
   assert.deepEqual(errors, []);
