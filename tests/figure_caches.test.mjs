@@ -154,3 +154,32 @@ test('precision: after each of a sequence of control changes, the kept figure pa
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('compare: off the page it keeps none of its parts, and back on the page it shows the formulas\' numbers again', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
+<div style="width:640px" id="home"><posnorm-compare id="c" lang="en" heads="8" seq-len="12"></posnorm-compare></div>
+<script type="module" src="/web/figures/compare.js"></script></body></html>`;
+  const { page, context, problems } = await openHtml(env.browser, env.server.url, html);
+  await startFigure(page, '#c');
+  const kept = await page.evaluate(async () => {
+    const el = document.querySelector('#c');
+    const before = el._parts !== null && el._parts !== undefined;
+    el.remove();
+    const away = el._parts;
+    el.heads = 4;
+    el.seqLen = 9;
+    const drawn = el.result;
+    document.querySelector('#home').append(el);
+    while (el.result === drawn) await new Promise((r) => requestAnimationFrame(r));
+    return { before, away, after: el._parts?.alibiKey, slopes: [...el.result.slopes], bias: [...el.result.bias], head: el.head, s0: el.result.ropeScores[0].length };
+  });
+  assert.equal(kept.before, true, 'parts kept while on the page');
+  assert.equal(kept.away, null, 'none kept off the page');
+  assert.equal(kept.after, '4|9', 'computed again for the values set while away');
+  assert.deepEqual(kept.slopes, [...alibiSlopes(4)].map(Math.fround));
+  const bias = alibiBias(4, 9).subarray(kept.head * 81, (kept.head + 1) * 81);
+  assert.deepEqual(kept.bias, [...bias].map(Math.fround));
+  assert.equal(kept.s0, 9);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

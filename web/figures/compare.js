@@ -38,6 +38,10 @@ export class PosnormCompare extends PnFigure {
     this._table.setAttribute('part', 'table');
     this._errors = new PeErrorLine(this);
     figure.append(plot, this._readoutEl, this._errors.element, this._table);
+    // off the page the figure's scratch is cleared: the parts kept in it
+    // (tables, scores, the bias of every head) go too, and are computed
+    // again at its next repaint
+    this.addController({ hostDisconnected: () => { this._parts = null; } });
   }
 
   /** q·k after RoPE, q at start + Δ and k at start, for Δ in [0, seqLen). */
