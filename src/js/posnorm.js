@@ -181,10 +181,13 @@ function inConfigTerms(message, sources) {
     .replace(/\bscaling\.([A-Za-z]+)/g, (m) => sources[m] ?? m);
 }
 
+/** Every key a `scaling` option may hold (of some type), made once. */
+const SCALING_OPTIONS = ['type', ...new Set(Object.values(SCALING_KEYS).flatMap((k) => [...k.required, ...k.optional]))];
+
 function scalingArgs(fn, scaling, dim, base, seqLen) {
   const params = new Float64Array(10).fill(NaN);
   if (scaling === undefined || scaling === null) return { type: 0, params, shortFactor: undefined, longFactor: undefined };
-  const s = v.options(fn, scaling, ['type', ...new Set(Object.values(SCALING_KEYS).flatMap((k) => [...k.required, ...k.optional]))]);
+  const s = v.options(fn, scaling, SCALING_OPTIONS);
   const type = v.oneOf(fn, 'scaling.type', s.type, SCALING_TYPES);
   const keys = SCALING_KEYS[type];
   if (type === 'dynamic' && dim < 4) throw new RangeError(`posnorm.${fn}: scaling type "dynamic" needs a rotary dim of at least 4 (its exponent is dim/(dim − 2)), got ${dim}`);
@@ -218,7 +221,10 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
     }
     if (ArrayBuffer.isView(a)) v.live(fn, `scaling.${key}`, a);
     // each value checked as given (a string or a BigInt is not converted)
-    for (let k = 0; k < a.length; k++) v.num(fn, `scaling.${key}[${k}]`, a[k], FACTOR_MIN, FACTOR_MAX);
+    for (let k = 0; k < a.length; k++) {
+      const x = a[k];
+      if (!(typeof x === 'number' && x >= FACTOR_MIN && x <= FACTOR_MAX)) v.num(fn, `scaling.${key}[${k}]`, x, FACTOR_MIN, FACTOR_MAX);
+    }
     return Float64Array.from(a);
   };
   const packed = { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
@@ -636,7 +642,13 @@ export class Posnorm {
       const values = p.isPnBuffer ? p.array : p;
       const last = cached ? cacheRows - 1 : POS_LIMIT - 1;
       top = 0;
-      for (let k = 0; k < tokens; k++) top = Math.max(top, v.int(fn, `positionIds[${k}]`, values[k], 0, last) + 1);
+      for (let k = 0; k < tokens; k++) {
+        const id = values[k];
+        // the error's name is written only for an id that fails (a string
+        // per id was most of what a rope call with position ids allocated)
+        if (!(typeof id === 'number' && Number.isInteger(id) && id >= 0 && id <= last)) v.int(fn, `positionIds[${k}]`, id, 0, last);
+        if (id >= top) top = id + 1;
+      }
       ids = Array.isArray(p) ? Int32Array.from(p) : p;
     } else if (cached) {
       cacheRows = tokens;
