@@ -64,15 +64,28 @@ async function draw(shape, { dpr = 1, width = 2, dash = [] } = {}) {
       const hair = alpha((ctx) => {
         ctx.lineWidth = 7;
         ctx.setLineDash([9, 9]);
-        // every stroke strokeCurve makes, and its width in device px
+        // every stroke strokeCurve makes, and its width in device px (the
+        // line width in user units times the transform's scale when it strokes)
         const strokes = [];
         const stroke = ctx.stroke;
         ctx.stroke = function () {
-          strokes.push(this.lineWidth * dpr);
+          const t = this.getTransform();
+          strokes.push(Math.round(this.lineWidth * Math.hypot(t.a, t.b) * 1e9) / 1e9);
           return stroke.call(this);
         };
+        // the points it passes: whole numbers (fractions are boxed, one
+        // heap number per argument: curve.js)
+        let fractional = 0;
+        for (const name of ['moveTo', 'lineTo']) {
+          const call = ctx[name];
+          ctx[name] = function (x, y) {
+            if (!Number.isInteger(x) || !Number.isInteger(y)) fractional++;
+            return call.call(this, x, y);
+          };
+        }
         strokeCurve(ctx, n, (k) => at(k)[0], (k) => at(k)[1], { width, dash });
-        return { lineWidth: ctx.lineWidth, dash: ctx.getLineDash(), strokes };
+        const t = ctx.getTransform();
+        return { lineWidth: ctx.lineWidth, dash: ctx.getLineDash(), transform: [t.a, t.b, t.c, t.d, t.e, t.f], fractional, strokes };
       });
       return { w: W * dpr, h: H * dpr, wide: wide.a, hair: hair.a, state: hair.state };
     }, { shape, dpr, width, dash });
@@ -102,7 +115,7 @@ for (const dpr of [1, 2]) {
       // hairlines only: 2·(2·dpr − 1) + 1 of them, each one device px wide
       const { strokes, ...state } = r.state;
       assert.deepEqual(strokes, Array(4 * dpr - 1).fill(1), `${shape}: the strokes' device widths`);
-      assert.deepEqual(state, { lineWidth: 1, dash: [] }, `${shape}: context left as documented`);
+      assert.deepEqual(state, { lineWidth: 1, dash: [], transform: [dpr, 0, 0, dpr, 0, 0], fractional: 0 }, `${shape}: context left as documented, points passed as whole numbers`);
       if (shape === 'spiky') {
         // the spike's tip and the bump are drawn where the stroke draws them:
         // the highest painted row over each, within a device pixel

@@ -26,6 +26,21 @@ export const METHODS = [
   { key: 'llama3', colour: '--pn-ref-sin', dash: [2, 3], scaling: (f, L) => (f > 1 ? { type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 } : undefined) },
 ];
 const ALIBI_SLOPE = 1 / 256;
+
+/**
+ * { min, max, maxAbs } of the values of a (a typed array, not empty; NaN
+ * wherever one is NaN, as Math.min/max), in one loop without callbacks (a
+ * callback's arguments are boxed numbers).
+ */
+function extent(a) {
+  let min = a[0], max = a[0], maxAbs = Math.abs(a[0]);
+  for (let i = 1; i < a.length; i++) {
+    min = Math.min(min, a[i]);
+    max = Math.max(max, a[i]);
+    maxAbs = Math.max(maxAbs, Math.abs(a[i]));
+  }
+  return { min, max, maxAbs };
+}
 const SAMPLES = 256;
 const TRAIN_SAMPLES = 160;
 
@@ -106,7 +121,21 @@ export class PosnormLongContext extends PnFigure {
       });
       // the range the plain model saw in training: scores over distances [0, L)
       const inTraining = this._scores(METHODS[0], Array.from({ length: TRAIN_SAMPLES }, (_, j) => Math.round((j / (TRAIN_SAMPLES - 1)) * (trainLen - 1))));
-      this._data = { ds, methods, trainMin: Math.min(...inTraining), trainMax: Math.max(...inTraining) };
+      // what the drawing needs of them, made once per key, in loops: spreads
+      // of typed arrays ([...a], Math.max(...a)) went through the iterator
+      // and made a third of what a d_model drag allocated (a heap profile of
+      // one drag: 25 MB in 32 inputs, and a minor GC every other input)
+      for (const m of methods) {
+        const w = m.invFreq, waves = new Float64Array(w.length);
+        let turns = 0;
+        for (let i = 0; i < w.length; i++) {
+          waves[i] = (2 * Math.PI) / w[i];
+          if (waves[i] <= trainLen) turns++;
+        }
+        Object.assign(m, { wavelengths: waves, waveExtent: extent(waves), turns, scoreExtent: extent(m.scores) });
+      }
+      const train = extent(inTraining);
+      this._data = { ds, methods, trainMin: train.min, trainMax: train.max, lim: Math.max(1e-6, ...methods.map((m) => m.scoreExtent.maxAbs)) };
       this._key = key;
     }
     const at = METHODS.map((m) => this._scores(m, [Math.min(distance, top - 1)])[0]);
@@ -117,7 +146,7 @@ export class PosnormLongContext extends PnFigure {
     const t = this.t;
     const r = this._compute();
     const { trainLen: L, factor, distance } = this;
-    const turns = r.methods.map((m) => [...m.invFreq].filter((w) => (2 * Math.PI) / w <= L).length);
+    const turns = r.methods.map((m) => m.turns);
     this.result = {
       distance,
       scores: Object.fromEntries(METHODS.map((m, k) => [m.key, r.at[k]])),
@@ -140,15 +169,15 @@ export class PosnormLongContext extends PnFigure {
     legend(this, ctx, METHODS.map((m, k) => [t[`lcMethod_${m.key}`], colours[k], m.dash]), 4, 12);
     // (a) wavelengths per pair, log axis, with L and factor·L
     title(this, ctx, t.lcWavesTitle, a.x - 40, a.y - 8);
-    const waves = r.methods.map((m, k) => ({ ys: [...m.invFreq].map((w) => (2 * Math.PI) / w), colour: colours[k], dash: METHODS[k].dash }));
-    const all = waves.flatMap((s) => s.ys);
-    const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin: Math.min(...all), yMax: Math.max(...all, L * factor) * 2, log: true });
+    const waves = r.methods.map((m, k) => ({ ys: m.wavelengths, colour: colours[k], dash: METHODS[k].dash }));
+    const yMin = Math.min(...r.methods.map((m) => m.waveExtent.min));
+    const yMax = Math.max(L * factor, ...r.methods.map((m) => m.waveExtent.max));
+    const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin, yMax: yMax * 2, log: true });
     for (const [v, label] of [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
-    const allScores = r.methods.flatMap((m) => [...m.scores]);
-    const lim = Math.max(1e-6, ...allScores.map(Math.abs));
-    const series = r.methods.map((m, k) => ({ ys: [...m.scores], colour: colours[k], dash: METHODS[k].dash }));
+    const lim = r.lim;
+    const series = r.methods.map((m, k) => ({ ys: m.scores, colour: colours[k], dash: METHODS[k].dash }));
     const alibi = r.ds.map((d) => Math.max(-lim, -ALIBI_SLOPE * d * (lim / 8)));
     series.push({ ys: alibi, colour: this.color('--pn-muted'), dash: [1, 3] });
     const span = r.ds.at(-1) || 1;
