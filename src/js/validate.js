@@ -64,8 +64,9 @@ export function options(fn, v, allowed) {
     throw new TypeError(`posnorm.${fn}: options must be an object, got ${describe(v)}`);
   }
   if (allowed) {
-    for (const key of Object.keys(v)) {
-      if (!allowed.includes(key)) {
+    // for-in over the own keys: Object.keys made an array at every call
+    for (const key in v) {
+      if (Object.hasOwn(v, key) && !allowed.includes(key)) {
         throw new TypeError(`posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`);
       }
     }
