@@ -12,6 +12,7 @@ import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
 import { TOKENS } from '../i18n/notation.js';
+import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -106,7 +107,7 @@ export class PosnormBlock extends PnFigure {
     const height = Math.ceil(panels.length / cols) * ph + 4;
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const lim = Math.max(...panels.filter(([k]) => k !== 'attention').flatMap(([k]) => [...r[k]].map(Math.abs)), 1e-6);
+    const lim = maxAbs(panels.filter(([k]) => k !== 'attention').map(([k]) => r[k]), 1e-6);
     ctx.font = '11px system-ui, sans-serif';
     const label = 58, statW = ctx.measureText(t.blockTokenStats('-0.00e-0', '0.000')).width + 6;
     this._m ??= {};

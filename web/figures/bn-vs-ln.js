@@ -9,6 +9,7 @@ import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canva
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { title } from './draw/plots.js';
+import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -76,7 +77,7 @@ export class PosnormBnVsLn extends PnFigure {
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (PANEL_H + 30), w: pw, h: mh });
-    const lim = Math.max(...r.x.map(Math.abs));
+    const lim = maxAbs([r.x]);
     const panels = [[t.matInput, r.x, lim], [t.matBn, r.bn.y, 3], [t.matLn, r.ln.y, 3]];
     panels.forEach(([label, data, l], k) => {
       const q = rect(k);

@@ -8,6 +8,7 @@ import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
+import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -127,7 +128,7 @@ export class PosnormCompare extends PnFigure {
       ctx.fillRect(r1.x, r1.y + (r1.h * lr) / seqLen, r1.w, r1.h - (r1.h * lr) / seqLen);
     }
     title(this, ctx, t.cmpRope(offset), r2.x, r2.y - 6);
-    const lim = Math.max(...s0.map(Math.abs), ...s1.map(Math.abs), 1e-6);
+    const lim = maxAbs([s0, s1], 1e-6);
     const inner = { x: r2.x + 34, y: r2.y, w: r2.w - 34, h: r2.h - 18 };
     drawLines(this, ctx, inner, [{ ys: s0, colour: this.color('--pn-sin') }, { ys: s1, colour: this.color('--pn-accent'), dash: [5, 4] }], { yMin: -lim, yMax: lim });
     legend(this, ctx, [['0', this.color('--pn-sin')], [String(offset), this.color('--pn-accent'), [5, 4]]], inner.x + 4, inner.y + 8);

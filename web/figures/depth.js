@@ -10,6 +10,7 @@ import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
+import { positiveRange } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -227,10 +228,9 @@ export class PosnormDepth extends PnFigure {
     const a = { x: 44, y: top + 36, w: pw, h: ph };
     const b = wide ? { x: 44 + pw + 64, y: top + 36, w: pw, h: ph } : { x: 44, y: top + ph + 100, w: pw, h: ph };
     const panel = (rect, data, label) => {
-      const finite = data.flatMap((s) => [...s]).filter((v) => Number.isFinite(v) && v > 0);
-      const lo = Math.min(...finite, 1), hi = Math.max(...finite, 1);
+      const { lo, hi } = positiveRange(data, 1);
       title(this, ctx, label, rect.x - 40, rect.y - 10);
-      drawLines(this, ctx, rect, BLOCKS.map(([, , c], k) => ({ ys: [...data[k]], colour: this.color(c), dash: k === 3 ? [5, 4] : [] })), { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
+      drawLines(this, ctx, rect, BLOCKS.map(([, , c], k) => ({ ys: data[k], colour: this.color(c), dash: k === 3 ? [5, 4] : [] })), { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
     };
     panel(a, stds, t.depthStdTitle);
     if (grads) panel(b, grads, t.depthGradTitle);

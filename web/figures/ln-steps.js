@@ -6,6 +6,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawBars, title } from './draw/plots.js';
+import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -39,7 +40,7 @@ export class PosnormLnSteps extends PnFigure {
     const ph = 70, height = panels.length * (ph + 22);
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const lim = Math.max(...panels.flatMap(([, v]) => [...v].map(Math.abs)), 1e-6);
+    const lim = maxAbs(panels.map(([, v]) => v), 1e-6);
     panels.forEach(([label, values, colour], k) => {
       const y = k * (ph + 22) + 18;
       title(this, ctx, label, 4, y - 2);

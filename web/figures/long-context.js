@@ -11,6 +11,7 @@ import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canva
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
+import { extent } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -26,21 +27,6 @@ export const METHODS = [
   { key: 'llama3', colour: '--pn-ref-sin', dash: [2, 3], scaling: (f, L) => (f > 1 ? { type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 } : undefined) },
 ];
 const ALIBI_SLOPE = 1 / 256;
-
-/**
- * { min, max, maxAbs } of the values of a (a typed array, not empty; NaN
- * wherever one is NaN, as Math.min/max), in one loop without callbacks (a
- * callback's arguments are boxed numbers).
- */
-function extent(a) {
-  let min = a[0], max = a[0], maxAbs = Math.abs(a[0]);
-  for (let i = 1; i < a.length; i++) {
-    min = Math.min(min, a[i]);
-    max = Math.max(max, a[i]);
-    maxAbs = Math.max(maxAbs, Math.abs(a[i]));
-  }
-  return { min, max, maxAbs };
-}
 const SAMPLES = 256;
 const TRAIN_SAMPLES = 160;
 

@@ -7,6 +7,7 @@ import { createPlot, createReadout, fitCanvas, showLines, canvasWidth } from './
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { TOKENS } from '../i18n/notation.js';
+import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -137,7 +138,7 @@ export class PosnormOrder extends PnFigure {
     const width = canvasWidth(this.canvas) || 300;
     const { ctx } = fitCanvas(this.canvas, 150);
     ctx.clearRect(0, 0, width, 150);
-    const lim = Math.max(...now.out.map(Math.abs), 1e-6);
+    const lim = maxAbs([now.out], 1e-6);
     const rect = { x: 80, y: 8, w: width - 90, h: 132 };
     drawMatrix(this, ctx, (this._m ??= {}), now.out, 3, D, rect, { vmin: -lim, vmax: lim });
     ctx.fillStyle = this.color('--pn-fg');
