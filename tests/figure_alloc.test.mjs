@@ -1,0 +1,47 @@
+// figure_alloc.test.mjs — what a drag allocates on the JS heap, in Chromium
+// (its sampling heap profiler over the drag bench/frames.mjs makes: 32
+// inputs, one per frame). Garbage is what the minor GCs that land in a
+// drag's frames collect (issue #20): these drags made 19 MB (long-context
+// d_model: boxed canvas arguments, iterators of typed-array spreads) and
+// 9.9 MB (depth's stack at its largest sizes) before draw/curve.js and
+// draw/extent.js; each limit is just under twice what they make now (4.0 and 1.9 MB), on the
+// second drag of the control (the first also holds what V8's interpreter
+// boxes before it optimises).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { drag, setSizes, settle } from '../bench/frames.mjs';
+import { open, useBrowser } from './browser/harness.mjs';
+
+const env = useBrowser(before, after);
+
+/** MB the JS heap allocated during the second drag of `prop` (the first warms it). */
+async function dragAllocates(fig, prop, size) {
+  const tag = `posnorm-${fig}`;
+  const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`);
+  try {
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 30000 });
+    const values = await setSizes(page, tag, size);
+    await settle(page);
+    await drag(page, tag, prop, 32);
+    await page.evaluate(({ t, v }) => Object.assign(document.querySelector(t), v), { t: tag, v: values });
+    await settle(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+    await drag(page, tag, prop, 32);
+    const { profile } = await cdp.send('HeapProfiler.stopSampling');
+    let bytes = 0;
+    const walk = (n) => { bytes += n.selfSize; n.children.forEach(walk); };
+    walk(profile.head);
+    return bytes / 2 ** 20;
+  } finally {
+    await context.close();
+  }
+}
+
+for (const [fig, prop, size, limit] of [['long-context', 'dim', 'default', 7], ['depth', 'stack', 'largest', 4]]) {
+  test(`a ${fig} ${prop} drag (${size} sizes) allocates under ${limit} MB in 32 inputs`, async () => {
+    const mb = await dragAllocates(fig, prop, size);
+    assert.ok(mb > 0.1 && mb < limit, `${mb.toFixed(2)} MB`);
+  });
+}
