@@ -1,14 +1,16 @@
 // Background work while a reader drags, in Chromium: at the largest sizes,
 // a drag of the heatmap's d_model and of depth's layers (one input per
-// frame) runs the error readout and the gradients in slices that keep to
-// their budget (core/background.js logs each as a performance measure), the
-// readout says it is computing meanwhile, and what it shows at the end is
-// what the computation in one piece gives.
+// frame) runs the error readout and the gradients in the page's kernel
+// Worker, or on a page without one in slices that keep to their budget
+// (core/background.js logs each as a performance measure); the readout says
+// it is computing meanwhile, and what it shows at the end is what the
+// computation in one piece gives.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, useBrowser } from './browser/harness.mjs';
 import { drag, settle } from '../bench/frames.mjs';
 import { SLICE_MEASURE } from '../web/figures/core/background.js';
+import { OFF_THREAD_VALUES } from '../web/figures/draw/pe-error.js';
 
 const env = useBrowser(before, after);
 /** A slice's budget, as issue 20 asks ("slices of a few milliseconds"): the test's own, not the module's. */
@@ -60,8 +62,14 @@ function assertWithinBudget(entries, label) {
   console.log(`${label}: ${mine.length} slices of ${mine.reduce((a, e) => a + e.units, 0)} units; wall clock median ${sorted[sorted.length >> 1].toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, longest ${sorted.at(-1).toFixed(2)} ms`);
 }
 
-test('heatmap at 2048 × 1024: a d_model drag slices the error readout within budget, and the readout ends equal to the unsliced errors', async () => {
-  const { page, context, problems } = await figure('heatmap', 'd-model=1024&seq-len=2048&base=100000');
+/**
+ * A d_model drag of the heatmap at 2048 × 1024 (the readout pending right
+ * after an input), then the errors shown against peErrors() in one piece on
+ * the main thread; returns the slices the main thread ran and where the
+ * errors were computed.
+ */
+async function heatmapDrag(options, { from } = {}) {
+  const { page, context, problems } = await figure('heatmap', 'd-model=1024&seq-len=2048&base=100000', options);
   await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
   // the readout is pending right after an input
   const pending = await page.evaluate(async () => {
@@ -69,23 +77,33 @@ test('heatmap at 2048 × 1024: a d_model drag slices the error readout within bu
     const input = el.shadowRoot.querySelector('input[name=dModel]');
     input.value = '1000';
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    // the figure repaints in the next frame; read after it (the computation takes hundreds of slices)
+    // the figure repaints in the next frame; read after it (the computation takes tens of ms)
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return { text: el.shadowRoot.querySelector('.pe-error').textContent, errors: el.peErrors, pendingText: el.t.peErrorPending };
   });
   assert.equal(pending.errors, null);
   assert.equal(pending.text, pending.pendingText);
-  await drag(page, 'posnorm-heatmap', 'dModel', 32);
+  if (from === undefined) await drag(page, 'posnorm-heatmap', 'dModel', 32);
+  else {
+    // 32 inputs from `from` to the max, one per frame
+    await page.evaluate(async (from) => {
+      const input = document.querySelector('posnorm-heatmap').shadowRoot.querySelector('input[name=dModel]');
+      for (let k = 0; k < 32; k++) {
+        input.value = String(Math.round(from + ((Number(input.max) - from) * k) / 31));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    }, from);
+  }
   await page.waitForFunction(() => document.querySelector('posnorm-heatmap').peErrors, null, { timeout: 60000 });
   await settle(page);
-  await slicesOf(page);
+  if (from === undefined) await slicesOf(page);
   const entries = await sliceEntries(page);
-  assertWithinBudget(entries, 'pe-error');
   const r = await page.evaluate(async () => {
     const el = document.querySelector('posnorm-heatmap');
     const { peErrors } = await import('/web/figures/draw/pe-error.js');
     const whole = peErrors(el.pn, el.peErrors.sizes);
-    return { shown: el.peErrors, whole, values: el.values, line: el.shadowRoot.querySelector('.pe-error').textContent };
+    return { shown: el.peErrors, whole, values: el.values, line: el.shadowRoot.querySelector('.pe-error').textContent, offThread: el._errors.offThread };
   });
   // the drag ends at the slider's max
   assert.deepEqual(r.shown.sizes, { seqLen: 2048, dModel: 1024, base: 100000, layout: 'interleaved' });
@@ -93,6 +111,21 @@ test('heatmap at 2048 × 1024: a d_model drag slices the error readout within bu
   assert.match(r.line, /max error of what is drawn against float64: posnorm /);
   assert.deepEqual(problems, []);
   await context.close();
+  return { entries, offThread: r.offThread };
+}
+
+test('heatmap at 2048 × 1024: a d_model drag over sizes past OFF_THREAD_VALUES computes the error readout in the kernel Worker (no slice on the main thread), and it ends equal to the errors in one piece', async () => {
+  // 2048 positions × 64 columns and up: every size is past the threshold
+  assert.ok(2048 * 64 > OFF_THREAD_VALUES);
+  const { entries, offThread } = await heatmapDrag({}, { from: 64 });
+  assert.equal(offThread, true, 'the errors ran in the Worker');
+  assert.deepEqual(entries.filter((e) => e.label === 'pe-error'), [], 'the main thread ran no error slice');
+});
+
+test('heatmap at 2048 × 1024 on a page without Worker: a d_model drag slices the error readout within budget, and it ends equal to the errors in one piece', async () => {
+  const { entries, offThread } = await heatmapDrag({ noWorker: true });
+  assert.equal(offThread, false, 'the errors ran on the main thread');
+  assertWithinBudget(entries, 'pe-error');
 });
 
 /**

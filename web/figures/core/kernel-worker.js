@@ -9,12 +9,26 @@
 //           version, not per request);
 //   calls — [{ method, args, pick }]: pn[method](...args), where an argument
 //           { kept: name } stands for a kept array, and the answer keeps the
-//           field `pick` of each result (all of it without one).
+//           field `pick` of each result (all of it without one); or
+//           [{ module, fn, args, pick }]: the function `fn` exported by the
+//           module at URL `module` (a figure's own, imported here once),
+//           called as fn(pn, ...args) (draw/pe-error.js's peErrors).
 // The answer: { id, results, longestCall (ms) } or { id, error }.
 import { init } from '../../../src/js/posnorm.js';
 
 let posnorm = null;
 const kept = new Map();
+/** URL → the module's namespace (a promise), for calls that name a module function */
+const modules = new Map();
+
+/** The function `fn` exported by the module at `url`. */
+async function exported(url, fn) {
+  // a URL known only when the page sends it: bundlers leave the import as it is
+  if (!modules.has(url)) modules.set(url, import(/* webpackIgnore: true */ /* @vite-ignore */ url));
+  const f = (await modules.get(url))[fn];
+  if (typeof f !== 'function') throw new TypeError(`posnorm kernel worker: ${url} exports no function ${fn}`);
+  return f;
+}
 
 const resolve = (arg) => (arg && typeof arg === 'object' && typeof arg.kept === 'string' ? kept.get(arg.kept).array : arg);
 
@@ -31,9 +45,10 @@ export async function answer({ data }) {
     for (const [name, entry] of Object.entries(keep ?? {})) kept.set(name, entry);
     const results = [];
     let longestCall = 0;
-    for (const { method, args, pick } of calls) {
+    for (const { method, module: url, fn, args, pick } of calls) {
+      const f = url ? await exported(url, fn) : null;
       const t0 = performance.now();
-      const r = pn[method](...args.map(resolve));
+      const r = f ? f(pn, ...args.map(resolve)) : pn[method](...args.map(resolve));
       longestCall = Math.max(longestCall, performance.now() - t0);
       results.push(pick ? r[pick] : r);
     }

@@ -1,8 +1,10 @@
-// off-thread.js — background work whose units cannot be cut below a slice
-// (one kernel call each: depth's gradients take 8–12 ms per call at 96
-// layers × 64 on the machine of docs/benchmarks.md), run in a Worker with
-// its own posnorm instance (core/kernel-worker.js), so the page's main
-// thread runs none of it.
+// off-thread.js — background work run in a Worker with its own posnorm
+// instance (core/kernel-worker.js), so the page's main thread runs none of
+// it: work whose units cannot be cut below a slice (one kernel call each:
+// depth's gradients take 8–12 ms per call at 96 layers × 64 on the machine
+// of docs/benchmarks.md), and work that would take many slices, each of
+// which the machine may deschedule part-way (the PE error line at large
+// sizes: draw/pe-error.js's peErrors, a module function the Worker imports).
 //
 // One Worker per page, started by the first task that needs it, from the
 // compiled module of the page's instance (posted, not fetched again). Where
@@ -63,7 +65,8 @@ function pageWorker(pn) {
 }
 
 /**
- * Sends `calls` (kernel-worker.js) with the `keep` inputs the Worker does not
+ * Sends `calls` (kernel-worker.js: posnorm methods, or functions of a
+ * module named by URL) with the `keep` inputs the Worker does not
  * hold yet in their version: { name: { version, array: () => Float32Array } },
  * `array` called only when sent (its copy is transferred). Resolves with the
  * Worker's answer.

@@ -1,12 +1,26 @@
 // pe-error.js — the line every PE figure adds to its readout: the max error
 // of what it draws against float64, for posnorm's values and for the
 // article's float32 PyTorch code at the same sizes. Computed after the frame
-// in background slices (core/background.js; a 2048 × 1024 matrix takes a few
-// tens of ms in all), kept for the sizes, so a repaint never waits for it.
+// (a 2048 × 1024 matrix takes a few tens of ms in all), kept for the sizes,
+// so a repaint never waits for it: for large sizes in the page's kernel
+// Worker (core/off-thread.js, which imports this module there and calls
+// peErrors in one piece), for small ones or where no Worker runs in
+// background slices of the main thread (core/background.js, peErrorSteps),
+// with the same numbers either way.
 import { createReadout, setText } from './canvas.js';
 import { fmt } from './format.js';
 import { BackgroundTask } from '../core/background.js';
 import { pow2AtLeast } from '../core/buffers.js';
+import { KernelTask } from '../core/off-thread.js';
+
+/**
+ * Sizes of more than this many values (seqLen × the columns compared) have
+ * their errors computed in the page's kernel Worker; smaller ones take a
+ * millisecond or two on the main thread, in a slice or a few, and a figure
+ * at its default sizes starts no Worker (whose scripts, 50 KB, would count
+ * in the demo page's first load).
+ */
+export const OFF_THREAD_VALUES = 65536;
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
@@ -207,22 +221,48 @@ export class PeScratch {
  * and is null while they are computed (in background slices: a repaint
  * never waits for them, and a change of sizes abandons the computation).
  */
+/**
+ * Whether the kernel Worker can import this module by its URL: only when it
+ * is served from the page's origin (a bundler may have made it a file:// path
+ * of the build machine, as Next.js does, or put it on another origin); else
+ * the errors stay on the main thread without a failed request.
+ */
+function workerCanImport() {
+  try {
+    return new URL(import.meta.url).origin === globalThis.location?.origin;
+  } catch {
+    return false;
+  }
+}
+
 export class PeErrorLine {
   constructor(host) {
     this.host = host;
     this.element = createReadout('p', false);
     this.element.classList.add('pe-error');
-    this._task = new BackgroundTask('pe-error', (e, key) => {
+    // the Worker answers with the list of its calls' results, the slices
+    // with the errors; null: the run was dropped (the figure left the page)
+    const done = (answer, key) => {
+      const e = Array.isArray(answer) ? answer[0] : answer;
+      if (!e) return;
       host.peErrors = { ...e, sizes: JSON.parse(key) };
       this._write();
-    });
+    };
+    this._sliced = new BackgroundTask('pe-error', done);
+    this._worker = new KernelTask('pe-error', done);
+    /** the task of the last show(): one of the two above */
+    this._task = this._sliced;
     this._scratch = new PeScratch();
     host.addController(this);
   }
 
+  /** Whether the errors of the last show() are computed in the page's kernel Worker (not on the main thread). */
+  get offThread() { return this._task === this._worker && this._worker.offThread; }
+
   /** Off the page: the computation is dropped and its buffers freed (show() starts it again). */
   hostDisconnected() {
-    this._task.cancel();
+    this._sliced.cancel();
+    this._worker.cancel();
     this._scratch.free();
   }
 
@@ -231,18 +271,33 @@ export class PeErrorLine {
     setText(this.element, this.host.t.peErrorLine(fmt(e.posnorm, 3), fmt(e.float32, 3)));
   }
 
-  /** Shows the errors for `sizes` (peErrors' options): at once when known, else once computed. */
+  /**
+   * Shows the errors for `sizes` (peErrors' options): at once when known,
+   * else once computed — in the kernel Worker for sizes of more than
+   * OFF_THREAD_VALUES values, in slices of the main thread below (and
+   * where no Worker runs).
+   */
   show(sizes) {
     const { host } = this;
     const key = JSON.stringify(sizes);
-    if (this._task.key === key) {
+    const task = sizes.seqLen * (sizes.dims?.length ?? sizes.dModel) > OFF_THREAD_VALUES && workerCanImport() ? this._worker : this._sliced;
+    if (task === this._task && task.key === key) {
       // known (relabelled in the current language), or still being computed
       if (host.peErrors) this._write();
       return;
     }
+    (task === this._sliced ? this._worker : this._sliced).cancel();
+    this._task = task;
     host.peErrors = null;
     this.element.textContent = host.t.peErrorPending;
     const { pn } = host;
-    this._task.run(key, () => peErrorSteps(pn, sizes, this._scratch));
+    const sliced = () => peErrorSteps(pn, sizes, this._scratch);
+    if (task === this._sliced) task.run(key, sliced);
+    else {
+      task.run(key, {
+        offThread: () => (host.pn === pn ? { pn, calls: [{ module: import.meta.url, fn: 'peErrors', args: [sizes] }] } : null),
+        sliced,
+      });
+    }
   }
 }
