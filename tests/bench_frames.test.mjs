@@ -65,4 +65,8 @@ test('the frame table states the drag length and holds each row to its verdicts'
   assert.match(table, /^Largest: dModel 1024, seqLen 2048\.$/m, 'the largest sizes: numeric values only');
   assert.match(table, /^\| dModel \| default \| 4\.0 \| 7\.5 \| 10\.0 \| 2\.8 \| 7\.6 \| 0 \| 12 \| 6\.3 \| 1\.9 \| 16\.7 \| MISSED \| met \|$/m);
   assert.match(table, /^\| base \| largest \| .* \| 1 \(61 ms\) \| .* \| 33 \| met \| MISSED \|$/m);
+  // no rows (a --only that names no figure): no drag length to state
+  const empty = framesTable([]);
+  assert.match(empty, /No drag was measured\.$/);
+  assert.doesNotMatch(empty, /Each drag/);
 });
