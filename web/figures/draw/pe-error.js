@@ -15,12 +15,12 @@ import { KernelTask } from '../core/off-thread.js';
 
 /**
  * Sizes of more than this many values (seqLen × the columns compared) have
- * their errors computed in the page's kernel Worker; smaller ones take a
- * millisecond or two on the main thread, in a slice or a few, and a figure
+ * their errors computed in the page's kernel Worker; smaller ones take
+ * about a millisecond on the main thread, in a slice or two, and a figure
  * at its default sizes starts no Worker (whose scripts, 50 KB, would count
  * in the demo page's first load).
  */
-export const OFF_THREAD_VALUES = 65536;
+export const OFF_THREAD_VALUES = 32768;
 
 /**
  * Max |PE − float64| over positions [offset, offset + seqLen) and the
