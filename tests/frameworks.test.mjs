@@ -57,12 +57,12 @@ async function exercise(dir, extra) {
     const heat = await page.evaluate(() => { const h = document.querySelector('posnorm-heatmap'); return [h.dModel, h.seqLen]; });
     const wave = await page.evaluate(() => { const w = document.querySelector('posnorm-waveform'); return [w.i, w.dModel]; });
     // sizes past the Worker threshold of the error line (draw/pe-error.js):
-    // computed in the kernel Worker, or on the main thread where the bundle
-    // leaves the Worker no module to import; numbers either way, no error
+    // the framework's bundle of the kernel Worker computes them
     await page.evaluate(() => Object.assign(document.querySelector('posnorm-heatmap'), { dModel: 512, seqLen: 1024 }));
     await page.waitForFunction(() => document.querySelector('posnorm-heatmap').peErrors?.sizes.seqLen === 1024, null, { timeout: 30000 });
-    const errors = await page.evaluate(() => document.querySelector('posnorm-heatmap').peErrors);
+    const errors = await page.evaluate(() => ({ ...document.querySelector('posnorm-heatmap').peErrors, offThread: document.querySelector('posnorm-heatmap')._errors.offThread }));
     assert.ok(errors.posnorm > 0 && errors.posnorm < 1e-6 && errors.float32 > errors.posnorm, JSON.stringify(errors));
+    assert.equal(errors.offThread, true, 'in the kernel Worker');
     // the reader moves a slider with the keyboard
     const slider = page.locator('posnorm-waveform input[name=pos]');
     await slider.focus();

@@ -1,17 +1,16 @@
-// kernel_worker.test.mjs — core/kernel-worker.js's message handler in Node
-// (its answer() without a Worker around it): a call that names a module
-// function runs it on the Worker's own instance and answers its result
-// (draw/pe-error.js's peErrors, against the same function on an instance of
-// the test's own), and one that names a function the module does not export
-// is answered with an error naming it, not left without an answer.
+// kernel_worker.test.mjs — worker/kernel-worker.js's message handler in Node
+// (its answer() without a Worker around it): a call that names one of its
+// FUNCTIONS runs it on the Worker's own instance and answers its result
+// (draw/pe-error.js's peErrors: held to a max error taken here from float64
+// sin/cos, and to the same function on the test's own instance), and a call
+// that names no such function is answered with an error naming it, not left
+// without an answer.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
-import { answer } from '../web/figures/core/kernel-worker.js';
+import { answer } from '../web/figures/worker/kernel-worker.js';
 import { peErrors } from '../web/figures/draw/pe-error.js';
-
-const PE_ERROR = new URL('../web/figures/draw/pe-error.js', import.meta.url).href;
 
 /** The message answer() posts for `data`. */
 async function ask(data) {
@@ -27,18 +26,53 @@ async function ask(data) {
   return posted[0];
 }
 
-test('kernel worker: a module function runs on its instance; a missing export is an error that names it', async () => {
+test('kernel worker: one of its functions runs on its instance; an unknown one is an error that names it', async () => {
   const module = await WebAssembly.compile(await readFile(new URL('../build/wasm/posnorm-simd.wasm', import.meta.url)));
   const pn = await init({ simd: true });
   const sizes = [{ seqLen: 300, dModel: 48, base: 10000, layout: 'interleaved' }, { seqLen: 101, dModel: 64, base: 500, dims: [0, 1, 8, 9] }, { seqLen: 20, dModel: 7, layout: 'concat' }];
-  const got = await ask({ id: 1, module, calls: sizes.map((s) => ({ module: PE_ERROR, fn: 'peErrors', args: [s] })) });
+  const got = await ask({ id: 1, module, calls: sizes.map((s) => ({ fn: 'peErrors', args: [s] })) });
   assert.equal(got.id, 1);
   assert.deepEqual(got.results, sizes.map((s) => peErrors(pn, s)));
+  // the first, from float64 sin/cos here: column c of row p is sin (even c)
+  // or cos (odd c) of p·base^(-2⌊c/2⌋/dModel)
+  const { seqLen, dModel, base } = sizes[0];
+  const ours = pn.positionalEncoding({ seqLen, dModel, base }), code = pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' });
+  let e64 = 0, e32 = 0;
+  for (let p = 0; p < seqLen; p++) {
+    for (let c = 0; c < dModel; c++) {
+      const a = p * Math.pow(base, -2 * Math.floor(c / 2) / dModel), ref = c % 2 ? Math.cos(a) : Math.sin(a);
+      e64 = Math.max(e64, Math.abs(ours[p * dModel + c] - ref));
+      e32 = Math.max(e32, Math.abs(code[p * dModel + c] - ref));
+    }
+  }
+  assert.ok(Math.abs(got.results[0].posnorm - e64) <= 1e-12 && Math.abs(got.results[0].float32 - e32) <= 1e-12, `${JSON.stringify(got.results[0])} vs ${e64}, ${e32}`);
   for (const r of got.results) assert.ok(r.posnorm > 0 && r.posnorm < 1e-7 && r.float32 > r.posnorm, JSON.stringify(r));
-  const bad = await ask({ id: 2, calls: [{ module: PE_ERROR, fn: 'noSuchFunction', args: [] }] });
+  const bad = await ask({ id: 2, calls: [{ fn: 'noSuchFunction', args: [] }, { fn: 'toString', args: [] }] });
   assert.equal(bad.id, 2);
-  assert.match(bad.error, /exports no function noSuchFunction/);
-  // the instance still answers after the error
-  const again = await ask({ id: 3, calls: [{ method: 'peSample', args: [{ n: 2, dim: 0, dModel: 4, start: 0, step: 1 }] }] });
+  assert.match(bad.error, /no function noSuchFunction/);
+  assert.match((await ask({ id: 3, calls: [{ fn: 'toString', args: [] }] })).error, /no function toString/, 'only its own functions, not inherited ones');
+  // the instance still answers after the errors
+  const again = await ask({ id: 4, calls: [{ method: 'peSample', args: [{ n: 2, dim: 0, dModel: 4, start: 0, step: 1 }] }] });
   assert.deepEqual(Array.from(again.results[0]), [0, Math.fround(Math.sin(1))]);
+});
+
+test('the kernel Worker\'s imports never lead back to the module that starts it (a bundler following new Worker(new URL(…)) would go round: Turbopack never finished)', async () => {
+  const { readFile: read } = await import('node:fs/promises');
+  const { fileURLToPath } = await import('node:url');
+  const start = new URL('../web/figures/worker/kernel-worker.js', import.meta.url);
+  const seen = new Set();
+  const walk = async (url) => {
+    if (seen.has(url.href)) return;
+    seen.add(url.href);
+    const text = await read(fileURLToPath(url), 'utf8');
+    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) await walk(new URL(spec, url));
+  };
+  await walk(start);
+  const files = [...seen].map((h) => h.slice(h.indexOf('/web/') >= 0 ? h.indexOf('/web/') : h.indexOf('/src/')));
+  assert.ok(files.includes('/web/figures/draw/pe-errors.js') && files.some((f) => f.endsWith('/src/js/posnorm.js')), files.join(', '));
+  const starters = [];
+  // the code, without its comments (which may say `new Worker(` in prose)
+  const code = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  for (const h of seen) if (/new Worker\s*\(/.test(code(await read(fileURLToPath(h), 'utf8')))) starters.push(h);
+  assert.deepEqual(starters, [], 'a module the Worker imports starts the Worker');
 });

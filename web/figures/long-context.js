@@ -110,7 +110,7 @@ export class PosnormLongContext extends PnFigure {
       // what the drawing needs of them, made once per key, in loops: spreads
       // of typed arrays ([...a], Math.max(...a)) went through the iterator
       // and made a third of what a d_model drag allocated (a heap profile of
-      // one drag: 25 MB in 32 inputs, and a minor GC every other input)
+      // a first drag: 25 MB in 32 inputs, and a minor GC every other input)
       for (const m of methods) {
         const w = m.invFreq, waves = new Float64Array(w.length);
         let turns = 0;

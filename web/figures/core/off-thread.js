@@ -1,10 +1,10 @@
 // off-thread.js — background work run in a Worker with its own posnorm
-// instance (core/kernel-worker.js), so the page's main thread runs none of
+// instance (worker/kernel-worker.js), so the page's main thread runs none of
 // it: work whose units cannot be cut below a slice (one kernel call each:
 // depth's gradients take 8–12 ms per call at 96 layers × 64 on the machine
 // of docs/benchmarks.md), and work that would take many slices, each of
 // which the machine may deschedule part-way (the PE error line at large
-// sizes: draw/pe-error.js's peErrors, a module function the Worker imports).
+// sizes: draw/pe-error.js's peErrors, one of the Worker's FUNCTIONS).
 //
 // One Worker per page, started by the first task that needs it, from the
 // compiled module of the page's instance (posted, not fetched again). Where
@@ -43,7 +43,7 @@ function pageWorker(pn) {
     page = { worker: null, module: pn?.module, moduleSent: false, kept: new Map(), waiting: new Map(), broken: false };
     try {
       if (typeof Worker !== 'function' || typeof WebAssembly !== 'object' || !(page.module instanceof WebAssembly.Module)) throw new Error('no Worker');
-      page.worker = new Worker(new URL('./kernel-worker.js', import.meta.url), { type: 'module', name: 'posnorm kernels' });
+      page.worker = new Worker(new URL('../worker/kernel-worker.js', import.meta.url), { type: 'module', name: 'posnorm kernels' });
     } catch {
       page.broken = true;
       return null;
@@ -65,8 +65,8 @@ function pageWorker(pn) {
 }
 
 /**
- * Sends `calls` (kernel-worker.js: posnorm methods, or functions of a
- * module named by URL) with the `keep` inputs the Worker does not
+ * Sends `calls` (worker/kernel-worker.js: posnorm methods, or its
+ * FUNCTIONS) with the `keep` inputs the Worker does not
  * hold yet in their version: { name: { version, array: () => Float32Array } },
  * `array` called only when sent (its copy is transferred). Resolves with the
  * Worker's answer.

@@ -27,8 +27,8 @@ const MITER_LIMIT = 1.3;
 
 /**
  * Hairline points are rounded to 1/SUBPIXEL CSS px (strokeCurve): 1/256 is
- * finer than the 1/64 device px Skia's anti-aliased hairlines resolve at any
- * devicePixelRatio up to 4.
+ * no coarser than the 1/64 device px of Skia's fixed-point hairline
+ * coordinates (SkFDot6) at any devicePixelRatio up to 4 (equal at 4).
  */
 const SUBPIXEL = 256;
 

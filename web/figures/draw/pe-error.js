@@ -3,8 +3,8 @@
 // article's float32 PyTorch code at the same sizes. Computed after the frame
 // (a 2048 × 1024 matrix takes a few tens of ms in all), kept for the sizes,
 // so a repaint never waits for it: for large sizes in the page's kernel
-// Worker (core/off-thread.js, which imports this module there and calls
-// peErrors in one piece), for small ones or where no Worker runs in
+// Worker (core/off-thread.js; worker/kernel-worker.js imports peErrors and
+// calls it in one piece), for small ones or where no Worker runs in
 // background slices of the main thread (core/background.js, peErrorSteps),
 // with the same numbers either way.
 import { createReadout, setText } from './canvas.js';
@@ -12,6 +12,9 @@ import { fmt } from './format.js';
 import { BackgroundTask } from '../core/background.js';
 import { pow2AtLeast } from '../core/buffers.js';
 import { KernelTask } from '../core/off-thread.js';
+import { peErrors } from './pe-errors.js';
+
+export { peErrors };
 
 /**
  * Sizes of more than this many values (seqLen × the columns compared) have
@@ -21,30 +24,6 @@ import { KernelTask } from '../core/off-thread.js';
  * in the demo page's first load).
  */
 export const OFF_THREAD_VALUES = 32768;
-
-/**
- * Max |PE − float64| over positions [offset, offset + seqLen) and the
- * columns in `dims` (all when omitted), for posnorm and the float32 code.
- */
-export function peErrors(pn, { seqLen, dModel, base = 10000, offset = 0, layout = 'interleaved', dims }) {
-  const ours = pn.positionalEncoding({ seqLen, dModel, base, offset, layout });
-  const code = pn.positionalEncoding({ seqLen, dModel, base, offset, layout, precision: 'float32' });
-  const half = Math.ceil(dModel / 2);
-  const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);
-  const pair = cols.map((c) => (layout === 'concat' ? (c < half ? [c, false] : [c - half, true]) : [c >> 1, c % 2 === 1]));
-  const w = pair.map(([i]) => Math.exp((-2 * i / dModel) * Math.log(base)));
-  let posnorm = 0, float32 = 0;
-  for (let r = 0; r < seqLen; r++) {
-    const p = offset + r;
-    for (let k = 0; k < cols.length; k++) {
-      const ref = pair[k][1] ? Math.cos(p * w[k]) : Math.sin(p * w[k]);
-      const at = r * dModel + cols[k];
-      posnorm = Math.max(posnorm, Math.abs(ours[at] - ref));
-      float32 = Math.max(float32, Math.abs(code[at] - ref));
-    }
-  }
-  return { posnorm, float32 };
-}
 
 /**
  * Matrix values per unit of peErrorSteps() (the float32 code's rows and
@@ -221,20 +200,6 @@ export class PeScratch {
  * and is null while they are computed (in background slices: a repaint
  * never waits for them, and a change of sizes abandons the computation).
  */
-/**
- * Whether the kernel Worker can import this module by its URL: only when it
- * is served from the page's origin (a bundler may have made it a file:// path
- * of the build machine, as Next.js does, or put it on another origin); else
- * the errors stay on the main thread without a failed request.
- */
-function workerCanImport() {
-  try {
-    return new URL(import.meta.url).origin === globalThis.location?.origin;
-  } catch {
-    return false;
-  }
-}
-
 export class PeErrorLine {
   constructor(host) {
     this.host = host;
@@ -280,7 +245,7 @@ export class PeErrorLine {
   show(sizes) {
     const { host } = this;
     const key = JSON.stringify(sizes);
-    const task = sizes.seqLen * (sizes.dims?.length ?? sizes.dModel) > OFF_THREAD_VALUES && workerCanImport() ? this._worker : this._sliced;
+    const task = sizes.seqLen * (sizes.dims?.length ?? sizes.dModel) > OFF_THREAD_VALUES ? this._worker : this._sliced;
     if (task === this._task && task.key === key) {
       // known (relabelled in the current language), or still being computed
       if (host.peErrors) this._write();
@@ -295,7 +260,7 @@ export class PeErrorLine {
     if (task === this._sliced) task.run(key, sliced);
     else {
       task.run(key, {
-        offThread: () => (host.pn === pn ? { pn, calls: [{ module: import.meta.url, fn: 'peErrors', args: [sizes] }] } : null),
+        offThread: () => (host.pn === pn ? { pn, calls: [{ fn: 'peErrors', args: [sizes] }] } : null),
         sliced,
       });
     }

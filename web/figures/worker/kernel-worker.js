@@ -1,7 +1,11 @@
 // kernel-worker.js — the Worker of core/off-thread.js: its own posnorm
 // instance (made from the page's compiled module, posted with the first
 // request, so nothing is fetched or compiled again), running kernel calls
-// too long for a slice of the page's main thread.
+// too long for a slice of the page's main thread, and the figures' own
+// functions of such work (FUNCTIONS). In a folder of its own: it imports
+// from draw/ (the functions, in modules that import nothing back:
+// draw/pe-errors.js), and neither draw/ nor core/ imports it
+// (core/off-thread.js names it by URL).
 //
 // A request: { id, module?, keep?, calls }, or { forget: [names] } (no answer).
 //   keep  — { name: { version, array } }: inputs kept here between requests
@@ -10,25 +14,18 @@
 //   calls — [{ method, args, pick }]: pn[method](...args), where an argument
 //           { kept: name } stands for a kept array, and the answer keeps the
 //           field `pick` of each result (all of it without one); or
-//           [{ module, fn, args, pick }]: the function `fn` exported by the
-//           module at URL `module` (a figure's own, imported here once),
-//           called as fn(pn, ...args) (draw/pe-error.js's peErrors).
+//           [{ fn, args, pick }]: FUNCTIONS[fn](pn, ...args).
 // The answer: { id, results, longestCall (ms) } or { id, error }.
 import { init } from '../../../src/js/posnorm.js';
+import { peErrors } from '../draw/pe-errors.js';
 
 let posnorm = null;
 const kept = new Map();
-/** URL → the module's namespace (a promise), for calls that name a module function */
-const modules = new Map();
-
-/** The function `fn` exported by the module at `url`. */
-async function exported(url, fn) {
-  // a URL known only when the page sends it: bundlers leave the import as it is
-  if (!modules.has(url)) modules.set(url, import(/* webpackIgnore: true */ /* @vite-ignore */ url));
-  const f = (await modules.get(url))[fn];
-  if (typeof f !== 'function') throw new TypeError(`posnorm kernel worker: ${url} exports no function ${fn}`);
-  return f;
-}
+/**
+ * The figures' functions a request may name, each called as fn(pn, ...args):
+ * imported here, so that a bundler that bundles the Worker bundles them too.
+ */
+const FUNCTIONS = { peErrors };
 
 const resolve = (arg) => (arg && typeof arg === 'object' && typeof arg.kept === 'string' ? kept.get(arg.kept).array : arg);
 
@@ -45,10 +42,10 @@ export async function answer({ data }) {
     for (const [name, entry] of Object.entries(keep ?? {})) kept.set(name, entry);
     const results = [];
     let longestCall = 0;
-    for (const { method, module: url, fn, args, pick } of calls) {
-      const f = url ? await exported(url, fn) : null;
+    for (const { method, fn, args, pick } of calls) {
+      if (fn !== undefined && !Object.hasOwn(FUNCTIONS, fn)) throw new TypeError(`posnorm kernel worker: no function ${fn}`);
       const t0 = performance.now();
-      const r = f ? f(pn, ...args.map(resolve)) : pn[method](...args.map(resolve));
+      const r = fn !== undefined ? FUNCTIONS[fn](pn, ...args.map(resolve)) : pn[method](...args.map(resolve));
       longestCall = Math.max(longestCall, performance.now() - t0);
       results.push(pick ? r[pick] : r);
     }

@@ -1,0 +1,98 @@
+// pe_error_line.test.mjs — draw/pe-error.js's PeErrorLine in Node, with a
+// Worker of the test's own that runs worker/kernel-worker.js's answer() in
+// this process after a delay: as the sizes cross OFF_THREAD_VALUES back and
+// forth (the Worker's task and the main thread's slices taking turns), the
+// line only ever shows the errors of the sizes it was last given, and ends
+// with those; a figure that leaves the page while the Worker computes is
+// written nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+// what PeErrorLine touches of a page: an element for its line, and a Worker
+globalThis.document ??= { createElement: () => ({ classList: { add() {} }, setAttribute() {}, textContent: '' }) };
+const { answer } = await import('../web/figures/worker/kernel-worker.js');
+let requests = 0;
+globalThis.Worker = class {
+  constructor() { this.queue = Promise.resolve(); }
+  postMessage(message) {
+    if (message.calls) requests++;
+    // each request answered 30 ms later, one at a time, as a Worker does
+    this.queue = this.queue.then(() => new Promise((r) => setTimeout(r, 30))).then(async () => {
+      const before = globalThis.postMessage;
+      globalThis.postMessage = (m) => this.onmessage({ data: m });
+      try {
+        await answer({ data: message });
+      } finally {
+        globalThis.postMessage = before;
+      }
+    });
+  }
+  terminate() {}
+};
+const { init } = await import('../src/js/posnorm.js');
+const { PeErrorLine, OFF_THREAD_VALUES } = await import('../web/figures/draw/pe-error.js');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test('PeErrorLine shows only the errors of its last sizes as they cross the Worker threshold, and nothing once off the page', async () => {
+  const pn = await init();
+  const host = { pn, t: { peErrorPending: 'pending', peErrorLine: (a, b) => `${a} ${b}` }, addController() {} };
+  const line = new PeErrorLine(host);
+  // float64 errors of the sizes used, from the API (posnorm's values and the float32 code's)
+  const expected = (s) => {
+    const ours = pn.positionalEncoding(s), code = pn.positionalEncoding({ ...s, precision: 'float32' });
+    let posnorm = 0, float32 = 0;
+    for (let p = 0; p < s.seqLen; p++) {
+      for (let c = 0; c < s.dModel; c++) {
+        const a = p * Math.exp((-2 * Math.floor(c / 2) / s.dModel) * Math.log(s.base)), ref = c % 2 ? Math.cos(a) : Math.sin(a);
+        posnorm = Math.max(posnorm, Math.abs(ours[p * s.dModel + c] - ref));
+        float32 = Math.max(float32, Math.abs(code[p * s.dModel + c] - ref));
+      }
+    }
+    return { posnorm, float32 };
+  };
+  const big = { seqLen: 2048, dModel: 64, base: 10000 }, big2 = { seqLen: 2048, dModel: 66, base: 10000 }, small = { seqLen: 30, dModel: 64, base: 10000 };
+  assert.ok(big.seqLen * big.dModel > OFF_THREAD_VALUES && small.seqLen * small.dModel <= OFF_THREAD_VALUES);
+  let current = null;
+  const stale = [];
+  const write = line._write.bind(line);
+  line._write = () => {
+    if (JSON.stringify(host.peErrors.sizes) !== current) stale.push({ shown: host.peErrors.sizes, current });
+    write();
+  };
+  const show = (s) => {
+    current = JSON.stringify(s);
+    line.show(s);
+  };
+  for (const seq of [[big, small], [small, big], [big, small, big], [big, big2, small, big]]) {
+    for (const gap of [0, 5, 40]) {
+      host.peErrors = null;
+      line.hostDisconnected();
+      stale.length = 0;
+      for (const s of seq) {
+        show(s);
+        await sleep(gap);
+      }
+      const last = seq.at(-1);
+      for (let waited = 0; !host.peErrors && waited < 5000; waited += 20) await sleep(20);
+      await sleep(150);
+      const what = `${seq.map((s) => s.seqLen * s.dModel).join(' → ')}, ${gap} ms apart`;
+      assert.deepEqual(stale, [], `${what}: errors of other sizes shown`);
+      assert.deepEqual(host.peErrors?.sizes, last, what);
+      const want = expected(last);
+      assert.ok(Math.abs(host.peErrors.posnorm - want.posnorm) <= 1e-12 && Math.abs(host.peErrors.float32 - want.float32) <= 1e-12, `${what}: ${JSON.stringify(host.peErrors)}`);
+      assert.equal(line.offThread, last === small ? false : true, `${what}: where it ran`);
+    }
+  }
+  assert.ok(requests > 0, 'the Worker was asked');
+  // off the page while the Worker computes: nothing is written afterwards
+  host.peErrors = null;
+  line.hostDisconnected();
+  show(big);
+  await sleep(5);
+  line.hostDisconnected();
+  current = 'off the page';
+  await sleep(200);
+  assert.equal(host.peErrors, null);
+  assert.deepEqual(stale, []);
+});
