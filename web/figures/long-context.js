@@ -11,7 +11,7 @@ import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canva
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
-import { extent } from './draw/extent.js';
+import { extent, maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
 
@@ -118,10 +118,10 @@ export class PosnormLongContext extends PnFigure {
           waves[i] = (2 * Math.PI) / w[i];
           if (waves[i] <= trainLen) turns++;
         }
-        Object.assign(m, { wavelengths: waves, waveExtent: extent(waves), turns, scoreExtent: extent(m.scores) });
+        Object.assign(m, { wavelengths: waves, waveExtent: extent(waves), turns });
       }
       const train = extent(inTraining);
-      this._data = { ds, methods, trainMin: train.min, trainMax: train.max, lim: Math.max(1e-6, ...methods.map((m) => m.scoreExtent.maxAbs)) };
+      this._data = { ds, methods, trainMin: train.min, trainMax: train.max, lim: maxAbs(methods.map((m) => m.scores), 1e-6) };
       this._key = key;
     }
     const at = METHODS.map((m) => this._scores(m, [Math.min(distance, top - 1)])[0]);
