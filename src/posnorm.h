@@ -218,8 +218,8 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * the mean (rows that open with outliers or ramps) a second pass repeats the
  * sums about the float32 mean itself. The output pass writes
  * ((x - hi) - lo)·inv in float32, hi + lo being the mean ((x - hi)·inv
- * for rows where |lo·inv| <= 2^-26, which moves no output by more than
- * 1.5e-8), in one loop that
+ * for rows where |lo·inv| <= 2^-24, which moves no output by more than
+ * 6e-8, half an ulp of an output of 1), in one loop that
  * sums 16 values of the next row between every 16 it writes of this one,
  * then ·gamma + beta in a second pass over the row while it is in cache
  * (the same bits as one pass). A row whose float32 block sums

@@ -141,6 +141,42 @@ static void test_provisional_shift(void) {
   }
 }
 
+/* LayerNorm drops the low part lo of the mean (hi + lo, hi its float32
+ * rounding) from rows whose |lo·inv| <= 2^-24 (norm_rows.c, DROP_LO): the
+ * outputs move by at most that much, half an ulp of an output of 1. Rows of
+ * uniform values (|t| < 1.8, so their own float32 rounding is small) with
+ * spreads from 2^-8 to 2^6 about means in [1, 4) put |lo·inv| anywhere from
+ * about 2^-31 to 2^-15: each row's error must stay within what the float32
+ * arithmetic leaves (2.5e-7 here; measured 2.3e-7) plus 2^-24 where lo may be left out and
+ * nothing where it may not. */
+static void test_layernorm_drop_lo(void) {
+  enum { R = 400, C = 256 };
+  float *x = falloc((size_t)R * C), *y = falloc((size_t)R * C);
+  uint32_t seed = 12345;
+  for (int r = 0; r < R; r++) {
+    const double m = 1.0 + 3.0 * (r % 97) / 97.0, s = ldexp(1.0, -8 + (14 * r) / R);
+    for (int j = 0; j < C; j++) {
+      seed = seed * 1664525u + 1013904223u;
+      x[r * C + j] = (float)(m + s * (2.0 * (seed >> 8) / 16777216.0 - 1.0));
+    }
+  }
+  CHECK(pn_layernorm_f32(y, NULL, NULL, x, NULL, NULL, R, C, 0.0f) == PN_OK, "drop_lo status");
+  int dropped = 0, kept = 0;
+  for (int r = 0; r < R; r++) {
+    double m = 0, v = 0, err = 0;
+    for (int j = 0; j < C; j++) m += x[r * C + j];
+    m /= C;
+    for (int j = 0; j < C; j++) v += (x[r * C + j] - m) * (x[r * C + j] - m);
+    const double inv = 1 / sqrt(v / C), lo_inv = fabs((m - (float)m) * inv);
+    for (int j = 0; j < C; j++) err = fmax(err, fabs(y[r * C + j] - (x[r * C + j] - m) * inv));
+    const double allowed = 2.5e-7 + (lo_inv <= 0x1p-24 * 1.001 ? 0x1p-24 : 0.0);
+    if (lo_inv > 0x1p-22) kept++; else if (lo_inv <= 0x1p-26) dropped++;
+    CHECK(err <= allowed, "drop_lo row %d: |lo·inv| %g, error %g > %g", r, lo_inv, err, allowed);
+  }
+  CHECK(kept > 40 && dropped > 40, "drop_lo rows on both sides: %d kept, %d dropped", kept, dropped);
+  free(x); free(y);
+}
+
 /* Rows of every kind in one call, so the pipelined output pass (row r+1 is
  * summed while row r is written) meets each transition: ordinary rows; rows
  * that open with outliers or climb as a ramp (the provisional shift is far
@@ -549,6 +585,7 @@ int main(void) {
   test_layernorm();
   test_provisional_shift();
   test_layernorm_row_kinds();
+  test_layernorm_drop_lo();
   test_transformer_block();
   test_norm_sweep();
   test_rms_bn();
