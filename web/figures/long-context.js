@@ -30,6 +30,25 @@ const ALIBI_SLOPE = 1 / 256;
 const SAMPLES = 256;
 const TRAIN_SAMPLES = 160;
 
+/**
+ * out[j] = Σ_c rows[j·dim + c]·v[c] for j < n, in float64. A function of its
+ * own, with only typed arrays and numbers for arguments, so that V8 keeps
+ * its optimised code when the code around it is deoptimised: a new d_model
+ * takes `_scores` down branches it had no type feedback for, and with the
+ * loop inside it, the first d_model drag ran the loop unoptimised for a
+ * few inputs (a heap number per product: 13.8 MB of garbage in 32 inputs,
+ * and a 10 ms garbage collection in the middle of the drag).
+ */
+export function rowDots(rows, v, n, dim) {
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let s = 0;
+    for (let c = 0; c < dim; c++) s += rows[j * dim + c] * v[c];
+    out[j] = s;
+  }
+  return out;
+}
+
 export class PosnormLongContext extends PnFigure {
   static controls = [
     { prop: 'trainLen', attr: 'train-len', kind: 'log', min: 256, max: 16384, logStep: Math.log10(2), def: 4096, label: 'lcTrainLen', round: (v) => 2 ** Math.round(Math.log2(v)) },
@@ -85,13 +104,7 @@ export class PosnormLongContext extends PnFigure {
     kk.set(k);
     kk.set(k, dim);
     const rk = this.pn.rope(kk, { seqLen: 2, heads: 1, headDim: dim, base, positionIds: Int32Array.of(0, top - 1), scaling, out: this.scratch.f32('rk', 2 * dim) });
-    const out = new Float64Array(n);
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let c = 0; c < dim; c++) s += rq[j * dim + c] * rk[c];
-      out[j] = s;
-    }
-    return out;
+    return rowDots(rq, rk, n, dim);
   }
 
   _compute() {
