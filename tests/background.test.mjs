@@ -43,24 +43,25 @@ test('slices of 1 ms units keep to the budget and the result is the generator\'s
   assert.equal(log.length, 40);
   // 40 units and the call that returns the result
   assert.equal(slices.reduce((a, s) => a + s.detail.units, 0), 41);
-  // planned to 3/4 of the budget: at most 3 units of 1 ms in a 4 ms slice
+  // planned to half the budget: at most 2 units of 1 ms in a 4 ms slice
   for (const s of slices) {
-    assert.ok(s.detail.units <= 3 && s.detail.units >= 1, `units per slice ${s.detail.units}`);
+    assert.ok(s.detail.units <= 2 && s.detail.units >= 1, `units per slice ${s.detail.units}`);
     assert.equal(s.detail.label, 't');
   }
-  assert.ok(slices.length >= 14, `41 units of 1 ms, at most 3 to a slice, need at least 14 slices, got ${slices.length}`);
+  assert.ok(slices.length >= 21, `41 units of 1 ms, at most 2 to a slice, need at least 21 slices, got ${slices.length}`);
   assert.equal(SLICE_MS, 4);
-  assert.equal(SLICE_PLAN, 0.75);
+  assert.equal(SLICE_PLAN, 0.5);
 });
 
-test('a unit that runs longer than the units before it still ends within the budget: slices are planned to 3/4 of it', async () => {
+test('a unit that runs longer than the units before it still ends within the budget: slices are planned to half of it', async () => {
   // on a clock of the test's own, which only the units move (so that
-  // nothing else this machine runs can lengthen a unit): six units of
-  // 0.45 ms fill the plan (2.7 ms; a seventh would pass 3 ms), and the
-  // seventh, of 1.8 ms, is expected to take 0.45 ms. Planned to the whole
-  // budget it would start at 2.7 ms and end the slice at 4.5 ms; planned to
-  // 3 ms, it starts the next slice.
-  const lengths = [0.45, 0.45, 0.45, 0.45, 0.45, 0.45, 1.8, 0.45, 0.45, 0.45];
+  // nothing else this machine runs can lengthen a unit): three units of
+  // 0.6 ms fill the plan (1.8 ms; a fourth would pass 2 ms), and the fourth,
+  // of 2.5 ms, is expected to take 0.6 ms. Planned to 3/4 of the budget (as
+  // it was) or to all of it, it would start at 1.8 ms and end the slice at
+  // 4.3 ms; planned to 2 ms, it starts the next slice, alone (the longest
+  // unit so far, 2.5 ms, is what the slice expects next).
+  const lengths = [0.6, 0.6, 0.6, 2.5, 0.6, 0.6];
   let clock = 1000;
   function* work() {
     for (const ms of lengths) {
@@ -78,7 +79,8 @@ test('a unit that runs longer than the units before it still ends within the bud
     performance.now = realNow;
   }
   assert.equal(value, lengths.length);
-  assert.deepEqual(slices.map((s) => s.detail.units), [6, 1, 4], 'six units, the long one alone, then the rest and the return');
+  assert.deepEqual(slices.slice(0, 2).map((s) => s.detail.units), [3, 1], 'three units, then the long one alone');
+  assert.equal(slices.reduce((a, s) => a + s.detail.units, 0), lengths.length + 1);
   for (const s of slices) assert.ok(s.duration <= 4, `a slice of ${s.detail.units} units took ${s.duration.toFixed(2)} ms (budget 4)`);
 });
 

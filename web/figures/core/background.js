@@ -6,7 +6,7 @@
 // The work is a generator: each `yield` ends a unit (a few hundred µs of
 // work, sized by the caller), and its return value is the result. runSliced()
 // runs units back to back while the next one (predicted by the longest so
-// far) still fits SLICE_PLAN of the slice's budget, then waits for the page's next quiet
+// far) still fits SLICE_PLAN (half) of the slice's budget, then waits for the page's next quiet
 // moment:
 //   scheduler.postTask(…, { priority: 'background' })  where it exists
 //     (Chromium, Firefox): runs after input, rendering and ordinary tasks;
@@ -25,13 +25,17 @@ export const SLICE_MS = 4;
 
 /**
  * The part of a slice's budget it plans to fill: a unit starts only while
- * the slice so far plus the unit expected fits 3/4 of the budget (3 ms of
+ * the slice so far plus the unit expected fits half the budget (2 ms of
  * 4), so that a unit that runs long — a collection, a function being
- * optimised — still ends within the budget. Planned to the whole budget, a
- * heatmap's error run at 2048 × 1024 ended slices at 4.9–6.3 ms on a unit of
- * 1.4–3 ms after units of 0.5 (issue #20).
+ * optimised, a thread the system runs in its place — still ends within
+ * the budget. Planned to the whole budget, a heatmap's error run at
+ * 2048 × 1024 ended slices at 4.9–6.3 ms on a unit of 1.4–3 ms after units
+ * of 0.5; planned to 3/4, the frame bench of the four figures with slices
+ * saw slices of 10.1 and 11.2 ms (on 1.7 and 5.3 ms of CPU: descheduled on
+ * the 2-core VM) in two runs, and planned to 1/2, 4.9 and 5.0 ms at most
+ * (issue #20).
  */
-export const SLICE_PLAN = 0.75;
+export const SLICE_PLAN = 0.5;
 
 /** The name of the performance.measure each slice logs. */
 export const SLICE_MEASURE = 'posnorm-background-slice';
