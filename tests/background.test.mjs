@@ -53,6 +53,31 @@ test('slices of 1 ms units keep to the budget and the result is the generator\'s
   assert.equal(SLICE_PLAN, 0.5);
 });
 
+test('on a clock of the test\'s own, units of exactly 1 ms run two to a slice: a third would pass the 2 ms plan', async () => {
+  // (the test above spins on the real clock, whose overshoot keeps a third
+  // unit out even when the plan is 3 ms; here only the units move the
+  // clock, so planned to 3/4 of the budget a slice would hold three)
+  let clock = 1000;
+  function* work() {
+    for (let k = 0; k < 12; k++) {
+      clock += 1;
+      yield;
+    }
+    return 12;
+  }
+  const realNow = performance.now;
+  performance.now = () => clock;
+  let value, slices;
+  try {
+    ({ value, slices } = await slicesOf(() => runSliced(work(), { budget: 4, label: 'exact' })));
+  } finally {
+    performance.now = realNow;
+  }
+  assert.equal(value, 12);
+  // 12 units and the call that returns: six slices of two, the return alone
+  assert.deepEqual(slices.map((x) => x.detail.units), [2, 2, 2, 2, 2, 2, 1]);
+});
+
 test('a unit that runs longer than the units before it still ends within the budget: slices are planned to half of it', async () => {
   // on a clock of the test's own, which only the units move (so that
   // nothing else this machine runs can lengthen a unit): three units of
