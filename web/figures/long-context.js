@@ -39,7 +39,7 @@ const TRAIN_SAMPLES = 160;
  * few inputs (a heap number per product: 13.8 MB of garbage in 32 inputs,
  * and a 10 ms garbage collection in the middle of the drag).
  */
-export function rowDots(rows, v, n, dim) {
+function rowDots(rows, v, n, dim) {
   const out = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     let s = 0;
