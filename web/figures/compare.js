@@ -9,6 +9,7 @@ import { drawMatrix } from './draw/matrix.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 import { maxAbs } from './draw/extent.js';
+import { rowDots } from './draw/row-dots.js';
 
 export { configure } from './core/runtime.js';
 
@@ -56,13 +57,7 @@ export class PosnormCompare extends PnFigure {
     for (let d = 0; d < seqLen; d++) positionIds[d] = start + d;
     const rq = this.pn.rope(qs, { seqLen, heads: 1, headDim: dModel, base, positionIds, out: this.scratch.f32('rq', seqLen * dModel) });
     const rk = this.pn.rope(k, { seqLen: 1, heads: 1, headDim: dModel, base, offset: start, out: this.scratch.f32('rk', dModel) });
-    const scores = new Array(seqLen);
-    for (let d = 0; d < seqLen; d++) {
-      let s = 0;
-      for (let c = 0; c < dModel; c++) s += rq[d * dModel + c] * rk[c];
-      scores[d] = s;
-    }
-    return scores;
+    return Array.from(rowDots(rq, rk, seqLen, dModel));
   }
 
   /**

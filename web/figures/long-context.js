@@ -12,6 +12,7 @@ import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
 import { extent, maxAbs } from './draw/extent.js';
+import { rowDots } from './draw/row-dots.js';
 
 export { configure } from './core/runtime.js';
 
@@ -29,25 +30,6 @@ export const METHODS = [
 const ALIBI_SLOPE = 1 / 256;
 const SAMPLES = 256;
 const TRAIN_SAMPLES = 160;
-
-/**
- * out[j] = Σ_c rows[j·dim + c]·v[c] for j < n, in float64. A function of its
- * own, with only typed arrays and numbers for arguments, so that V8 keeps
- * its optimised code when the code around it is deoptimised: a new d_model
- * takes `_scores` down branches it had no type feedback for, and with the
- * loop inside it, the first d_model drag ran the loop unoptimised for a
- * few inputs (a heap number per product: 13.8 MB of garbage in 32 inputs,
- * and a 10 ms garbage collection in the middle of the drag).
- */
-function rowDots(rows, v, n, dim) {
-  const out = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    let s = 0;
-    for (let c = 0; c < dim; c++) s += rows[j * dim + c] * v[c];
-    out[j] = s;
-  }
-  return out;
-}
 
 export class PosnormLongContext extends PnFigure {
   static controls = [
