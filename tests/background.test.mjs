@@ -36,6 +36,29 @@ async function slicesOf(fn) {
   return { value, slices: seen };
 }
 
+/**
+ * runSliced over units of the given lengths (ms) on a clock of the test's
+ * own, which only the units move (so that nothing else this machine runs
+ * can lengthen a unit); the generator returns the number of units.
+ */
+async function slicesOnOwnClock(lengths, label) {
+  let clock = 1000;
+  function* work() {
+    for (const ms of lengths) {
+      clock += ms;
+      yield;
+    }
+    return lengths.length;
+  }
+  const realNow = performance.now;
+  performance.now = () => clock;
+  try {
+    return await slicesOf(() => runSliced(work(), { budget: 4, label }));
+  } finally {
+    performance.now = realNow;
+  }
+}
+
 test('slices of 1 ms units keep to the budget and the result is the generator\'s', async () => {
   const log = [];
   const { value, slices } = await slicesOf(() => runSliced(units(40, 1, log), { budget: 4, label: 't' }));
@@ -57,52 +80,21 @@ test('on a clock of the test\'s own, units of exactly 1 ms run two to a slice: a
   // (the test above spins on the real clock, whose overshoot keeps a third
   // unit out even when the plan is 3 ms; here only the units move the
   // clock, so planned to 3/4 of the budget a slice would hold three)
-  let clock = 1000;
-  function* work() {
-    for (let k = 0; k < 12; k++) {
-      clock += 1;
-      yield;
-    }
-    return 12;
-  }
-  const realNow = performance.now;
-  performance.now = () => clock;
-  let value, slices;
-  try {
-    ({ value, slices } = await slicesOf(() => runSliced(work(), { budget: 4, label: 'exact' })));
-  } finally {
-    performance.now = realNow;
-  }
+  const { value, slices } = await slicesOnOwnClock(Array(12).fill(1), 'exact');
   assert.equal(value, 12);
   // 12 units and the call that returns: six slices of two, the return alone
   assert.deepEqual(slices.map((x) => x.detail.units), [2, 2, 2, 2, 2, 2, 1]);
 });
 
 test('a unit that runs longer than the units before it still ends within the budget: slices are planned to half of it', async () => {
-  // on a clock of the test's own, which only the units move (so that
-  // nothing else this machine runs can lengthen a unit): three units of
-  // 0.6 ms fill the plan (1.8 ms; a fourth would pass 2 ms), and the fourth,
-  // of 2.5 ms, is expected to take 0.6 ms. Planned to 3/4 of the budget (as
-  // it was) or to all of it, it would start at 1.8 ms and end the slice at
-  // 4.3 ms; planned to 2 ms, it starts the next slice, alone (the longest
-  // unit so far, 2.5 ms, is what the slice expects next).
+  // (on the test's own clock) three units of 0.6 ms fill the plan (1.8
+  // ms; a fourth would pass 2 ms), and the fourth, of 2.5 ms, is expected
+  // to take 0.6 ms. Planned to 3/4 of the budget (as it was) or to all of
+  // it, it would start at 1.8 ms and end the slice at 4.3 ms; planned to 2
+  // ms, it starts the next slice, alone (the longest unit so far, 2.5 ms,
+  // is what the slice expects next).
   const lengths = [0.6, 0.6, 0.6, 2.5, 0.6, 0.6];
-  let clock = 1000;
-  function* work() {
-    for (const ms of lengths) {
-      clock += ms;
-      yield;
-    }
-    return lengths.length;
-  }
-  const realNow = performance.now;
-  performance.now = () => clock;
-  let value, slices;
-  try {
-    ({ value, slices } = await slicesOf(() => runSliced(work(), { budget: 4, label: 'spike' })));
-  } finally {
-    performance.now = realNow;
-  }
+  const { value, slices } = await slicesOnOwnClock(lengths, 'spike');
   assert.equal(value, lengths.length);
   assert.deepEqual(slices.slice(0, 2).map((s) => s.detail.units), [3, 1], 'three units, then the long one alone');
   assert.equal(slices.reduce((a, s) => a + s.detail.units, 0), lengths.length + 1);
