@@ -22,12 +22,12 @@
  *                   6e-8 before rounding (|γ| times that with γ), so an
  *                   output moves by about an ulp of itself at most (a
  *                   review measured 1.8e-7 at t near 1 without γ, β, and
- *                   4.8e-7 with |γ| <= 2), against the bound of 5e-6. As |c| <= 2^-24·|mean|,
- *                   every row with |mean| <= its standard deviation
- *                   qualifies, and some up to twice that (2^-26 took rows
- *                   up to a quarter: make bench's rows, mean 3 and std 2,
- *                   paid a subtraction per value; 0.086 → 0.072 ms at
- *                   512×768);
+ *                   4.8e-7 with |γ| <= 2), against the bound of 5e-6.
+ *                   As |c| <= 2^-24·|mean|, every row with |mean| <= its
+ *                   standard deviation qualifies, and some up to twice
+ *                   that (2^-26 took rows up to a quarter: make bench's
+ *                   rows, mean 3 and std 2, paid a subtraction per
+ *                   value; 0.086 → 0.072 ms at 512×768);
  *   WRITE_SCALE     RMSNorm t = x·inv;
  * then y = t·gamma + beta where given (norm_affine, a second pass over the
  * row while it is in cache: t is stored and reloaded as float32, exactly,
