@@ -56,7 +56,9 @@ extern "C" {
  * 2·((next >> 8) + 0.5)·2^-24 - 1, taken in pairs (a, b); Marsaglia's polar
  * method rejects q = a²+b² >= 1 and gives a·f, b·f with f = sqrt(-2 ln q/q),
  * the log built from IEEE + - * / only, so no libm can change the sequence.
- * out[k] = (float)(mean + std·z_k); an odd n drops the last pair's second.
+ * out[k] = (float)(mean + std·z_k); an odd n drops the last pair's second,
+ * so the first m values of any n >= m are those of n = m (a figure may draw
+ * a prefix now and the rest later).
  * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; std >= 0; mean and
  * std finite. Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,

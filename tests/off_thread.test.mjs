@@ -149,8 +149,10 @@ test('two depth figures on one page keep their own weights in the one Worker; go
     const sent = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (m, t) { sent.push(m); return post.call(this, m, t); };
-    // alternate: each figure's next run must not need the other's weights again
-    for (const [el, layers] of [[a, 13], [b, 13], [a, 14], [b, 14]]) {
+    // alternate: each figure's next run must not need the other's weights
+    // again (fewer layers than drawn: more would send the deeper draw once,
+    // the next test)
+    for (const [el, layers] of [[a, 11], [b, 11], [a, 10], [b, 10]]) {
       el.layers = layers;
       await frame();
       await until(() => el.result?.gradNorms);
@@ -191,6 +193,42 @@ test('two depth figures on one page keep their own weights in the one Worker; go
   assert.equal(r.held, true, 'the request for A was on its way while the figure went to B and back');
   assert.equal(r.back.filter((l) => l === 95).length, 1, `layers 95 asked for once (requests: ${r.back})`);
   assert.ok(r.aBack);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth draws the layers it shows: a deeper stack sends all 96 layers once, a new width only its own; the gradients stay residualStack\'s', async () => {
+  const { page, context, problems } = await depthPage('layers=12&width=32');
+  await gradientsNow(page);
+  const sent = await page.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const until = async (f) => { for (let t = 0; t < 1000 && !f(); t++) await new Promise((res) => setTimeout(res, 20)); return f(); };
+    const el = document.querySelector('posnorm-depth');
+    const messages = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.calls) messages.push({ layers: m.calls[0].args[2].layers, keep: Object.values(m.keep ?? {}).map((k) => k.array.length) }); return post.call(this, m, t); };
+    for (const change of [{ layers: 13 }, { layers: 40 }, { layers: 12 }, { width: 16 }, { layers: 11 }, { layers: 20 }, { stack: 'decoder' }, { stack: 'encoder', layers: 30 }]) {
+      Object.assign(el, change);
+      await frame();
+      await until(() => el.result?.gradNorms);
+    }
+    Worker.prototype.postMessage = post;
+    return messages;
+  });
+  const ww32 = 32 * 32, ww16 = 16 * 16;
+  assert.deepEqual(sent, [
+    { layers: 13, keep: [96 * ww32] }, // past the 12 drawn: all 96, once
+    { layers: 40, keep: [] },
+    { layers: 12, keep: [] },
+    { layers: 12, keep: [12 * ww16] }, // a new width: the layers shown
+    { layers: 11, keep: [] },
+    { layers: 20, keep: [96 * ww16] },
+    { layers: 20, keep: [2 * 96 * ww16] }, // the decoder: W and C, 96 each
+    { layers: 30, keep: [] }, // the encoder's 96 are kept
+  ]);
+  const r = await gradientsNow(page);
+  assert.deepEqual(r.state, { width: 16, layers: 30, stack: 'encoder', seed: 1 });
+  assert.deepEqual(r.shown, r.direct);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -55,24 +55,14 @@ export class PosnormDepth extends PnFigure {
    * 64, issue #20).
    */
   _weightsName(stack) {
+    this._sentVersions ??= new Map();
     this._weightsId ??= `depth-weights-${++depthFigures}`;
     return `${this._weightsId}-${stack}`;
   }
 
   _compute() {
-    const { layers, width, scale, seed, stack } = this;
-    const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', MAX_LAYERS * width * width);
-    // unit-scale weights for the deepest stack, drawn again only when their
-    // width or seed changes: a shallower stack uses the first layers
-    const wKey = `${width}|${seed}`;
-    if (wKey !== this._wKey || w !== this._w) {
-      this.pn.randomNormal(ROWS * width, { seed, out: x0 });
-      this.pn.randomNormal(MAX_LAYERS * width * width, { seed: seed + 1, std: 1 / Math.sqrt(width), out: w });
-      this._wKey = wKey;
-      this._w = w;
-      this._key = undefined;
-      this._decoder = null;
-    }
+    const { layers, width, scale, stack } = this;
+    const { x0, w } = this._weights(layers);
     const key = `${layers}|${scale}|${stack}`;
     if (key !== this._key) {
       const dec = stack === 'decoder' ? this._decoderInputs() : null;
@@ -85,6 +75,36 @@ export class PosnormDepth extends PnFigure {
   }
 
   /**
+   * The figure's stack inputs: x0 (ROWS × width) and the unit-scale weights
+   * W_0 … W_95 of the deepest stack, drawn again when their width or seed
+   * changes, and then only the first `layers` of them: a seeded stream's
+   * first values do not depend on how many are drawn (posnorm_figures.h),
+   * so the rest are drawn, all 96 once more, when a stack first needs them.
+   * A width drag at 24 layers drew 96 × 64² values per new width (11 ms of
+   * a 15 ms repaint at width 64 on the machine of docs/benchmarks.md),
+   * where it uses a quarter of them (issue #20).
+   */
+  _weights(layers) {
+    const { width, seed } = this, ww = width * width;
+    const x0 = this.buffer('x0', ROWS * width), w = this.buffer('w', MAX_LAYERS * ww);
+    const wKey = `${width}|${seed}`;
+    const fresh = wKey !== this._wKey || w !== this._w;
+    if (fresh || layers > this._wLayers) {
+      if (fresh) this.pn.randomNormal(ROWS * width, { seed, out: x0 });
+      const drawn = fresh ? layers : MAX_LAYERS;
+      this.pn.randomNormal(drawn * ww, { seed: seed + 1, std: 1 / Math.sqrt(width), out: w.subarray(0, drawn * ww) });
+      this._wKey = wKey;
+      this._w = w;
+      this._wLayers = drawn;
+      // the Worker's copies are named anew from here (_gradientCalls)
+      if (fresh) this._sentVersions?.clear();
+      this._key = undefined;
+      this._decoder = null;
+    }
+    return { x0, w };
+  }
+
+  /**
    * The decoder's weights — the encoder's W_l (the same draws), each followed
    * by a cross-attention weight C_l N(0, 1/width) (seed + 2) — and its memory
    * m N(0, 1) (seed + 3): the stack is the encoder's plus the branch m·C_l.
@@ -92,6 +112,8 @@ export class PosnormDepth extends PnFigure {
   _decoderInputs() {
     if (this._decoder && !this._decoder.weights.freed) return this._decoder;
     const { width, seed } = this, ww = width * width, n = MAX_LAYERS * ww;
+    // the encoder's W_l, all 96 of them, go between the C_l
+    this._weights(MAX_LAYERS);
     // in a wasm buffer of the figure, so that the stack's calls read it in
     // place (a Float32Array was copied into wasm memory by each of them)
     const weights = this.buffer('decoder', 2 * n);
@@ -182,11 +204,21 @@ export class PosnormDepth extends PnFigure {
     if (!this._inputsAre(width, seed, stack)) return null;
     const x0 = Float32Array.from(this.buffer('x0', ROWS * width).array.subarray(0, GRAD_ROWS * width));
     const dec = stack === 'decoder' ? this._decoderInputs() : null;
-    const weights = {
-      version: `${width}|${seed}`,
-      array: () => Float32Array.from((dec ? dec.weights : this.buffer('w', MAX_LAYERS * width * width)).array),
-    };
     const name = this._weightsName(stack);
+    // the version names the width, the seed and how many layers the copy
+    // holds (the layers drawn when it is first asked for, a number that only
+    // grows until the next fresh draw, which forgets the versions); a copy
+    // that holds `layers` or more is used again, so the decoder's full draw
+    // does not send the encoder's weights anew, and a copy with fewer is
+    // never used for more
+    const wKey = `${width}|${seed}`, drawn = dec ? MAX_LAYERS : this._wLayers;
+    const had = this._sentVersions.get(name);
+    const version = had?.wKey === wKey && had.layers >= layers ? had.version : `${wKey}|${drawn}`;
+    if (version !== had?.version) this._sentVersions.set(name, { wKey, layers: drawn, version });
+    const weights = {
+      version,
+      array: () => Float32Array.from(dec ? dec.weights.array : this.buffer('w', MAX_LAYERS * width * width).array.subarray(0, drawn * width * width)),
+    };
     // (one copy of the decoder's memory for the four calls)
     const memory = dec ? { memory: Float32Array.from(dec.memory) } : {};
     const calls = BLOCKS.map(([block]) => ({
