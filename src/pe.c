@@ -129,12 +129,18 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
   pe_rows(sin_out, cos_out, n_pairs, 0, rows, n_pairs, n_pairs, dims, base, offset);
 }
 
-void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
-                      int32_t n_pairs, int32_t dims, double base) {
+void pn_pe_frequencies(double *freq, int32_t n_pairs, int32_t dims,
+                       double base) {
   const double log_base = pn_log(base);
+  for (int32_t i = 0; i < n_pairs; i++)
+    freq[i] = pn_pe_frequency(log_base, i, dims);
+}
+
+void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
+                      const double *freq, int32_t n_pairs) {
   for (int32_t i = 0; i < n_pairs; i++) {
     double s, c;
-    pn_sincos(pos * pn_pe_frequency(log_base, i, dims), &s, &c);
+    pn_sincos(pos * freq[i], &s, &c);
     sin_out[i] = (float)s;
     cos_out[i] = (float)c;
   }

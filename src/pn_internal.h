@@ -54,11 +54,17 @@ static inline size_t pn_count2(int32_t a, int32_t b) {
   return pn_fits(n) ? n : 0;
 }
 
-/* Writes sin/cos(p·w_i) for i in [0, n_pairs) at one position into
+/* freq[i] = w_i, the float64 frequency of pair i of a `dims`-dimensional
+ * encoding with `base` (pn_pe_frequency), for i in [0, n_pairs). Defined in
+ * pe.c; RoPE takes them once per call for explicit position ids. */
+void pn_pe_frequencies(double *freq, int32_t n_pairs, int32_t dims,
+                       double base);
+
+/* Writes sin/cos(pos·freq[i]) for i in [0, n_pairs) at one position into
  * sin_out[i], cos_out[i], float64 libm, rounded once. Defined in pe.c;
- * used by RoPE for explicit position ids. */
+ * used by RoPE for explicit position ids, freq from pn_pe_frequencies. */
 void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
-                      int32_t n_pairs, int32_t dims, double base);
+                      const double *freq, int32_t n_pairs);
 
 /* Fills rows [0, rows) of a [rows × n_pairs] pair of tables with
  * sin/cos((offset + r)·w_i), same method as pn_pe_sinusoidal_f32. */
