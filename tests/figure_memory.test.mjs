@@ -1,0 +1,41 @@
+// figure_memory.test.mjs — the figures' shared posnorm instance starts with
+// MEMORY_FLOOR bytes of WebAssembly memory (core/runtime.js), and at the
+// default sizes no drag of any control grows it, except the heatmap's
+// (whose d_model × seq_len range reaches 30 MB): a growth in the middle of
+// a drag cost one input's render 20–31 ms on figure.html (long-context's
+// d_model drag grew 1 MB to 1.3 MB; V8 deoptimised the figure's code at
+// once). In Chromium, every figure alone on figure.html, as make bench
+// drags it (fewer inputs: what matters is the values each control reaches).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { drag, settle } from '../bench/frames.mjs';
+import { FIGURES } from '../web/figures/registry.js';
+import { MEMORY_FLOOR } from '../web/figures/core/runtime.js';
+import { open, useBrowser } from './browser/harness.mjs';
+
+const env = useBrowser(before, after);
+const GROWS = new Set(['heatmap']);
+
+test('the figures\' instance holds MEMORY_FLOOR from the start, and no control dragged across its range at the default sizes grows it (the heatmap aside)', async () => {
+  assert.equal(MEMORY_FLOOR, 8 * 1024 * 1024);
+  const grew = [];
+  for (const { name } of FIGURES) {
+    const tag = `posnorm-${name}`;
+    const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`);
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 30000 });
+    await settle(page);
+    const bytes = () => page.evaluate((t) => document.querySelector(t).pn.memory.buffer.byteLength, tag);
+    const start = await bytes();
+    assert.ok(start >= MEMORY_FLOOR && start <= MEMORY_FLOOR + 2 * 1024 * 1024, `${name}: ${start} bytes at the start`);
+    const controls = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('form [name]')].map((e) => e.name), tag);
+    assert.ok(controls.length > 0, name);
+    for (const c of controls) {
+      await drag(page, tag, c, 8);
+      const now = await bytes();
+      if (now !== start && !GROWS.has(name)) grew.push(`${name} ${c}: ${start} → ${now} bytes`);
+    }
+    if (GROWS.has(name)) assert.ok(await bytes() > MEMORY_FLOOR, `${name} still needs more than the floor (else it leaves GROWS)`);
+    await context.close();
+  }
+  assert.deepEqual(grew, []);
+});
