@@ -233,6 +233,140 @@ test('depth draws the layers it shows: a deeper stack sends all 96 layers once, 
   await context.close();
 });
 
+/**
+ * The figure's state against residualStack on freshly drawn weights (W_l,
+ * with the decoder C_l between them and the memory; randomNormal itself is
+ * held to the reference generator in figures_kernels.test): whether the
+ * gradients and spreads shown are those, and where the gradients ran.
+ */
+const CHECK = `(el) => {
+  const { width, layers, stack, seed, scale } = el;
+  const pn = el.pn, ww = width * width;
+  const refW = pn.randomNormal(96 * ww, { seed: seed + 1, std: 1 / Math.sqrt(width) });
+  const x0 = pn.randomNormal(16 * width, { seed });
+  let w;
+  const opts = {};
+  if (stack === 'decoder') {
+    const refC = pn.randomNormal(96 * ww, { seed: seed + 2, std: 1 / Math.sqrt(width) });
+    w = new Float32Array(2 * layers * ww);
+    for (let l = 0; l < layers; l++) { w.set(refW.subarray(l * ww, (l + 1) * ww), 2 * l * ww); w.set(refC.subarray(l * ww, (l + 1) * ww), (2 * l + 1) * ww); }
+    opts.memory = pn.randomNormal(width, { seed: seed + 3 });
+  } else w = refW.slice(0, layers * ww);
+  const blocks = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
+  const grads = blocks.map((block) => Array.from(pn.residualStack(x0.subarray(0, 4 * width), w, { width, layers, block, scale, gradients: true, ...opts }).gradNorm));
+  const stds = blocks.map((block) => Array.from(pn.residualStack(x0, w, { width, layers, block, scale, ...opts })));
+  return {
+    state: { width, layers, stack, seed },
+    grads: JSON.stringify(el.result.gradNorms.map((g) => Array.from(g))) === JSON.stringify(grads),
+    stds: JSON.stringify(el.result.stds.map((g) => Array.from(g))) === JSON.stringify(stds),
+    offThread: el._gradTask.offThread,
+  };
+}`;
+
+/** A run for 50 layers is pending; csv() at another width and back redraws 10 layers before it goes (as `inputs` or csv() may, between frames). */
+const REDRAW_UNDER_RUN = 'el.width = 16; el.csv(); el.width = 32; el.layers = 10; el.csv(); el.layers = 50;';
+
+test('depth: weights redrawn for fewer layers while a run waits are not sent or used for more (Worker): the gradients stay residualStack\'s, in the Worker', async () => {
+  const { page, context, problems } = await depthPage('layers=12&width=32');
+  await gradientsNow(page);
+  const sent = await page.evaluate(async (redraw) => {
+    const el = document.querySelector('posnorm-depth');
+    const sent = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.calls) sent.push({ layers: m.calls[0].args[2].layers, width: m.calls[0].args[2].width, keep: Object.values(m.keep ?? {}).map((k) => k.array.length) }); return post.call(this, m, t); };
+    await new Promise((resolve) => {
+      el.layers = 50;
+      const task = el._gradTask;
+      // the run waits as it does for its values to settle at large sizes
+      task.longestCall = Infinity;
+      task.settleMs = 100000;
+      requestAnimationFrame(() => setTimeout(() => {
+        new Function('el', redraw)(el);
+        // its timer fires here, before the next frame draws 50 layers
+        clearTimeout(task._timer);
+        task._timer = 0;
+        task._send();
+        task.settleMs = 150;
+        resolve();
+      }, 0));
+    });
+    await new Promise((res) => setTimeout(res, 1000));
+    Worker.prototype.postMessage = post;
+    return sent;
+  }, REDRAW_UNDER_RUN);
+  for (const m of sent) assert.ok(m.keep.length === 0 || m.keep[0] >= m.layers * m.width ** 2, `a copy of ${m.keep[0] / m.width ** 2} layers sent for ${m.layers}: ${JSON.stringify(sent)}`);
+  const r = await gradientsNow(page);
+  assert.deepEqual(r.state, { width: 32, layers: 50, stack: 'encoder', seed: 1 });
+  assert.deepEqual(r.shown, r.direct);
+  assert.deepEqual(await page.evaluate(`(${CHECK})(document.querySelector('posnorm-depth'))`), { state: r.state, grads: true, stds: true, offThread: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth: weights redrawn for fewer layers between two slices of a run (no Worker) abandon it: the gradients shown are residualStack\'s on the weights of the layers shown', async () => {
+  const { page, context, problems } = await depthPage('layers=12&width=32', { worker: { status: 404, body: '' } });
+  await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 20000 });
+  const fired = await page.evaluate(async (redraw) => {
+    const el = document.querySelector('posnorm-depth');
+    const steps = el._gradientSteps.bind(el);
+    let fired = false;
+    el._gradientSteps = function* (...a) {
+      const g = steps(...a);
+      let s = g.next();
+      if (a[0] === 50 && !fired) {
+        fired = true;
+        new Function('el', redraw)(el);
+        // the next units before any frame draws the 50 layers again (the
+        // worst order the slices and the frames can take)
+        while (!s.done) s = g.next();
+        return s.value;
+      }
+      while (!s.done) {
+        yield;
+        s = g.next();
+      }
+      return s.value;
+    };
+    el.layers = 50;
+    for (let t = 0; t < 500 && !(fired && el.result?.gradNorms && el._gradKey?.startsWith('50|')); t++) await new Promise((res) => setTimeout(res, 20));
+    await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    return fired;
+  }, REDRAW_UNDER_RUN);
+  assert.equal(fired, true, 'the redraw came between the slices');
+  assert.deepEqual(await page.evaluate(`(${CHECK})(document.querySelector('posnorm-depth'))`), { state: { width: 32, layers: 50, stack: 'encoder', seed: 1 }, grads: true, stds: true, offThread: false });
+  assert.deepEqual(problems.filter((p) => !/kernel-worker\.js|Failed to load resource/.test(p)), []);
+  await context.close();
+});
+
+test('depth taken off the page and back redraws its weights for the layers shown and names the Worker\'s copy anew: 12 layers, then all 96 for 40', async () => {
+  const { page, context, problems } = await depthPage('layers=40&width=32');
+  await gradientsNow(page);
+  const sent = await page.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const until = async (f) => { for (let t = 0; t < 1000 && !f(); t++) await new Promise((res) => setTimeout(res, 20)); return f(); };
+    const el = document.querySelector('posnorm-depth');
+    const sent = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.calls) sent.push({ layers: m.calls[0].args[2].layers, keep: Object.values(m.keep ?? {}).map((k) => k.array.length) }); return post.call(this, m, t); };
+    const parent = el.parentNode;
+    el.remove();
+    await new Promise((res) => setTimeout(res, 50));
+    parent.append(el);
+    el.layers = 12;
+    await frame();
+    await until(() => el.result?.gradNorms);
+    el.layers = 40;
+    await frame();
+    await until(() => el.result?.gradNorms);
+    Worker.prototype.postMessage = post;
+    return sent;
+  });
+  assert.deepEqual(sent, [{ layers: 12, keep: [12 * 32 * 32] }, { layers: 40, keep: [96 * 32 * 32] }]);
+  assert.deepEqual(await page.evaluate(`(${CHECK})(document.querySelector('posnorm-depth'))`), { state: { width: 32, layers: 40, stack: 'encoder', seed: 1 }, grads: true, stds: true, offThread: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('depth taken off the page while its gradients wait gets them when it comes back', async () => {
   const { page, context, problems } = await depthPage('layers=48&width=64');
   await gradientsNow(page);

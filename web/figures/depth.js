@@ -62,7 +62,8 @@ export class PosnormDepth extends PnFigure {
 
   _compute() {
     const { layers, width, scale, stack } = this;
-    const { x0, w } = this._weights(layers);
+    // the decoder takes all 96 W_l (_decoderInputs): drawn at once, not `layers` first
+    const { x0, w } = this._weights(stack === 'decoder' ? MAX_LAYERS : layers);
     const key = `${layers}|${scale}|${stack}`;
     if (key !== this._key) {
       const dec = stack === 'decoder' ? this._decoderInputs() : null;
@@ -189,8 +190,8 @@ export class PosnormDepth extends PnFigure {
    * the page, with those values, and drawn for them (_compute() redraws the
    * weights at the next render after a change, not at the change).
    */
-  _inputsAre(width, seed, stack) {
-    return Boolean(this.pn) && this.isConnected && this.width === width && this.seed === seed && this.stack === stack && this._wKey === `${width}|${seed}`;
+  _inputsAre(width, seed, stack, layers) {
+    return Boolean(this.pn) && this.isConnected && this.width === width && this.seed === seed && this.stack === stack && this._wKey === `${width}|${seed}` && this._wLayers >= layers;
   }
 
   /**
@@ -201,7 +202,7 @@ export class PosnormDepth extends PnFigure {
    * when the buffers no longer hold them (the run is abandoned).
    */
   _gradientCalls(layers, width, scale, stack, seed) {
-    if (!this._inputsAre(width, seed, stack)) return null;
+    if (!this._inputsAre(width, seed, stack, layers)) return null;
     const x0 = Float32Array.from(this.buffer('x0', ROWS * width).array.subarray(0, GRAD_ROWS * width));
     const dec = stack === 'decoder' ? this._decoderInputs() : null;
     const name = this._weightsName(stack);
@@ -233,7 +234,7 @@ export class PosnormDepth extends PnFigure {
   *_gradientSteps(layers, width, scale, stack, seed) {
     const grads = [];
     for (const [block] of BLOCKS) {
-      if (!this._inputsAre(width, seed, stack)) return null;
+      if (!this._inputsAre(width, seed, stack, layers)) return null;
       // the buffers are looked up per unit: another call may have grown the memory
       const x0 = this.buffer('x0', ROWS * width).subarray(0, GRAD_ROWS * width);
       const dec = stack === 'decoder' ? this._decoderInputs() : null;

@@ -31,19 +31,24 @@ export function figureSettings() {
 export const MEMORY_FLOOR = 8 * 1024 * 1024;
 
 /**
- * Grows the shared instance's memory past MEMORY_FLOOR at load, through its
- * own allocator (one buffer of that size allocated and freed at once, so
- * malloc reuses the space; growing the Memory from JS would not give malloc
- * the pages).
- * A growth while a figure's code is optimised costs that code: on
+ * Grows the shared instance's memory past MEMORY_FLOOR at load: one buffer
+ * of that size allocated and freed at once, which leaves the space to
+ * malloc. A growth while a figure's code is optimised costs that code: on
  * figure.html, long-context's first drag of d_model grew the memory from
  * 1 to 1.3 MB at d_model 240, and that input's render took 20–31 ms
- * instead of 6–8 (V8 deoptimised 26 functions at once, --trace-deopt). The
- * figures stay within 8 MB at their default sizes except the heatmap
- * (30 MB at its largest); pages not written to cost no memory.
+ * instead of 6–8 (V8 deoptimised the figure's functions at once,
+ * --trace-deopt). The figures stay within 8 MB at their default sizes
+ * except the heatmap (30 MB at its largest), where a growth still pays
+ * this once. Pages not written to cost no memory; the reservation stays
+ * for the page's life. Where it cannot be had, the figures start anyway.
  */
 function reserveFloor(pn) {
-  if (pn.memory.buffer.byteLength < MEMORY_FLOOR) pn.alloc(MEMORY_FLOOR / 4).free();
+  if (pn.memory.buffer.byteLength >= MEMORY_FLOOR) return;
+  try {
+    pn.alloc(MEMORY_FLOOR / 4).free();
+  } catch {
+    // not enough memory for the reservation: the figures grow it as before
+  }
 }
 
 /** Resolves to the shared posnorm instance, loading it on first use. */
