@@ -1,8 +1,10 @@
 /* norm_rows.c — the row loop LayerNorm and RMSNorm share (method and
  * accuracy: posnorm.h): each row's statistics from float32 block sums taken
- * while the previous row was written, the check that those sums can be
- * trusted, the float32 output pass, and the float64 row for the rows that
- * fail the check. layernorm.c and rmsnorm.c validate and call it. */
+ * while the previous row was written (RMSNorm past the caches: just before
+ * the row is written, "two passes per row" below), the check that those
+ * sums can be trusted, the float32 output pass, and the float64 row for
+ * the rows that fail the check. layernorm.c and rmsnorm.c validate and
+ * call it. */
 #include <math.h>
 
 #include "pn_f64.h"
@@ -219,6 +221,62 @@ static void row_f64(float *y, float *mean, float *inv_out, const float *x,
 }
 
 /* ======================================================================
+ * RMSNorm over matrices past the caches: two passes per row
+ * ====================================================================== */
+
+/* From TWO_PASS_MIN values up (16 MiB in, as much out), RMSNorm sums each
+ * row and then writes it from cache, instead of summing row r+1 while it
+ * writes row r (why the fused loop, its read stream a row ahead of its
+ * writes, costs this much once the matrices leave the caches was not
+ * found; what was measured is this). Side by side on this AMD EPYC (Node 20, SIMD build, the same
+ * rows of mean 3 and std 2, median of 21 paired rounds, ratio to the wasm
+ * copy loop of the same bytes): 4096×4096 1.09–1.16× against 1.61–1.69×
+ * with the fused loop; 2048×2048 0.90–1.02× against 0.87–1.03× (the
+ * crossing); 2048×1024, in cache, 0.88× against 0.78–0.82×, so smaller
+ * matrices keep the fused loop. LayerNorm keeps it at every size: two
+ * passes measured the same at 4096×4096 (1.08–1.45× against 1.14–1.42×)
+ * and 20 % slower in cache. The sums are those of the fused loop (the
+ * blocks of pn_sums.h, squares only) and the output the same x·inv, so
+ * the bits are the same either way (tests/norm.test.mjs, test_kernels.c). */
+#define TWO_PASS_MIN ((size_t)1 << 22)
+/* The SIMD wasm and the native build have it; the scalar wasm, bound by
+ * its arithmetic at every size, goes without (its 44 KB budget). */
+#if defined(__wasm_simd128__) || !defined(__wasm__)
+#define TWO_PASS 1
+#else
+#define TWO_PASS 0
+#endif
+
+/* Σx² of one row (*sd = 0), in the blocks and order of the fused loop
+ * (pn_sums.h), so the same bits */
+static void sums_squares(const float *x, int32_t n, double *sd, double *sq) {
+  const pn_f32x4 k = pn_f32x4_splat(0.0f);
+  pn_sums acc = pn_sums_zero();
+  int32_t j = 0;
+  for (; j + PN_SUMS_BLOCK <= n; j += PN_SUMS_BLOCK)
+    PN_SUMS_BLOCK_STEPS(acc, x + j, k, PN_SUMS_SQUARES,
+                        PN_SUMS_NOTHING_ALONGSIDE);
+  const int32_t n4 = n & ~3;
+  pn_sums_add(&acc, x + j, n4 - j, 0.0f);
+  pn_sums_finish(&acc, x, n4, n, 0.0f, sd, sq);
+  *sd = 0.0;
+}
+
+/* y = x·inv over one row, as row_scale writes it */
+static void scale_row(float *y, const float *x, int32_t n, float inv) {
+  const int write_ = WRITE_SCALE;
+  const pn_f32x4 va = pn_f32x4_splat(0.0f), vc = va;
+  const pn_f32x4 vinv = pn_f32x4_splat(inv);
+  (void)va;
+  (void)vc;
+  int32_t j = 0;
+  PN_LOOP_AS_WRITTEN
+  for (; j + 4 <= n; j += 4) NORM_VEC(x + j, y + j);
+  PN_LOOP_AS_WRITTEN
+  for (; j < n; j++) y[j] = x[j] * inv;
+}
+
+/* ======================================================================
  * The row loop
  * ====================================================================== */
 
@@ -229,6 +287,8 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
                       const float *gamma, const float *beta, int32_t rows,
                       int32_t cols, float eps, int center) {
   const affine_fn affine = pick_affine(gamma != NULL, beta != NULL);
+  const int two_pass = TWO_PASS && !center &&
+                       (size_t)rows * (size_t)cols >= TWO_PASS_MIN;
   float shift = row_shift(center, x, cols);
   double sd, sq;
   pn_shifted_sums_f32(x, cols, shift, &sd, &sq);
@@ -237,6 +297,10 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
     float *yr = y + (size_t)r * (size_t)cols;
     const float *next = r + 1 < rows ? xr + cols : xr;
     double mu, var;
+    /* two passes: this row's sums now (row 0's were taken above), about 0
+     * and with the squares' bits of PN_SUMS_SQUARES (x - 0 is x); its Σx
+     * is finite whenever its squares are, so the trust check is the same */
+    if (two_pass && r > 0) sums_squares(xr, cols, &sd, &sq);
     const int trusted = row_moments(center, xr, cols, shift, sd, sq, &mu, &var);
     /* LayerNorm's next row is summed about 0, without subtractions, when
      * this row's mean was within a quarter of its deviation of 0 (the rows
@@ -249,7 +313,7 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
     if (!trusted) {
       row_f64(yr, mean ? mean + r : NULL, inv_out ? inv_out + r : NULL, xr,
               gamma, beta, cols, eps, center);
-      pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
+      if (!two_pass) pn_shifted_sums_f32(next, cols, next_shift, &sd, &sq);
     } else {
       /* y = ((x - hi) - c)·inv, hi + c being the mean (0 for RMSNorm), or
        * (x - hi)·inv where c·inv is negligible (write_row) */
@@ -258,8 +322,11 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
       const double inv = 1.0 / sqrt(var + (double)eps);
       if (mean) mean[r] = hi;
       if (inv_out) inv_out[r] = (float)inv;
-      write_row(center, c * inv, yr, xr, cols, hi, (float)c, (float)inv, next,
-                next_shift, &sd, &sq);
+      if (two_pass)
+        scale_row(yr, xr, cols, (float)inv);
+      else
+        write_row(center, c * inv, yr, xr, cols, hi, (float)c, (float)inv,
+                  next, next_shift, &sd, &sq);
       if (affine) affine(yr, gamma, beta, cols);
     }
     shift = next_shift;

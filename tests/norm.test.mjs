@@ -246,6 +246,83 @@ for (const { name, pn } of all) {
   });
 }
 
+test('RMSNorm past 2^22 values, where the SIMD build takes two passes per row: rows of every kind within the bound of float64, and the bits of the scalar build, of the same rows in smaller calls, and of the call in place', () => {
+  // norm_rows.c: from 2^22 values RMSNorm sums each row, then writes it
+  // (TWO_PASS_MIN); below, and in the scalar build, it sums row r+1 while
+  // it writes row r. Both must give the same bits; 4099 columns leave a
+  // tail of 3 after 32 blocks of 128, and the special rows sit first (row
+  // 0's sums are taken before the loop), in the middle, next to each other, and last.
+  const cols = 4099, rows = 1024, n = rows * cols;
+  assert.ok(n >= 2 ** 22 && 512 * cols < 2 ** 22);
+  const r = rng(20);
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = 3 + 2 * r.normal();
+  const SPECIAL = {
+    0: () => 1e4 + r.normal(), // summed before the loop
+    1: () => 50 * r.normal(), // must not take row 0's sums
+    2: () => 1e30 * r.normal(), // squares overflow float32: the row in float64
+    3: () => 1e-30 * r.normal(), // squares underflow: float64
+    4: () => 1e-40 * r.normal(), // subnormals
+    5: () => -0,
+    500: () => 3e38 * (r.normal() > 0 ? 1 : -1),
+    501: (j) => (j === 7 ? NaN : r.normal()),
+    502: (j) => (j === 4098 ? Infinity : r.normal()),
+    503: (j) => (j < 8 ? 1e3 : 1e-3 * r.normal()),
+    [rows - 1]: () => 1e20 * r.normal(),
+  };
+  for (const [row, kind] of Object.entries(SPECIAL)) for (let j = 0; j < cols; j++) x[row * cols + j] = kind(j);
+  const { gamma } = affine(cols, 21);
+  const eps = Math.fround(1e-6);
+  const ref = rmsNorm(x, cols, { gamma, eps });
+  const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const results = all.map(({ name, pn }) => ({ name, ...pn.rmsNorm(x, { cols, gamma, eps }) }));
+  for (const { name, y, invRms } of results) {
+    for (let row = 0; row < rows; row++) {
+      const got = y.subarray(row * cols, (row + 1) * cols), want = ref.y.subarray(row * cols, (row + 1) * cols);
+      if (Number.isFinite(ref.invRms[row]) && want.every(Number.isFinite)) {
+        let top = 0;
+        for (const t of want) top = Math.max(top, Math.abs(t));
+        const err = top ? maxAbsDiff(got, want) / top : maxAbsDiff(got, want);
+        assert.ok(err <= RMS_Y, `${name} row ${row}: ${err}·max|y|`);
+        assert.ok(Math.abs(invRms[row] - ref.invRms[row]) <= RMS_INV * ref.invRms[row], `${name} invRms ${row}`);
+      } else {
+        // NaN or ±Inf in the row: NaN wherever float64 gives NaN
+        for (let j = 0; j < cols; j++) assert.equal(Number.isNaN(got[j]), Number.isNaN(want[j]), `${name} row ${row} col ${j}`);
+      }
+    }
+  }
+  const [simd, scalar] = results;
+  assert.deepEqual(bits(simd.y), bits(scalar.y), 'the SIMD build (two passes) and the scalar build (one loop) disagree');
+  assert.deepEqual(bits(simd.invRms), bits(scalar.invRms));
+  for (const { name, pn } of all) {
+    const { y, invRms } = results.find((res) => res.name === name);
+    const parts = [0, 512].map((row) => pn.rmsNorm(x.subarray(row * cols, (row + 512) * cols), { cols, gamma, eps }));
+    assert.deepEqual(bits(y), bits(Float32Array.from([...parts[0].y, ...parts[1].y])), `${name}: a row's bits depend on the rows around it`);
+    assert.deepEqual(bits(invRms), bits(Float32Array.from([...parts[0].invRms, ...parts[1].invRms])));
+    const buf = pn.alloc(n);
+    try {
+      buf.array.set(x);
+      const inPlace = pn.rmsNorm(buf, { cols, gamma, eps, out: buf });
+      assert.deepEqual(bits(buf.array), bits(y), `${name}: in place`);
+      assert.deepEqual(bits(inPlace.invRms), bits(invRms));
+    } finally {
+      buf.free();
+    }
+  }
+  // LayerNorm keeps its one loop at every size: the same rows, the same bits
+  // in both builds and in smaller calls, within its bound where finite
+  const ln = all.map(({ pn }) => pn.layerNorm(x, { cols, gamma })), lnRef = layerNorm(x, cols, { gamma, eps: Math.fround(1e-5) });
+  assert.deepEqual(bits(ln[0].y), bits(ln[1].y));
+  const lnParts = [0, 512].map((row) => all[0].pn.layerNorm(x.subarray(row * cols, (row + 512) * cols), { cols, gamma }));
+  assert.deepEqual(bits(ln[0].y), bits(Float32Array.from([...lnParts[0].y, ...lnParts[1].y])));
+  for (let row = 0; row < rows; row++) {
+    const want = lnRef.y.subarray(row * cols, (row + 1) * cols);
+    if (!want.every(Number.isFinite)) continue;
+    const err = maxAbsDiff(ln[0].y.subarray(row * cols, (row + 1) * cols), want);
+    assert.ok(err <= 3.5e-6 + 2 ** -22 * Math.max(...want.map(Math.abs)), `LayerNorm row ${row}: ${err}`);
+  }
+});
+
 test('SIMD and scalar norms are bit-identical', () => {
   const [a, b] = all;
   const x = normals(5 * 1031, { mean: 1e4, std: 3, seed: 99 });

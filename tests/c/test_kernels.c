@@ -357,6 +357,55 @@ static void test_norm_sweep(void) {
   }
 }
 
+/* RMSNorm from 2^22 values takes two passes per row (norm_rows.c,
+ * TWO_PASS_MIN), below it one loop that sums row r+1 while it writes row r:
+ * the same rows must give the same bits either way, in place too, with
+ * rows redone in float64 among them and next to each other. */
+static void test_rmsnorm_two_pass(void) {
+  const int R = 1024, C = 4099, half = 512;
+  const size_t n = (size_t)R * C;
+  CHECK(n >= ((size_t)1 << 22) && (size_t)half * C < ((size_t)1 << 22), "two-pass sizes");
+  float *x = falloc(n), *y = falloc(n), *y2 = falloc(n), *g = falloc(C);
+  float *inv = falloc(R), *inv2 = falloc(R);
+  for (size_t k = 0; k < n; k++) x[k] = (float)(3 + 2 * gauss());
+  for (int j = 0; j < C; j++) {
+    g[j] = (float)(1 + 0.3 * gauss());
+    x[0 * (size_t)C + j] = (float)(1e4 + gauss());  /* summed before the loop */
+    x[1 * (size_t)C + j] = (float)(50 * gauss());   /* not row 0's sums */
+    x[2 * (size_t)C + j] = (float)(1e30 * gauss()); /* float64 row */
+    x[3 * (size_t)C + j] = (float)(1e-30 * gauss());
+    x[4 * (size_t)C + j] = (float)(1e-40 * gauss());
+    x[(size_t)(R - 1) * C + j] = (float)(1e20 * gauss());
+  }
+  x[500 * (size_t)C + 7] = NAN;
+  x[501 * (size_t)C + 4098] = INFINITY;
+  CHECK(pn_rmsnorm_f32(y, inv, x, g, R, C, 1e-6f) == PN_OK, "two-pass rms status");
+  CHECK(pn_rmsnorm_f32(y2, inv2, x, g, half, C, 1e-6f) == PN_OK, "rms first half");
+  CHECK(pn_rmsnorm_f32(y2 + (size_t)half * C, inv2 + half, x + (size_t)half * C, g, R - half, C, 1e-6f) == PN_OK,
+        "rms second half");
+  CHECK(memcmp(y, y2, n * sizeof *y) == 0 && memcmp(inv, inv2, R * sizeof *inv) == 0,
+        "two-pass RMSNorm: the bits of the same rows in calls below 2^22 values");
+  double err = 0;
+  for (int r = 0; r < R; r++) {
+    if (r == 500 || r == 501) continue;
+    double ss = 0, top = 0;
+    for (int j = 0; j < C; j++) ss += (double)x[(size_t)r * C + j] * x[(size_t)r * C + j];
+    const double is = 1 / sqrt(ss / C + (double)1e-6f);
+    for (int j = 0; j < C; j++) top = fmax(top, fabs(g[j] * x[(size_t)r * C + j] * is));
+    for (int j = 0; j < C; j++)
+      err = fmax(err, fabs(y[(size_t)r * C + j] - g[j] * x[(size_t)r * C + j] * is) / top);
+  }
+  CHECK(err <= 2e-6, "two-pass rms err %g of max|y|", err);
+  /* a NaN makes its row NaN; an Inf makes its row's inv 0: 0 but Inf·0 */
+  CHECK(isnan(y[500 * (size_t)C]) && y[501 * (size_t)C] == 0.0f && isnan(y[501 * (size_t)C + 4098]) &&
+            !isnan(y[502 * (size_t)C]) && !isnan(y[499 * (size_t)C]),
+        "NaN and Inf stay in their own rows");
+  memcpy(y2, x, n * sizeof *x);
+  CHECK(pn_rmsnorm_f32(y2, inv2, y2, g, R, C, 1e-6f) == PN_OK, "two-pass rms in place");
+  CHECK(memcmp(y, y2, n * sizeof *y) == 0, "two-pass RMSNorm in place: the same bits");
+  free(x); free(y); free(y2); free(g); free(inv); free(inv2);
+}
+
 static void test_rms_bn(void) {
   const int R = 9, C = 19;
   float x[9 * 19], y[9 * 19], g[19], bt[19], inv[9], bm[19], bv[19], rm[19], rv[19];
@@ -642,6 +691,7 @@ int main(void) {
   test_transformer_block();
   test_norm_sweep();
   test_rms_bn();
+  test_rmsnorm_two_pass();
   test_rope_alibi();
   test_figures();
   test_safety();
