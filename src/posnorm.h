@@ -252,10 +252,10 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  * gamma: [cols] or NULL (1); inv_rms: [rows] or NULL. In place allowed.
  * Method: sum of squares in float32 blocks flushed to float64 (the blocks
  * of LayerNorm, squares only), taken for row r+1 while row r is written (as
- * LayerNorm); from 2^22 values up (16 MiB, past the caches) the SIMD build
- * sums each row and then writes it from cache, which keeps the memory
- * streams of a copy (the same bits either way: a row's result does not
- * depend on the rows around it); a row whose blocks overflow or
+ * LayerNorm); from 2^22 values up (16 MiB, past the caches) in rows of 512
+ * or more, the SIMD wasm (and the native test build) sums each row and
+ * then writes it from cache instead (the same bits either way: a row's
+ * result does not depend on the rows around it); a row whose blocks overflow or
  * underflow is redone in float64 (as LayerNorm).
  * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
  * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal

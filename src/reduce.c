@@ -7,7 +7,7 @@
 /* pn_sums_add and pn_shifted_sums_f32 stay out of line even within this
  * file: inlined into pn_shifted_sums_f32 and pn_moments_finish (whose second
  * pass runs for about one row in 200) they cost the SIMD wasm 920 bytes of
- * its 44 KB budget, for one call per row at most (LayerNorm 512×768
+ * its 44 KB budget, for a call per row (two for a row that takes that second pass; LayerNorm 512×768
  * unchanged within the noise, side by side). */
 __attribute__((noinline)) void pn_sums_add(pn_sums *acc, const float *x, int32_t n,
                                          float shift) {

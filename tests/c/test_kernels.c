@@ -362,7 +362,7 @@ static void test_norm_sweep(void) {
  * the same rows must give the same bits either way, in place too, with
  * rows redone in float64 among them and next to each other. */
 static void test_rmsnorm_two_pass(void) {
-  const int R = 1024, C = 4099, half = 512;
+  const int R = 1024, C = 4211, half = 512; /* 32 blocks of 128, 28 groups of 4, a tail of 3 */
   const size_t n = (size_t)R * C;
   CHECK(n >= ((size_t)1 << 22) && (size_t)half * C < ((size_t)1 << 22), "two-pass sizes");
   float *x = falloc(n), *y = falloc(n), *y2 = falloc(n), *g = falloc(C);
@@ -403,6 +403,24 @@ static void test_rmsnorm_two_pass(void) {
   memcpy(y2, x, n * sizeof *x);
   CHECK(pn_rmsnorm_f32(y2, inv2, y2, g, R, C, 1e-6f) == PN_OK, "two-pass rms in place");
   CHECK(memcmp(y, y2, n * sizeof *y) == 0, "two-pass RMSNorm in place: the same bits");
+  /* LayerNorm keeps its one loop at every size: the same bits in halves */
+  CHECK(pn_layernorm_f32(y, inv, NULL, x, g, NULL, R, C, 1e-5f) == PN_OK, "ln at 2^22");
+  CHECK(pn_layernorm_f32(y2, inv2, NULL, x, g, NULL, half, C, 1e-5f) == PN_OK &&
+            pn_layernorm_f32(y2 + (size_t)half * C, inv2 + half, NULL, x + (size_t)half * C, g, NULL, R - half, C,
+                             1e-5f) == PN_OK,
+        "ln halves");
+  CHECK(memcmp(y, y2, n * sizeof *y) == 0 && memcmp(inv, inv2, R * sizeof *inv) == 0,
+        "LayerNorm past 2^22 values: the bits of the same rows in smaller calls");
+  double ln_err = 0;
+  for (int r = 5; r < 400; r++) { /* ordinary rows (the first five are extremes) */
+    double m = 0, v = 0;
+    for (int j = 0; j < C; j++) m += x[(size_t)r * C + j];
+    m /= C;
+    for (int j = 0; j < C; j++) v += (x[(size_t)r * C + j] - m) * (x[(size_t)r * C + j] - m);
+    const double is = 1 / sqrt(v / C + (double)1e-5f);
+    for (int j = 0; j < C; j++) ln_err = fmax(ln_err, fabs(y[(size_t)r * C + j] - g[j] * (x[(size_t)r * C + j] - m) * is));
+  }
+  CHECK(ln_err <= 5e-6, "LayerNorm past 2^22 values: err %g", ln_err);
   free(x); free(y); free(y2); free(g); free(inv); free(inv2);
 }
 
