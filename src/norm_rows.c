@@ -258,6 +258,13 @@ static void row_f64(float *y, float *mean, float *inv_out, const float *x,
 #define TWO_PASS 0
 #endif
 
+#ifdef PN_COUNT_ALLOC
+size_t pn_norm_two_pass_rows = 0;
+#define COUNT_TWO_PASS_ROW() (pn_norm_two_pass_rows++)
+#else
+#define COUNT_TWO_PASS_ROW() ((void)0)
+#endif
+
 /* Σx² of one row (*sd = 0), in the blocks and order of the fused loop
  * (pn_sums.h), so the same bits */
 static void sums_squares(const float *x, int32_t n, double *sd, double *sq) {
@@ -311,7 +318,10 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
     /* two passes: this row's sums now (row 0's were taken above), about 0
      * and with the squares' bits of PN_SUMS_SQUARES (x - 0 is x); its Σx
      * is finite whenever its squares are, so the trust check is the same */
-    if (two_pass && r > 0) sums_squares(xr, cols, &sd, &sq);
+    if (two_pass) {
+      if (r > 0) sums_squares(xr, cols, &sd, &sq);
+      COUNT_TWO_PASS_ROW();
+    }
     const int trusted = row_moments(center, xr, cols, shift, sd, sq, &mu, &var);
     /* LayerNorm's next row is summed about 0, without subtractions, when
      * this row's mean was within a quarter of its deviation of 0 (the rows

@@ -122,4 +122,11 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
                       const float *gamma, const float *beta, int32_t rows,
                       int32_t cols, float eps, int center);
 
+#ifdef PN_COUNT_ALLOC
+/* Test builds only (as pn_alloc_stats): the rows pn_norm_rows_f32 has
+ * taken in two passes (RMSNorm past the caches), so a test can see which
+ * loop a call took; the two give the same bits, so nothing else can. */
+extern size_t pn_norm_two_pass_rows;
+#endif
+
 #endif

@@ -15,6 +15,7 @@
 #include "posnorm_figures.h"
 #include "pn_f64.h" /* pn_gelu_erf: the erf GELU the block and stack share */
 #include "pn_sums.h" /* pn_provisional_shift, PN_SHIFT_SAMPLE */
+#include "pn_internal.h" /* pn_norm_two_pass_rows (test builds) */
 
 #include "check.h"
 
@@ -379,10 +380,17 @@ static void test_rmsnorm_two_pass(void) {
   }
   x[500 * (size_t)C + 7] = NAN;
   x[501 * (size_t)C + 4098] = INFINITY;
+  /* which loop each call takes: every row of the large call in two passes,
+   * none of the halves' (the bits below cannot tell the two apart) */
+  size_t before = pn_norm_two_pass_rows;
   CHECK(pn_rmsnorm_f32(y, inv, x, g, R, C, 1e-6f) == PN_OK, "two-pass rms status");
+  CHECK(pn_norm_two_pass_rows - before == (size_t)R, "2^22 values and more: %zu rows in two passes, not %d",
+        pn_norm_two_pass_rows - before, R);
+  before = pn_norm_two_pass_rows;
   CHECK(pn_rmsnorm_f32(y2, inv2, x, g, half, C, 1e-6f) == PN_OK, "rms first half");
   CHECK(pn_rmsnorm_f32(y2 + (size_t)half * C, inv2 + half, x + (size_t)half * C, g, R - half, C, 1e-6f) == PN_OK,
         "rms second half");
+  CHECK(pn_norm_two_pass_rows == before, "below 2^22 values: the fused loop");
   CHECK(memcmp(y, y2, n * sizeof *y) == 0 && memcmp(inv, inv2, R * sizeof *inv) == 0,
         "two-pass RMSNorm: the bits of the same rows in calls below 2^22 values");
   double err = 0;
@@ -403,8 +411,17 @@ static void test_rmsnorm_two_pass(void) {
   memcpy(y2, x, n * sizeof *x);
   CHECK(pn_rmsnorm_f32(y2, inv2, y2, g, R, C, 1e-6f) == PN_OK, "two-pass rms in place");
   CHECK(memcmp(y, y2, n * sizeof *y) == 0, "two-pass RMSNorm in place: the same bits");
+  /* rows shorter than 512 keep the fused loop at any size (2^22 values) */
+  before = pn_norm_two_pass_rows;
+  CHECK(pn_rmsnorm_f32(y2, NULL, x, NULL, (int32_t)(((size_t)1 << 22) / 511) + 1, 511, 1e-6f) == PN_OK,
+        "rms short rows");
+  CHECK(pn_norm_two_pass_rows == before, "rows of 511: the fused loop");
+  CHECK(pn_rmsnorm_f32(y2, NULL, x, NULL, ((int32_t)1 << 22) / 512, 512, 1e-6f) == PN_OK, "rms rows of 512");
+  CHECK(pn_norm_two_pass_rows - before == ((size_t)1 << 22) / 512, "2^22 values in rows of 512: two passes");
   /* LayerNorm keeps its one loop at every size: the same bits in halves */
+  before = pn_norm_two_pass_rows;
   CHECK(pn_layernorm_f32(y, inv, NULL, x, g, NULL, R, C, 1e-5f) == PN_OK, "ln at 2^22");
+  CHECK(pn_norm_two_pass_rows == before, "LayerNorm: the fused loop at every size");
   CHECK(pn_layernorm_f32(y2, inv2, NULL, x, g, NULL, half, C, 1e-5f) == PN_OK &&
             pn_layernorm_f32(y2 + (size_t)half * C, inv2 + half, NULL, x + (size_t)half * C, g, NULL, R - half, C,
                              1e-5f) == PN_OK,
