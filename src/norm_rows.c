@@ -225,26 +225,25 @@ static void row_f64(float *y, float *mean, float *inv_out, const float *x,
  * ====================================================================== */
 
 /* From TWO_PASS_MIN values up (16 MiB in, as much out) in rows of
- * TWO_PASS_MIN_COLS or more, RMSNorm sums each
- * row and then writes it from cache, instead of summing row r+1 while it
- * writes row r (why the fused loop, its read stream a row ahead of its
- * writes, costs this much once the matrices leave the caches was not
- * found; what was measured is this). Side by side on this AMD EPYC
- * (Node 20, SIMD build, rows of mean 3 and std 2, ratio to the wasm copy
- * loop of the same bytes), 4096×4096: in make bench's order (LayerNorm
- * first, fastest of 7 rounds, three runs each) 1.20–1.24× against
- * 1.26–1.94× fused, whose runs split between about 1.3× and 1.9×; paired
- * medians with LayerNorm in the same instance 1.03–1.16× against
- * 1.55–1.72×; in processes that ran RMSNorm alone, a review measured
- * 1.32–1.37× in four runs of six and 1.68–1.73× in two, against
+ * TWO_PASS_MIN_COLS or more, RMSNorm sums each row and then writes it from
+ * cache, instead of summing row r+1 while it writes row r (why the fused
+ * loop, its read stream a row ahead of its writes, costs this much once the
+ * matrices leave the caches was not found; what was measured is this).
+ * Side by side on this AMD EPYC (Node 20, SIMD build, rows of mean 3 and
+ * std 2, ratio to the wasm copy loop of the same bytes), 4096×4096: in make
+ * bench's order (LayerNorm first, fastest of 7 rounds, three runs each)
+ * 1.20–1.24× against 1.26–1.94× fused, whose runs split between about 1.3×
+ * and 1.9×; paired medians with LayerNorm in the same instance 1.03–1.16×
+ * against 1.55–1.72×; in processes that ran RMSNorm alone, a review
+ * measured 1.32–1.37× in four runs of six and 1.68–1.73× in two, against
  * 1.39–1.43×, so the gain is not in every run. 2048×2048 0.90–1.02×
- * against 0.87–1.03× (the
- * crossing); 2048×1024, in cache, 0.88× against 0.78–0.82×, so smaller
- * matrices keep the fused loop. LayerNorm keeps it at every size: two
- * passes measured the same at 4096×4096 (1.08–1.45× against 1.14–1.42×)
- * and 20 % slower in cache. The sums are those of the fused loop (the
- * blocks of pn_sums.h, squares only) and the output the same x·inv, so
- * the bits are the same either way (tests/norm.test.mjs, test_kernels.c). */
+ * against 0.87–1.03× (the crossing); 2048×1024, in cache, 0.88× against
+ * 0.78–0.82×, so smaller matrices keep the fused loop. LayerNorm keeps it
+ * at every size: two passes measured the same at 4096×4096 (1.08–1.45×
+ * against 1.14–1.42×) and 20 % slower in cache. The sums are those of the
+ * fused loop (the blocks of pn_sums.h, squares only) and the output the
+ * same x·inv, so the bits are the same either way (tests/norm.test.mjs,
+ * test_kernels.c). */
 #define TWO_PASS_MIN ((size_t)1 << 22)
 /* Short rows keep the fused loop at every size: a review measured two
  * passes 15–23 % slower at 65536×64, 5–16 % at 32768×128, 11 % at 2^22×1,
@@ -282,14 +281,11 @@ static void sums_squares(const float *x, int32_t n, double *sd, double *sq) {
 
 /* y = x·inv over one row, as row_scale writes it */
 static void scale_row(float *y, const float *x, int32_t n, float inv) {
-  const int write_ = WRITE_SCALE;
-  const pn_f32x4 va = pn_f32x4_splat(0.0f), vc = va;
   const pn_f32x4 vinv = pn_f32x4_splat(inv);
-  (void)va;
-  (void)vc;
   int32_t j = 0;
   PN_LOOP_AS_WRITTEN
-  for (; j + 4 <= n; j += 4) NORM_VEC(x + j, y + j);
+  for (; j + 4 <= n; j += 4)
+    pn_f32x4_store(y + j, pn_f32x4_mul(pn_f32x4_load(x + j), vinv));
   PN_LOOP_AS_WRITTEN
   for (; j < n; j++) y[j] = x[j] * inv;
 }

@@ -255,8 +255,8 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  * LayerNorm); from 2^22 values up (16 MiB, past the caches) in rows of 512
  * or more, the SIMD wasm (and the native test build) sums each row and
  * then writes it from cache instead (the same bits either way: a row's
- * result does not depend on the rows around it); a row whose blocks overflow or
- * underflow is redone in float64 (as LayerNorm).
+ * result does not depend on the rows around it); a row whose blocks
+ * overflow or underflow is redone in float64 (as LayerNorm).
  * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
  * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal
  * float32 (an all-zero row with eps = 0 gives inv_rms = Inf and y = NaN).

@@ -5,12 +5,13 @@
 #include "pn_sums.h"
 
 /* pn_sums_add and pn_shifted_sums_f32 stay out of line even within this
- * file: inlined into pn_shifted_sums_f32 and pn_moments_finish (whose second
- * pass runs for about one row in 200) they cost the SIMD wasm 920 bytes of
- * its 44 KB budget, for a call per row (two for a row that takes that second pass; LayerNorm 512×768
- * unchanged within the noise, side by side). */
-__attribute__((noinline)) void pn_sums_add(pn_sums *acc, const float *x, int32_t n,
-                                         float shift) {
+ * file: inlined into pn_shifted_sums_f32 and pn_moments_finish (whose
+ * second pass runs for about one row in 200) they cost the SIMD wasm 920
+ * bytes of its 44 KB budget, for a call per row (two for a row that takes
+ * that second pass; LayerNorm 512×768 unchanged within the noise, side by
+ * side). */
+__attribute__((noinline)) void pn_sums_add(pn_sums *acc, const float *x,
+                                           int32_t n, float shift) {
   const pn_f32x4 k = pn_f32x4_splat(shift);
   pn_sums a = *acc;
   int32_t j = 0;
@@ -41,8 +42,8 @@ void pn_sums_finish(const pn_sums *acc, const float *x, int32_t j, int32_t n,
 }
 
 __attribute__((noinline)) void pn_shifted_sums_f32(const float *x, int32_t n,
-                                                 float shift, double *sum,
-                         double *sumsq) {
+                                                   float shift, double *sum,
+                                                   double *sumsq) {
   pn_sums acc = pn_sums_zero();
   const int32_t n4 = n & ~3;
   pn_sums_add(&acc, x, n4, shift);
