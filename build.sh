@@ -6,6 +6,8 @@
 #   ./build.sh native     native C tests under ASan + UBSan
 #   ./build.sh fuzz       the libFuzzer driver, 64-bit and 32-bit (clang, compiler-rt)
 #   ./build.sh simdtest   the native C tests compiled to wasm SIMD128 with ASan + UBSan
+#   ./build.sh probe      the SIMD wasm with the bare loops of bench/row-ahead/loops.c
+#                         linked in beside the kernels (build/probe/; never shipped)
 #
 # Emscripten is required for the wasm builds. On Debian, run as root, this
 # script installs Debian's `emscripten` package; elsewhere it explains how to
@@ -84,12 +86,34 @@ build_wasm() {
       objects="$objects $obj/$(basename "$src" .c).o"
     done
     # shellcheck disable=SC2086
-    emcc -O2 $simd_flag $objects -o "build/wasm/posnorm-$flavour.wasm" \
-      --no-entry -sSTANDALONE_WASM -sFILESYSTEM=0 -sMALLOC=emmalloc \
-      -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1MB -sMAXIMUM_MEMORY=2GB \
-      -sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS="$exports"
+    link_wasm "build/wasm/posnorm-$flavour.wasm" "$exports" $simd_flag $objects
     echo "built build/wasm/posnorm-$flavour.wasm ($(wc -c <"build/wasm/posnorm-$flavour.wasm") bytes)"
   done
+}
+
+# link_wasm OUT EXPORTS FLAGS-AND-OBJECTS...: the one link line of every wasm
+link_wasm() {
+  local out=$1 exports=$2
+  shift 2
+  emcc -O2 "$@" -o "$out" \
+    --no-entry -sSTANDALONE_WASM -sFILESYSTEM=0 -sMALLOC=emmalloc \
+    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1MB -sMAXIMUM_MEMORY=2GB \
+    -sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS="$exports"
+}
+
+# The SIMD wasm's objects and link, with bench/row-ahead/loops.c beside them:
+# the loops run in the same instance, memory and engine as the kernels they
+# are compared with (bench/row-ahead.mjs).
+build_probe() {
+  build_wasm
+  mkdir -p build/probe
+  local out=build/probe/posnorm-row-ahead.wasm
+  # shellcheck disable=SC2086
+  emcc $CFLAGS_COMMON -msimd128 -c bench/row-ahead/loops.c -o build/probe/loops.o
+  # shellcheck disable=SC2046
+  link_wasm "$out" "$(exports_from_headers),_ahead_layernorm,_ahead_bare,_rows_layernorm" -msimd128 \
+    $(for src in $HOT_SOURCES $COLD_SOURCES; do echo "build/obj/simd/$(basename "$src" .c).o"; done) build/probe/loops.o
+  echo "built $out"
 }
 
 build_native() {
@@ -141,6 +165,7 @@ case "${1:-wasm}" in
   native) build_native ;;
   fuzz) build_fuzz ;;
   simdtest) build_simdtest ;;
+  probe) build_probe ;;
   all) build_wasm; build_native ;;
-  *) echo "usage: $0 [wasm|native|fuzz|simdtest|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [wasm|native|fuzz|simdtest|probe|all]" >&2; exit 2 ;;
 esac

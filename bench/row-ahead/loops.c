@@ -1,0 +1,136 @@
+/* loops.c — the bare access patterns behind LayerNorm past the caches (see
+ * bench/row-ahead.mjs and docs/decisions.md, "LayerNorm past the caches"):
+ * linked beside the kernels into build/probe/ (./build.sh probe), never
+ * into the shipped wasm.
+ *
+ * Each loop writes y[j] for j in [0, n - ahead) while it sums x[j + ahead]
+ * (16 values of each per step): ahead = 0 is one stream, ahead = a row is
+ * the pattern of a row normalisation, which must read a row before its
+ * first output. The sums are returned so that no load is dead. */
+#include <stddef.h>
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead);
+float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead);
+float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
+                     int32_t fold);
+
+/* LayerNorm's arithmetic: y = (x - a)·c; Σ(x' - k) and Σ(x' - k)², x' the
+ * values `ahead` further on (per 16 values: 8 loads, 4 stores, 16 adds or
+ * subtractions, 8 multiplies, as the shipped loop for rows summed about a
+ * shift). */
+float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
+  const v128_t a = wasm_f32x4_splat(3.0f), c = wasm_f32x4_splat(0.5f);
+  v128_t s = wasm_f32x4_splat(0.0f), q = s;
+  for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
+    v128_t d[4];
+    for (int k = 0; k < 4; k++) {
+      d[k] = wasm_f32x4_sub(wasm_v128_load(x + ahead + j + 4 * k), a);
+      if (ahead == 0) {
+        wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(d[k], c));
+      } else {
+        const v128_t t = wasm_f32x4_sub(wasm_v128_load(x + j + 4 * k), a);
+        wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(t, c));
+      }
+    }
+    s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                         wasm_f32x4_add(d[2], d[3])));
+    q = wasm_f32x4_add(
+        q, wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(d[0], d[0]),
+                                         wasm_f32x4_mul(d[1], d[1])),
+                          wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
+                                         wasm_f32x4_mul(d[3], d[3]))));
+  }
+  const v128_t t = wasm_f32x4_add(s, q);
+  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
+         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
+}
+
+/* Almost no arithmetic: y = x·c while x' is summed, one add per 16 values. */
+float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
+  const v128_t c = wasm_f32x4_splat(0.5f);
+  v128_t s = wasm_f32x4_splat(0.0f);
+  for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
+    v128_t d[4];
+    for (int k = 0; k < 4; k++) {
+      d[k] = wasm_v128_load(x + ahead + j + 4 * k);
+      wasm_v128_store(y + j + 4 * k,
+                      wasm_f32x4_mul(wasm_v128_load(x + j + 4 * k), c));
+    }
+    s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                         wasm_f32x4_add(d[2], d[3])));
+  }
+  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
+         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
+}
+
+/* LayerNorm's rows without its accuracy machinery: row r written as
+ * (x - mean)·inv from the float32 sums of row r, taken while row r-1 was
+ * written (row 0's first), the mean and inv in double between rows; with
+ * `fold`, the float32 sums go into double every 128 values as the kernel's
+ * blocks do, else once per row. What this adds to ahead_layernorm at the
+ * distance of a row is the cost of rows themselves. */
+static void sums_row(const float *x, int32_t n, double *s, double *q) {
+  v128_t a = wasm_f32x4_splat(0.0f), b = a;
+  for (int32_t j = 0; j + 4 <= n; j += 4) {
+    const v128_t d = wasm_v128_load(x + j);
+    a = wasm_f32x4_add(a, d);
+    b = wasm_f32x4_add(b, wasm_f32x4_mul(d, d));
+  }
+  *s = (double)wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 1) +
+       wasm_f32x4_extract_lane(a, 2) + wasm_f32x4_extract_lane(a, 3);
+  *q = (double)wasm_f32x4_extract_lane(b, 0) + wasm_f32x4_extract_lane(b, 1) +
+       wasm_f32x4_extract_lane(b, 2) + wasm_f32x4_extract_lane(b, 3);
+}
+
+static v128_t fold(v128_t acc, v128_t a) {
+  return wasm_f64x2_add(
+      acc, wasm_f64x2_add(wasm_f64x2_promote_low_f32x4(a),
+                          wasm_f64x2_promote_low_f32x4(
+                              wasm_i32x4_shuffle(a, a, 2, 3, 2, 3))));
+}
+
+float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
+                     int32_t fold_blocks) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
+  double s, q;
+  sums_row(x, cols, &s, &q);
+  float last = 0.0f;
+  for (int32_t r = 0; r < rows; r++) {
+    const float *xr = x + (size_t)r * (size_t)cols;
+    const float *next = r + 1 < rows ? xr + cols : xr;
+    float *yr = y + (size_t)r * (size_t)cols;
+    const double mean = s / cols, var = q / cols - mean * mean;
+    const v128_t a = wasm_f32x4_splat((float)mean);
+    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
+    for (int32_t j = 0; j + 16 <= cols; j += 16) {
+      v128_t d[4];
+      for (int i = 0; i < 4; i++) {
+        d[i] = wasm_f32x4_sub(wasm_v128_load(next + j + 4 * i), k);
+        const v128_t t = wasm_f32x4_sub(wasm_v128_load(xr + j + 4 * i), a);
+        wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+      }
+      sb = wasm_f32x4_add(sb, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                             wasm_f32x4_add(d[2], d[3])));
+      qb = wasm_f32x4_add(
+          qb, wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(d[0], d[0]),
+                                            wasm_f32x4_mul(d[1], d[1])),
+                             wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
+                                            wasm_f32x4_mul(d[3], d[3]))));
+      if (fold_blocks && (j & 127) == 112) {
+        S = fold(S, sb);
+        Q = fold(Q, qb);
+        sb = wasm_f32x4_splat(0.0f);
+        qb = sb;
+      }
+    }
+    S = fold(S, sb);
+    Q = fold(Q, qb);
+    s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
+    q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
+    last += yr[0];
+  }
+  return last;
+}
