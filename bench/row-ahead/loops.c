@@ -16,6 +16,18 @@ float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead);
 float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold);
 
+/* s += (d0 + d1) + (d2 + d3), q += the same of their squares: a step's
+ * sums, in the kernels' order (src/pn_sums.h) */
+static inline void sum_step(v128_t *s, v128_t *q, const v128_t d[4]) {
+  *s = wasm_f32x4_add(*s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                         wasm_f32x4_add(d[2], d[3])));
+  *q = wasm_f32x4_add(
+      *q, wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(d[0], d[0]),
+                                        wasm_f32x4_mul(d[1], d[1])),
+                         wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
+                                        wasm_f32x4_mul(d[3], d[3]))));
+}
+
 /* LayerNorm's arithmetic: y = (x - a)·c; Σ(x' - k) and Σ(x' - k)², x' the
  * values `ahead` further on (per 16 values: 8 loads, 4 stores, 16 adds or
  * subtractions, 8 multiplies, as the shipped loop for rows summed about a
@@ -34,13 +46,7 @@ float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
         wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(t, c));
       }
     }
-    s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
-                                         wasm_f32x4_add(d[2], d[3])));
-    q = wasm_f32x4_add(
-        q, wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(d[0], d[0]),
-                                         wasm_f32x4_mul(d[1], d[1])),
-                          wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
-                                         wasm_f32x4_mul(d[3], d[3]))));
+    sum_step(&s, &q, d);
   }
   const v128_t t = wasm_f32x4_add(s, q);
   return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
@@ -112,13 +118,7 @@ float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
         const v128_t t = wasm_f32x4_sub(wasm_v128_load(xr + j + 4 * i), a);
         wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
       }
-      sb = wasm_f32x4_add(sb, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
-                                             wasm_f32x4_add(d[2], d[3])));
-      qb = wasm_f32x4_add(
-          qb, wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(d[0], d[0]),
-                                            wasm_f32x4_mul(d[1], d[1])),
-                             wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
-                                            wasm_f32x4_mul(d[3], d[3]))));
+      sum_step(&sb, &qb, d);
       if (fold_blocks && (j & 127) == 112) {
         S = fold(S, sb);
         Q = fold(Q, qb);
