@@ -31,7 +31,7 @@ static inline void sum_step(v128_t *s, v128_t *q, const v128_t d[4]) {
 /* LayerNorm's arithmetic: y = (x - a)·c; Σ(x' - k) and Σ(x' - k)², x' the
  * values `ahead` further on (per 16 values: 8 loads, 4 stores, 16 adds or
  * subtractions, 8 multiplies, as the shipped loop for rows summed about a
- * shift). */
+ * shift). At ahead = 0 both loads read the same line, one stream. */
 float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
   const v128_t a = wasm_f32x4_splat(3.0f), c = wasm_f32x4_splat(0.5f);
   v128_t s = wasm_f32x4_splat(0.0f), q = s;
@@ -39,12 +39,8 @@ float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
     v128_t d[4];
     for (int k = 0; k < 4; k++) {
       d[k] = wasm_f32x4_sub(wasm_v128_load(x + ahead + j + 4 * k), a);
-      if (ahead == 0) {
-        wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(d[k], c));
-      } else {
-        const v128_t t = wasm_f32x4_sub(wasm_v128_load(x + j + 4 * k), a);
-        wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(t, c));
-      }
+      const v128_t t = wasm_f32x4_sub(wasm_v128_load(x + j + 4 * k), a);
+      wasm_v128_store(y + j + 4 * k, wasm_f32x4_mul(t, c));
     }
     sum_step(&s, &q, d);
   }
@@ -53,7 +49,8 @@ float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
          wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
 }
 
-/* Almost no arithmetic: y = x·c while x' is summed, one add per 16 values. */
+/* Almost no arithmetic: y = x·c while x' is summed (per 16 values: 8 loads,
+ * 4 stores, 4 multiplies, 4 adds). */
 float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
   const v128_t c = wasm_f32x4_splat(0.5f);
   v128_t s = wasm_f32x4_splat(0.0f);
@@ -73,19 +70,22 @@ float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
 
 /* LayerNorm's rows without its accuracy machinery: row r written as
  * (x - mean)·inv from the float32 sums of row r, taken while row r-1 was
- * written (row 0's first), the mean and inv in double between rows; with
+ * written (row 0's first), both about the shift 3 as the kernel's are about
+ * a provisional mean; the mean and inv in double between rows; with
  * `fold`, the float32 sums go into double every 128 values as the kernel's
  * blocks do, else once per row. What this adds to ahead_layernorm at the
  * distance of a row is the cost of rows themselves. */
 static void sums_row(const float *x, int32_t n, double *s, double *q) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
   v128_t a = wasm_f32x4_splat(0.0f), b = a;
   for (int32_t j = 0; j + 4 <= n; j += 4) {
-    const v128_t d = wasm_v128_load(x + j);
+    const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + j), k);
     a = wasm_f32x4_add(a, d);
     b = wasm_f32x4_add(b, wasm_f32x4_mul(d, d));
   }
-  *s = (double)wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 1) +
-       wasm_f32x4_extract_lane(a, 2) + wasm_f32x4_extract_lane(a, 3);
+  *s = 3.0 * n + (double)wasm_f32x4_extract_lane(a, 0) +
+       wasm_f32x4_extract_lane(a, 1) + wasm_f32x4_extract_lane(a, 2) +
+       wasm_f32x4_extract_lane(a, 3);
   *q = (double)wasm_f32x4_extract_lane(b, 0) + wasm_f32x4_extract_lane(b, 1) +
        wasm_f32x4_extract_lane(b, 2) + wasm_f32x4_extract_lane(b, 3);
 }
@@ -107,7 +107,8 @@ float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
     const float *xr = x + (size_t)r * (size_t)cols;
     const float *next = r + 1 < rows ? xr + cols : xr;
     float *yr = y + (size_t)r * (size_t)cols;
-    const double mean = s / cols, var = q / cols - mean * mean;
+    /* s is Σx, q is Σ(x - 3)² (every row's sums are about the shift 3) */
+    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
     const v128_t a = wasm_f32x4_splat((float)mean);
     const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
     v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
