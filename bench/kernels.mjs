@@ -78,7 +78,8 @@ function peJs(out, seqLen, dModel, base) {
 
 /**
  * One row of the table: `kernel` through the public API on zero-copy buffers
- * (PnBuffer in, PnBuffer out: no copy but the kernel's own reads and writes)
+ * (PnBuffer in, PnBuffer out, the row statistics too: no copy and no new
+ * array, only the kernel's own reads and writes)
  * in both builds, the plain-JS loop, and two copies of the same bytes inside
  * wasm memory: TypedArray.prototype.set (the engine's memmove) and
  * pn_copy_f32 (a v128 load/store loop, the fastest copy wasm code can write).
@@ -91,13 +92,14 @@ function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false 
   const fns = {}, buffers = [];
   for (const [name, pn] of Object.entries(builds)) {
     const x = pn.alloc(n), y = inPlace ? x : pn.alloc(n);
-    const opts = { cols: C, eps, out: y };
+    const stats = kernel === 'layerNorm' ? { meanOut: pn.alloc(R), invStdDevOut: pn.alloc(R) } : { invRmsOut: pn.alloc(R) };
+    const opts = { cols: C, eps, out: y, ...stats };
     if (affine) { opts.gamma = pn.alloc(C); opts.gamma.array.set(g); if (kernel === 'layerNorm') { opts.beta = pn.alloc(C); opts.beta.array.set(b); } }
     x.array.set(src);
     // in place, every call normalises the previous output: LayerNorm of a
     // normalised row is the same work, so the time is that of one call
     fns[name] = () => pn[kernel](x, opts);
-    buffers.push(x, y, opts.gamma, opts.beta);
+    buffers.push(x, y, opts.gamma, opts.beta, ...Object.values(stats));
     if (name === 'simd') {
       const d = inPlace ? pn.alloc(n) : y;
       fns.set = () => d.array.set(x.array);

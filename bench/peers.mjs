@@ -89,11 +89,11 @@ export async function benchPeers() {
 
     row.err.posnorm = maxErr(pn.layerNorm(x, { cols: C, gamma, beta }).y, ref);
     row.posnorm = await time(() => pn.layerNorm(x, { cols: C, gamma, beta }));
-    const xb = pn.alloc(n), yb = pn.alloc(n), gb = pn.alloc(C), bb = pn.alloc(C);
+    const xb = pn.alloc(n), yb = pn.alloc(n), gb = pn.alloc(C), bb = pn.alloc(C), mb = pn.alloc(R), sb = pn.alloc(R);
     xb.array.set(x); gb.array.set(gamma); bb.array.set(beta);
-    row.zeroCopy = await time(() => pn.layerNorm(xb, { cols: C, gamma: gb, beta: bb, out: yb }));
+    row.zeroCopy = await time(() => pn.layerNorm(xb, { cols: C, gamma: gb, beta: bb, out: yb, meanOut: mb, invStdDevOut: sb }));
     row.copies = await time(() => { xb.array.set(x); return yb.array.slice(); });
-    for (const b of [xb, yb, gb, bb]) b.free();
+    for (const b of [xb, yb, gb, bb, mb, sb]) b.free();
 
     const session = await ort.InferenceSession.create(layerNormModel(R, C, gamma, beta, eps), { executionProviders: ['wasm'] });
     const ortRun = async () => (await session.run({ X: new ort.Tensor('float32', x, [R, C]) })).Y.data;

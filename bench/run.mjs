@@ -50,7 +50,7 @@ burst of other work on a shared machine lands on every column, not one.
 out(`## Kernels (ms per call, fastest of 7 rounds)
 
 Kernels run through the public API on zero-copy buffers (\`PnBuffer\` in and
-out). The two copy columns copy the same bytes inside wasm memory:
+out, the row statistics too). The two copy columns copy the same bytes inside wasm memory:
 \`TypedArray.prototype.set\` (the engine's memmove) and \`pn_copy_f32\`, a v128
 load/store loop — the floors for a kernel that reads and writes every value.
 `);

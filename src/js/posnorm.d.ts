@@ -169,7 +169,11 @@ export interface PeSampleOptions<O extends F32Out | undefined = undefined> {
   out?: O;
 }
 
-export interface LayerNormOptions<O extends F32Out | undefined = undefined> {
+export interface LayerNormOptions<
+  O extends F32Out | undefined = undefined,
+  M extends F32Out | undefined = undefined,
+  S extends F32Out | undefined = undefined,
+> {
   /** values per row (the normalised size) */
   cols: number;
   gamma?: F32Input;
@@ -178,14 +182,20 @@ export interface LayerNormOptions<O extends F32Out | undefined = undefined> {
   eps?: number;
   /** may be the same PnBuffer as x (in place) */
   out?: O;
+  /** where each row's mean goes (rows values, disjoint from every other argument); default a new Float32Array */
+  meanOut?: M;
+  /** where each row's 1/sqrt(var + eps) goes (rows values, disjoint from every other argument); default a new Float32Array */
+  invStdDevOut?: S;
 }
 
-export interface RmsNormOptions<O extends F32Out | undefined = undefined> {
+export interface RmsNormOptions<O extends F32Out | undefined = undefined, S extends F32Out | undefined = undefined> {
   cols: number;
   gamma?: F32Input;
   /** default 1e-6 */
   eps?: number;
   out?: O;
+  /** where each row's 1/sqrt(mean(x²) + eps) goes (rows values, disjoint from every other argument); default a new Float32Array */
+  invRmsOut?: S;
 }
 
 export interface BatchNormOptions<O extends F32Out | undefined = undefined> {
@@ -368,9 +378,12 @@ export declare class Posnorm {
   /** One PE column at positions start + k·step (smooth curves). */
   peSample<O extends F32Out | undefined = undefined>(options: PeSampleOptions<O>): Result<O>;
   /** LayerNorm over each row of `cols` values. */
-  layerNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: LayerNormOptions<O>): { y: Result<O>; mean: Float32Array; invStdDev: Float32Array };
+  layerNorm<O extends F32Out | undefined = undefined, M extends F32Out | undefined = undefined, S extends F32Out | undefined = undefined>(
+    x: F32Input,
+    options: LayerNormOptions<O, M, S>,
+  ): { y: Result<O>; mean: Result<M>; invStdDev: Result<S> };
   /** RMSNorm over each row of `cols` values. */
-  rmsNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: RmsNormOptions<O>): { y: Result<O>; invRms: Float32Array };
+  rmsNorm<O extends F32Out | undefined = undefined, S extends F32Out | undefined = undefined>(x: F32Input, options: RmsNormOptions<O, S>): { y: Result<O>; invRms: Result<S> };
   /** BatchNorm over the rows (batch) of each column; returns the statistics used. */
   batchNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: BatchNormOptions<O>): { y: Result<O>; mean: Float32Array; var: Float32Array };
   /** Rotary embedding of x laid out [batch, seqLen, heads, headDim] (or bhsd; see RopeOptions). */

@@ -333,7 +333,8 @@ export class Posnorm {
    * The last step of every call's validation, before it allocates anything:
    * checks that each PnBuffer argument is this instance's, and that the
    * call's copies (`inputs` not already in this memory), its outputs (`outs`:
-   * [out, bytes], nothing when `out` is used in place) and `extra` bytes
+   * [out, bytes, name], name 'out' when left out; nothing when the output is
+   * used in place) and `extra` bytes
    * (statistics, the kernel's scratch from the "Scratch:" lines of posnorm.h and posnorm_figures.h),
    * added up in float64, fit in the module's 2 GiB; else a RangeError that
    * names `what` (the arguments that set the size).
@@ -341,17 +342,21 @@ export class Posnorm {
   #reserve(fn, what, inputs, outs, extra = 0, written = NONE) {
     // indexed loops: this runs before every kernel call, and for-of with
     // destructuring allocated an iterator per loop until V8 optimised it
-    for (let k = 0; k < inputs.length; k++) this.#held(fn, inputs[k][0], inputs[k][1]);
-    for (let k = 0; k < outs.length; k++) this.#held(fn, 'out', outs[k][0]);
-    this.#disjoint(fn, inputs, outs, written);
-    let bytes = extra;
+    // whose a buffer is comes before where it lies: another instance's
+    // pointer compared with this memory's would report a false overlap
     for (let k = 0; k < inputs.length; k++) {
+      this.#held(fn, inputs[k][0], inputs[k][1]);
       this.#mine(fn, inputs[k][0], inputs[k][1]);
-      bytes += this.#heap.copyBytes(inputs[k][1]);
     }
     for (let k = 0; k < outs.length; k++) {
+      this.#held(fn, outs[k][2] ?? 'out', outs[k][0]);
+      this.#mine(fn, outs[k][2] ?? 'out', outs[k][0]);
+    }
+    this.#disjoint(fn, inputs, outs, written);
+    let bytes = extra;
+    for (let k = 0; k < inputs.length; k++) bytes += this.#heap.copyBytes(inputs[k][1]);
+    for (let k = 0; k < outs.length; k++) {
       const out = outs[k][0];
-      this.#mine(fn, 'out', out);
       if (!out || this.#heap.copyBytes(out) > 0) bytes += outs[k][1];
     }
     if (bytes > MEMORY_LIMIT) {
@@ -386,8 +391,9 @@ export class Posnorm {
       if (ArrayBuffer.isView(d)) return [d.buffer, d.byteOffset, d.byteOffset + d.byteLength];
       return null;
     };
-    const writes = [...outs.filter(([o]) => o).map(([o]) => ['out', o]), ...inputs.filter(([n]) => written.includes(n))];
-    const all = [...inputs, ...outs.filter(([o]) => o).map(([o]) => ['out', o])];
+    const given = outs.filter(([o]) => o).map(([o, , name = 'out']) => [name, o]);
+    const writes = [...given, ...inputs.filter(([n]) => written.includes(n))];
+    const all = [...inputs, ...given];
     for (const [wn, w] of writes) {
       const a = range(w);
       if (!a) continue;
@@ -495,16 +501,19 @@ export class Posnorm {
 
   layerNorm(x, opts) {
     const fn = 'layerNorm';
-    const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out']);
+    const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out', 'meanOut', 'invStdDevOut']);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
-    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma], ['beta', beta]], [[out, 4 * size]], 8 * rows);
+    const meanOut = outArg(fn, o.meanOut, rows, 'f32', 'meanOut');
+    const invOut = outArg(fn, o.invStdDevOut, rows, 'f32', 'invStdDevOut');
+    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma], ['beta', beta]],
+      [[out, 4 * size], [meanOut, 4 * rows, 'meanOut'], [invOut, 4 * rows, 'invStdDevOut']]);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
       const pb = f.input(beta, 'beta');
       const y = f.output(size, 'f32', out, 'y');
-      const mean = f.output(rows, 'f32', undefined, 'mean');
-      const inv = f.output(rows, 'f32', undefined, 'invStdDev');
+      const mean = f.output(rows, 'f32', meanOut, 'mean');
+      const inv = f.output(rows, 'f32', invOut, 'invStdDev');
       check(fn, this.#x.pn_layernorm_f32(y.ptr, mean.ptr, inv.ptr, px, pg, pb, rows, cols, eps));
       return { y: y.result(), mean: mean.result(), invStdDev: inv.result() };
     });
@@ -512,13 +521,14 @@ export class Posnorm {
 
   rmsNorm(x, opts) {
     const fn = 'rmsNorm';
-    const { cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out']);
-    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma]], [[out, 4 * size]], 4 * rows);
+    const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out', 'invRmsOut']);
+    const invOut = outArg(fn, o.invRmsOut, rows, 'f32', 'invRmsOut');
+    this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma]], [[out, 4 * size], [invOut, 4 * rows, 'invRmsOut']]);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
       const pg = f.input(gamma, 'gamma');
       const y = f.output(size, 'f32', out, 'y');
-      const inv = f.output(rows, 'f32', undefined, 'invRms');
+      const inv = f.output(rows, 'f32', invOut, 'invRms');
       check(fn, this.#x.pn_rmsnorm_f32(y.ptr, inv.ptr, px, pg, rows, cols, eps));
       return { y: y.result(), invRms: inv.result() };
     });

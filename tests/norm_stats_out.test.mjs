@@ -1,0 +1,151 @@
+// LayerNorm's and RMSNorm's statistics into the caller's buffers (meanOut,
+// invStdDevOut, invRmsOut): written where they lie and returned as given,
+// checked like `out` (type, length, live, this instance's, disjoint from
+// every other argument), a refused call writes and allocates nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { init } from '../src/js/posnorm.js';
+import { normals } from './helpers.mjs';
+import { layerNorm, rmsNorm } from './reference/norms.mjs';
+
+const EPS_LN = Math.fround(1e-5), EPS_RMS = Math.fround(1e-6);
+
+/** |got[r] - want[r]| <= rel·|want[r]| + abs for every row, and as many rows */
+function near(got, want, rel, abs, what) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let r = 0; r < want.length; r++) {
+    assert.ok(Math.abs(got[r] - want[r]) <= rel * Math.abs(want[r]) + abs, `${what}[${r}] = ${got[r]}, float64 gives ${want[r]}`);
+  }
+}
+
+/** The error posnorm.<fn> throws: its type and words of its message. */
+const named = (fn, type, words) => (e) => e instanceof type && e.message.startsWith(`posnorm.${fn}: `) && words.every((w) => e.message.includes(w));
+
+for (const simd of [true, false]) {
+  const name = simd ? 'simd' : 'scalar';
+
+  test(`${name}: statistics into PnBuffers are written there, returned as given, and within the float64 bounds`, async () => {
+    const pn = await init({ simd });
+    const rows = 37, cols = 300; // 2 blocks of 128 and a tail of 44
+    const xs = normals(rows * cols, { mean: 3, std: 2, seed: 11 });
+    const x = pn.alloc(rows * cols).set(xs), y = pn.alloc(rows * cols);
+    const m = pn.alloc(rows).set(new Float32Array(rows).fill(NaN)), s = pn.alloc(rows).set(new Float32Array(rows).fill(NaN));
+    const ref = layerNorm(xs, cols, { eps: EPS_LN });
+    const r = pn.layerNorm(x, { cols, out: y, meanOut: m, invStdDevOut: s });
+    assert.equal(r.y, y);
+    assert.equal(r.mean, m);
+    assert.equal(r.invStdDev, s);
+    // posnorm.h: the mean within 1e-7 relative + 1e-6·std, invStdDev 2e-7 relative (tests/norm.test.mjs)
+    near(m.array, ref.mean, 1e-7, 1e-6 * 2, 'mean');
+    near(s.array, ref.invStd, 2e-7, 0, 'invStdDev');
+    near(y.array, ref.y, 0, 5e-6, 'y');
+
+    const inv = pn.alloc(rows).set(new Float32Array(rows).fill(NaN));
+    const rr = rmsNorm(xs, cols, { eps: EPS_RMS });
+    const q = pn.rmsNorm(x, { cols, out: y, invRmsOut: inv });
+    assert.equal(q.invRms, inv);
+    near(inv.array, rr.invRms, 1.2e-7, 0, 'invRms');
+    // posnorm.h promises 2e-6·max|y|; tests/norm.test.mjs holds it to 2e-7·max|y|
+    near(y.array, rr.y, 0, 2e-7 * rr.y.reduce((a, v) => Math.max(a, Math.abs(v)), 0), 'RMSNorm y');
+  });
+
+  test(`${name}: statistics into Float32Arrays, plain or viewing the module's memory, also in place and when the call grows the memory`, async () => {
+    const pn = await init({ simd });
+    // a hand-worked case: rows [1, 2, 3, 4] and [5, 5, 5, 9]
+    const x = new Float32Array([1, 2, 3, 4, 5, 5, 5, 9]);
+    const mean = new Float32Array(2), inv = new Float32Array(2);
+    const r = pn.layerNorm(x, { cols: 4, eps: 0, meanOut: mean, invStdDevOut: inv });
+    assert.equal(r.mean, mean);
+    assert.equal(r.invStdDev, inv);
+    // means 2.5 and 6; biased variances 1.25 and 3
+    assert.deepEqual([...mean], [2.5, 6]);
+    assert.deepEqual([...inv], [Math.fround(1 / Math.sqrt(1.25)), Math.fround(1 / Math.sqrt(3))]);
+    const rms = new Float32Array(2);
+    assert.equal(pn.rmsNorm(x, { cols: 4, eps: 0, invRmsOut: rms }).invRms, rms);
+    // mean squares 30/4 and 156/4
+    assert.deepEqual([...rms], [Math.fround(1 / Math.sqrt(7.5)), Math.fround(1 / Math.sqrt(39))]);
+
+    // in place (out is x) with the statistics in the same module's memory, as views
+    const rows = 3, cols = 5;
+    const xs = normals(rows * cols, { mean: -4, std: 0.5, seed: 2 });
+    const buf = pn.alloc(rows * cols).set(xs), st = pn.alloc(2 * rows);
+    const views = [st.array.subarray(0, rows), st.array.subarray(rows)];
+    const got = pn.layerNorm(buf, { cols, out: buf, meanOut: views[0], invStdDevOut: views[1] });
+    assert.equal(got.mean, views[0], 'a live view comes back as given');
+    const ref = layerNorm(xs, cols, { eps: EPS_LN });
+    near(st.array.subarray(0, rows), ref.mean, 1e-7, 1e-6 * 0.5, 'mean, written in place');
+    near(st.array.subarray(rows), ref.invStd, 2e-7, 0, 'invStdDev, written in place');
+    near(buf.array, ref.y, 0, 5e-6, 'y in place');
+
+    // a call that grows the memory detaches the caller's view: a fresh view of the same bytes comes back
+    const big = 1 << 22, bigCols = 1 << 11, bigRows = big / bigCols;
+    const target = pn.alloc(bigRows), view = target.array;
+    const before = pn.memory.buffer.byteLength;
+    const g = pn.layerNorm(new Float32Array(big).fill(0.75), { cols: bigCols, meanOut: view });
+    assert.ok(pn.memory.buffer.byteLength > before, 'the call grew the memory');
+    assert.equal(view.length, 0, 'so the caller\'s view is detached');
+    assert.equal(g.mean.byteOffset, target.ptr);
+    assert.deepEqual([...new Set(g.mean)], [0.75], 'constant rows: their value is their mean');
+    assert.deepEqual([...new Set(target.array)], [0.75]);
+  });
+
+  test(`${name}: a wrong meanOut, invStdDevOut or invRmsOut is refused by name, writes nothing, allocates nothing, and the module stays usable`, async () => {
+    const pn = await init({ simd }), other = await init({ simd });
+    const rows = 4, cols = 3;
+    const x = pn.alloc(rows * cols).set(normals(rows * cols, { seed: 5 })), y = pn.alloc(rows * cols);
+    // the other instance's first buffers lie at the same offsets as x and y in
+    // its own memory: refused as another instance's, not as an overlap
+    const foreignX = other.alloc(rows * cols), foreignY = other.alloc(rows * cols);
+    assert.equal(foreignX.ptr, x.ptr, 'the same offsets (else the case below proves nothing)');
+    assert.equal(foreignY.ptr, y.ptr);
+    const m = pn.alloc(rows), s = pn.alloc(rows);
+    const wide = pn.alloc(3 * rows), one = pn.alloc(rows).set([1, 2, 3, 4]);
+    const freed = pn.alloc(rows);
+    freed.free();
+    const LN = (o) => () => pn.layerNorm(x, { cols, out: y, ...o });
+    const RMS = (o) => () => pn.rmsNorm(x, { cols, out: y, ...o });
+    const cases = [
+      ['layerNorm', TypeError, LN({ meanOut: new Float64Array(rows) }), ['meanOut must be a Float32Array']],
+      ['layerNorm', TypeError, LN({ invStdDevOut: [0, 0, 0, 0] }), ['invStdDevOut must be a Float32Array']],
+      ['layerNorm', TypeError, LN({ meanOut: pn.alloc(rows, 'i32') }), ['meanOut must be']],
+      ['layerNorm', RangeError, LN({ meanOut: pn.alloc(rows + 1) }), ['meanOut.length must be 4, got 5']],
+      ['layerNorm', RangeError, LN({ invStdDevOut: new Float32Array(rows - 1) }), ['invStdDevOut.length must be 4, got 3']],
+      ['rmsNorm', RangeError, RMS({ invRmsOut: new Float32Array(0) }), ['invRmsOut.length must be 4, got 0']],
+      ['layerNorm', TypeError, LN({ meanOut: freed }), ['meanOut', 'freed']],
+      ['rmsNorm', TypeError, RMS({ invRmsOut: freed }), ['invRmsOut', 'freed']],
+      ['layerNorm', TypeError, LN({ meanOut: foreignY.subarray(0, rows) }), ['meanOut is a buffer of another posnorm instance']],
+      ['layerNorm', TypeError, LN({ out: foreignX }), ['out is a buffer of another posnorm instance']],
+      ['layerNorm', TypeError, LN({ meanOut: other.alloc(rows) }), ['meanOut is a buffer of another posnorm instance']],
+      ['rmsNorm', TypeError, RMS({ invRmsOut: other.alloc(rows) }), ['invRmsOut is a buffer of another posnorm instance']],
+      // overlaps: with each other, with y, x, gamma, beta
+      ['layerNorm', RangeError, LN({ meanOut: m, invStdDevOut: m }), ['meanOut overlaps invStdDevOut']],
+      ['layerNorm', RangeError, LN({ meanOut: wide.subarray(0, rows), invStdDevOut: wide.subarray(rows - 1, 2 * rows - 1) }), ['meanOut overlaps invStdDevOut']],
+      ['layerNorm', RangeError, LN({ meanOut: y.subarray(2, 2 + rows) }), ['out overlaps meanOut']],
+      ['layerNorm', RangeError, LN({ invStdDevOut: x.subarray(0, rows) }), ['invStdDevOut overlaps x']],
+      ['layerNorm', RangeError, () => pn.layerNorm(x, { cols, gamma: wide.subarray(0, cols), meanOut: wide.subarray(1, 1 + rows) }), ['meanOut overlaps gamma']],
+      ['layerNorm', RangeError, () => pn.layerNorm(x, { cols, beta: wide.subarray(0, cols), invStdDevOut: wide.subarray(2, 2 + rows) }), ['invStdDevOut overlaps beta']],
+      ['rmsNorm', RangeError, RMS({ invRmsOut: y.subarray(0, rows) }), ['out overlaps invRmsOut']],
+      ['rmsNorm', RangeError, () => pn.rmsNorm(x, { cols, gamma: wide.subarray(0, cols), invRmsOut: wide.subarray(0, rows) }), ['invRmsOut overlaps gamma']],
+      // rows of one value: the statistics could be x itself, which is never in place
+      ['layerNorm', RangeError, () => pn.layerNorm(one, { cols: 1, meanOut: one }), ['meanOut overlaps x']],
+      ['rmsNorm', RangeError, () => pn.rmsNorm(one, { cols: 1, invRmsOut: one }), ['invRmsOut overlaps x']],
+      // the statistics of one call are not options of the other
+      ['rmsNorm', TypeError, RMS({ meanOut: m }), ['meanOut']],
+      ['layerNorm', TypeError, LN({ invRmsOut: m }), ['invRmsOut']],
+    ];
+    const snapshot = () => [x, y, m, s, wide, one].map((b) => b.toArray());
+    const before = snapshot(), stats = pn.heapStats();
+    for (const [fn, type, call, words] of cases) {
+      assert.throws(call, named(fn, type, words), `${fn}: ${words.join(', ')}`);
+      assert.deepEqual(snapshot(), before, `${fn} ${words[0]}: nothing written`);
+      assert.deepEqual(pn.heapStats(), stats, `${fn} ${words[0]}: nothing allocated`);
+    }
+    // outside the module's memory, one array as both statistics: the second copy back would overwrite the first
+    const shared = new Float32Array(rows);
+    assert.throws(() => pn.layerNorm(x.toArray(), { cols, meanOut: shared, invStdDevOut: shared }), named('layerNorm', RangeError, ['meanOut overlaps invStdDevOut', 'one ArrayBuffer']));
+    // still usable, and the same call with disjoint buffers works
+    const ok = pn.layerNorm(x, { cols, out: y, meanOut: m, invStdDevOut: s });
+    assert.equal(ok.mean, m);
+    near(m.array, layerNorm(x.toArray(), cols, { eps: EPS_LN }).mean, 1e-7, 1e-6, 'mean after the refusals');
+  });
+}
