@@ -68,9 +68,10 @@ enum { WRITE_SCALE = 0, WRITE_CENTER = 1, WRITE_CENTER_HI = 2 };
  * RMSNorm (PN_SUMS_SQUARES) takes only the squares (*sd is set to 0). The
  * last row passes itself as `next` (in place too: each step reads its
  * values of `next` before it writes). Past the caches LayerNorm's rows
- * through this loop run 1.6–2.3× the copy loop on issue #20's EPYC (RMSNorm's
- * long rows take two passes there, below); what was tried against that is
- * in docs/decisions.md, "LayerNorm past the caches". */
+ * through this loop run about 1.6× the copy loop on issue #20's EPYC at
+ * 4096×4096 and 65536×256 (RMSNorm's long rows take two passes there,
+ * below); what was tried against that is in docs/decisions.md, "LayerNorm
+ * past the caches". */
 #define NORM_ROW(NAME, WRITE, SUMS)                                            \
   static void NAME(float *y, const float *x, int32_t n, float a, float c,      \
                    float inv, const float *next, float shift, double *sd,      \

@@ -3,8 +3,9 @@
 // checked like `out` (type, length, live, this instance's, disjoint from
 // every other argument), a refused call writes and allocates nothing.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { init } from '../src/js/posnorm.js';
+import { Posnorm, init } from '../src/js/posnorm.js';
 import { normals } from './helpers.mjs';
 import { layerNorm, rmsNorm } from './reference/norms.mjs';
 
@@ -111,6 +112,7 @@ for (const simd of [true, false]) {
       ['layerNorm', RangeError, LN({ meanOut: pn.alloc(rows + 1) }), ['meanOut.length must be 4, got 5']],
       ['layerNorm', RangeError, LN({ invStdDevOut: new Float32Array(rows - 1) }), ['invStdDevOut.length must be 4, got 3']],
       ['rmsNorm', RangeError, RMS({ invRmsOut: new Float32Array(0) }), ['invRmsOut.length must be 4, got 0']],
+      ['rmsNorm', TypeError, RMS({ invRmsOut: pn.alloc(rows, 'u32') }), ['invRmsOut must be']],
       ['layerNorm', TypeError, LN({ meanOut: freed }), ['meanOut', 'freed']],
       ['rmsNorm', TypeError, RMS({ invRmsOut: freed }), ['invRmsOut', 'freed']],
       ['layerNorm', TypeError, LN({ meanOut: foreignY.subarray(0, rows) }), ['meanOut is a buffer of another posnorm instance']],
@@ -133,6 +135,18 @@ for (const simd of [true, false]) {
       ['rmsNorm', TypeError, RMS({ meanOut: m }), ['meanOut']],
       ['layerNorm', TypeError, LN({ invRmsOut: m }), ['invRmsOut']],
     ];
+    // views kept from freed buffers, of this instance and of the other: the
+    // other's would take the copy back into its free memory (last, so that
+    // no later allocation reuses the freed bytes)
+    const keptView = (p) => { const b = p.alloc(rows), view = b.array; b.free(); return view; };
+    const staleHere = keptView(pn), staleThere = keptView(other);
+    cases.push(
+      ['layerNorm', TypeError, LN({ meanOut: staleHere }), ["meanOut views the module's memory outside every live posnorm buffer"]],
+      ['layerNorm', TypeError, LN({ invStdDevOut: staleHere }), ["invStdDevOut views the module's memory outside every live posnorm buffer"]],
+      ['rmsNorm', TypeError, RMS({ invRmsOut: staleHere }), ["invRmsOut views the module's memory outside every live posnorm buffer"]],
+      ['layerNorm', TypeError, LN({ meanOut: staleThere }), ["meanOut views another posnorm instance's memory outside every live buffer"]],
+      ['layerNorm', TypeError, LN({ out: new Float32Array(staleThere.buffer, staleThere.byteOffset, rows * cols) }), ["out views another posnorm instance's memory"]],
+    );
     const snapshot = () => [x, y, m, s, wide, one].map((b) => b.toArray());
     const before = snapshot(), stats = pn.heapStats();
     for (const [fn, type, call, words] of cases) {
@@ -143,9 +157,40 @@ for (const simd of [true, false]) {
     // outside the module's memory, one array as both statistics: the second copy back would overwrite the first
     const shared = new Float32Array(rows);
     assert.throws(() => pn.layerNorm(x.toArray(), { cols, meanOut: shared, invStdDevOut: shared }), named('layerNorm', RangeError, ['meanOut overlaps invStdDevOut', 'one ArrayBuffer']));
+    // a live view of the other instance's memory is copied like any array
+    const live = other.alloc(rows);
+    assert.equal(pn.layerNorm(x, { cols, meanOut: live.array }).mean, live.array);
+    near(live.array, layerNorm(x.toArray(), cols, { eps: EPS_LN }).mean, 1e-7, 1e-6, 'mean into the other instance\'s buffer');
+    assert.equal(other.positionalEncoding({ seqLen: 2, dModel: 4 }).length, 8, 'the other instance stays usable');
     // still usable, and the same call with disjoint buffers works
     const ok = pn.layerNorm(x, { cols, out: y, meanOut: m, invStdDevOut: s });
     assert.equal(ok.mean, m);
     near(m.array, layerNorm(x.toArray(), cols, { eps: EPS_LN }).mean, 1e-7, 1e-6, 'mean after the refusals');
+  });
+}
+
+for (const simd of [true, false]) {
+  const name = simd ? 'simd' : 'scalar';
+  test(`${name}: with every argument a PnBuffer the call allocates nothing in wasm memory; without statistics buffers, one array each`, async () => {
+    const url = new URL(`../build/wasm/posnorm-${simd ? 'simd' : 'scalar'}.wasm`, import.meta.url);
+    const { instance } = await WebAssembly.instantiate(await readFile(url), { env: { emscripten_notify_memory_growth() {} } });
+    const real = instance.exports;
+    let mallocs = 0;
+    real._initialize?.();
+    const pn = new Posnorm({ ...real, malloc: (n) => { mallocs++; return real.malloc(n); } });
+    const rows = 8, cols = 64;
+    const x = pn.alloc(rows * cols).set(normals(rows * cols, { mean: 1, std: 3, seed: 4 })), y = pn.alloc(rows * cols);
+    const m = pn.alloc(rows), s = pn.alloc(rows), g = pn.alloc(cols).set(new Float32Array(cols).fill(1.5));
+    const count = (call) => { const before = mallocs; call(); return mallocs - before; };
+    assert.equal(count(() => pn.layerNorm(x, { cols, gamma: g, out: y, meanOut: m, invStdDevOut: s })), 0, 'LayerNorm, statistics into buffers');
+    assert.equal(count(() => pn.layerNorm(x, { cols, gamma: g, out: y, meanOut: m })), 1, 'LayerNorm, invStdDev in a new array');
+    assert.equal(count(() => pn.layerNorm(x, { cols, gamma: g, out: y })), 2, 'LayerNorm, both in new arrays');
+    assert.equal(count(() => pn.rmsNorm(x, { cols, gamma: g, out: y, invRmsOut: s })), 0, 'RMSNorm, statistics into a buffer');
+    assert.equal(count(() => pn.rmsNorm(x, { cols, gamma: g, out: y })), 1, 'RMSNorm, invRms in a new array');
+    // and what was written is LayerNorm's
+    pn.layerNorm(x, { cols, out: y, meanOut: m, invStdDevOut: s });
+    const ref = layerNorm(x.toArray(), cols, { eps: EPS_LN });
+    near(m.array, ref.mean, 1e-7, 3e-6, 'mean');
+    near(s.array, ref.invStd, 2e-7, 0, 'invStdDev');
   });
 }

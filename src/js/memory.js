@@ -59,11 +59,29 @@ export function isDetached(view) {
  */
 export const ALIGNMENT = 64;
 
+/**
+ * Every heap of this realm, weakly: a view of one instance's memory passed
+ * to another is copied like any array, but one kept from a freed buffer
+ * would be written into its own instance's free memory (heapOfMemory).
+ */
+const heaps = new Set();
+
+/** The live heap whose memory's buffer is `buffer`, or undefined. */
+export function heapOfMemory(buffer) {
+  for (const ref of heaps) {
+    const heap = ref.deref();
+    if (!heap) heaps.delete(ref);
+    else if (heap.memory.buffer === buffer) return heap;
+  }
+  return undefined;
+}
+
 /** The wasm heap: memory plus the module's malloc/free. */
 export class Heap {
   constructor(exports) {
     this.memory = exports.memory;
     this.exports = exports;
+    heaps.add(new WeakRef(this));
     /** aligned pointer → bytes of every allocation not yet freed. */
     this.live = new Map();
     /** aligned pointer → the pointer malloc returned for it. */

@@ -182,9 +182,9 @@ export interface LayerNormOptions<
   eps?: number;
   /** may be the same PnBuffer as x (in place) */
   out?: O;
-  /** where each row's mean goes (rows values, disjoint from every other argument); default a new Float32Array */
+  /** where each row's mean goes (rows values; overlaps as for out); default a new Float32Array */
   meanOut?: M;
-  /** where each row's 1/sqrt(var + eps) goes (rows values, disjoint from every other argument); default a new Float32Array */
+  /** where each row's 1/sqrt(var + eps) goes (rows values; overlaps as for out); default a new Float32Array */
   invStdDevOut?: S;
 }
 
@@ -194,7 +194,7 @@ export interface RmsNormOptions<O extends F32Out | undefined = undefined, S exte
   /** default 1e-6 */
   eps?: number;
   out?: O;
-  /** where each row's 1/sqrt(mean(x²) + eps) goes (rows values, disjoint from every other argument); default a new Float32Array */
+  /** where each row's 1/sqrt(mean(x²) + eps) goes (rows values; overlaps as for out); default a new Float32Array */
   invRmsOut?: S;
 }
 

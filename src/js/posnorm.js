@@ -13,7 +13,7 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, ownerOf } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, ownerOf } from './memory.js';
 import * as v from './validate.js';
 import { readRopeConfig } from './rope-config.js';
 
@@ -418,9 +418,19 @@ export class Posnorm {
    * dies with "memory access out of bounds".
    */
   #held(fn, name, data) {
-    if (!ArrayBuffer.isView(data) || data.buffer !== this.#heap.memory.buffer) return;
-    if (!this.#heap.holds(data.byteOffset, data.byteLength)) {
-      throw new TypeError(`posnorm.${fn}: ${name} views the module's memory outside every live posnorm buffer (was its buffer freed?); pass a live buffer or a fresh buf.array`);
+    if (!ArrayBuffer.isView(data)) return;
+    if (data.buffer === this.#heap.memory.buffer) {
+      if (!this.#heap.holds(data.byteOffset, data.byteLength)) {
+        throw new TypeError(`posnorm.${fn}: ${name} views the module's memory outside every live posnorm buffer (was its buffer freed?); pass a live buffer or a fresh buf.array`);
+      }
+      return;
+    }
+    // a view of another instance's memory is copied like any array, unless
+    // it was kept from a freed buffer: out's copy back would land in that
+    // instance's free memory and break its allocator
+    const other = heapOfMemory(data.buffer);
+    if (other && !other.holds(data.byteOffset, data.byteLength)) {
+      throw new TypeError(`posnorm.${fn}: ${name} views another posnorm instance's memory outside every live buffer of it (was its buffer freed?); pass a live buffer or a fresh buf.array`);
     }
   }
 
