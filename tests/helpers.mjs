@@ -1,7 +1,8 @@
 // helpers.mjs — shared by the Node tests: both builds, a random generator of
-// the tests' own, and comparisons. The float64 references the tests compare
+// the tests' own, comparisons, and the shape of posnorm's errors. The float64 references the tests compare
 // with are in tests/reference/, one module per concern, written from the
 // published formulas (never from posnorm's code).
+import assert from 'node:assert/strict';
 import { init } from '../src/js/posnorm.js';
 
 /** Both builds, loaded once per test file. */
@@ -75,4 +76,15 @@ export function compareValues(got, want, unit = () => 1) {
     if (e > err) err = e;
   }
   return { err, compared: want.length };
+}
+
+/** The message of a posnorm error: starts with `posnorm.<fn>:` and never the kernel's generic rejection. */
+export function named(fn, Err, words) {
+  return (e) => {
+    assert.ok(e instanceof Err, `${fn}: expected ${Err.name}, got ${e?.name}: ${e?.message}`);
+    assert.ok(e.message.startsWith(`posnorm.${fn}: `), e.message);
+    assert.ok(!/kernel rejected its arguments \((a required pointer|a size|an argument)/.test(e.message), e.message);
+    for (const w of [].concat(words)) assert.ok(e.message.includes(w), `"${e.message}" should name ${w}`);
+    return true;
+  };
 }

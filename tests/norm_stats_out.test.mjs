@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { Posnorm, init } from '../src/js/posnorm.js';
-import { normals } from './helpers.mjs';
+import { named, normals, ulp32 } from './helpers.mjs';
 import { layerNorm, rmsNorm } from './reference/norms.mjs';
 
 const EPS_LN = Math.fround(1e-5), EPS_RMS = Math.fround(1e-6);
@@ -19,8 +19,6 @@ function near(got, want, rel, abs, what) {
   }
 }
 
-/** The error posnorm.<fn> throws: its type and words of its message. */
-const named = (fn, type, words) => (e) => e instanceof type && e.message.startsWith(`posnorm.${fn}: `) && words.every((w) => e.message.includes(w));
 
 for (const simd of [true, false]) {
   const name = simd ? 'simd' : 'scalar';

@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
-import { compareValues, normals, maxAbsDiff, ulp32 } from './helpers.mjs';
+import { compareValues, named, normals, maxAbsDiff, ulp32 } from './helpers.mjs';
 import { colormapIndex } from './reference/colormap.mjs';
 import { randomNormals } from './reference/random.mjs';
 import { transformerBlock as blockRef } from './reference/block.mjs';
@@ -39,16 +39,6 @@ function ropeRef(x, { seqLen, heads, headDim, inv, af = 1, pos }) {
   return y;
 }
 
-/** The message of a posnorm error: starts with `posnorm.<fn>:` and never the kernel's generic rejection. */
-function named(fn, Err, words) {
-  return (e) => {
-    assert.ok(e instanceof Err, `${fn}: expected ${Err.name}, got ${e?.name}: ${e?.message}`);
-    assert.ok(e.message.startsWith(`posnorm.${fn}: `), e.message);
-    assert.ok(!/kernel rejected its arguments \((a required pointer|a size|an argument)/.test(e.message), e.message);
-    for (const w of [].concat(words)) assert.ok(e.message.includes(w), `"${e.message}" should name ${w}`);
-    return true;
-  };
-}
 
 for (const [name, simd] of BUILDS) {
   // ---- 1. values read after the call's allocations ------------------------

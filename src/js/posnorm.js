@@ -349,8 +349,9 @@ export class Posnorm {
       this.#mine(fn, inputs[k][0], inputs[k][1]);
     }
     for (let k = 0; k < outs.length; k++) {
-      this.#held(fn, outs[k][2] ?? 'out', outs[k][0]);
-      this.#mine(fn, outs[k][2] ?? 'out', outs[k][0]);
+      const name = outs[k][2] ?? 'out';
+      this.#held(fn, name, outs[k][0]);
+      this.#mine(fn, name, outs[k][0]);
     }
     this.#disjoint(fn, inputs, outs, written);
     let bytes = extra;
