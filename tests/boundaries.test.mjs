@@ -134,6 +134,34 @@ for (const simd of [true, false]) {
     buf.free();
   });
 
+  test(`${name}: row statistics into buffers at the limits: outputs past 2^32 bytes are refused before anything is written; 2^24 rows work`, async () => {
+    const pn = await init({ simd });
+    const mem = 'not enough WebAssembly memory';
+    // x copied (1 GiB), y, mean and invStdDev (1 GiB each): 2^32 bytes
+    const meanOut = lazy(M), invOut = lazy(M);
+    refuses(pn, 'layerNorm', () => pn.layerNorm(lazy(M), { cols: 1, meanOut, invStdDevOut: invOut }), [mem, 'the call needs 4294967296 bytes']);
+    refuses(pn, 'rmsNorm', () => pn.rmsNorm(lazy(M), { cols: 1, invRmsOut: invOut }), [mem, 'the call needs 3221225472 bytes']);
+    assert.ok(meanOut[0] === 0 && meanOut[M - 1] === 0 && invOut[0] === 0 && invOut[M - 1] === 0, 'nothing written');
+    // 2^24 rows of 2 in place: the mean into a buffer (64 MiB), invStdDev into a plain array (copied back)
+    const rows = 2 ** 24;
+    const x = pn.alloc(2 * rows), xa = x.array;
+    for (let k = 0; k < 2 * rows; k++) xa[k] = ((k >> 1) % 1000) + 2 * (k & 1);
+    const mean = pn.alloc(rows), inv = new Float32Array(rows);
+    const r = worksOrOutOfMemory(pn, 'layerNorm', () => pn.layerNorm(x, { cols: 2, out: x, meanOut: mean, invStdDevOut: inv }));
+    assert.ok(r, 'works');
+    assert.equal(r.mean, mean);
+    assert.equal(r.invStdDev, inv);
+    // row r is (v, v + 2), v = r mod 1000: mean v + 1, variance 1
+    const want = 1 / Math.sqrt(1 + Math.fround(1e-5));
+    for (const row of [0, 1, 999, 1000, 2 ** 20 + 7, rows - 1]) {
+      assert.equal(mean.array[row], (row % 1000) + 1, `mean[${row}]`);
+      assert.ok(Math.abs(inv[row] - want) <= 2e-7 * want, `invStdDev[${row}] ${inv[row]}`);
+      assert.ok(Math.abs(x.array[2 * row] + want) <= 5e-6 && Math.abs(x.array[2 * row + 1] - want) <= 5e-6, `y of row ${row}`);
+    }
+    x.free();
+    mean.free();
+  });
+
   test(`${name}: memory that is already held: alloc and a kernel's scratch say "not enough WebAssembly memory", and the instance stays exact`, async () => {
     const pn = await init({ simd });
     const fresh = probes(await init({ simd }));

@@ -192,3 +192,46 @@ for (const simd of [true, false]) {
     near(s.array, ref.invStd, 2e-7, 0, 'invStdDev');
   });
 }
+
+// rows at the edges of float32: ±0, subnormals, ±Inf, NaN, ±3.4e38 (the
+// same rows as one call, so every transition between kinds is met)
+const F32_MAX = 3.4028234663852886e38;
+const EDGE_ROWS = [
+  [0, -0, 0, -0], [-0, -0, -0, -0], [1e-45, 2e-45, 3e-45, 1e-45], [1e-40, -1e-40, 2e-40, 0],
+  [Infinity, 1, 2, 3], [-Infinity, 1, 2, 3], [NaN, 1, 2, 3], [F32_MAX, -F32_MAX, F32_MAX, F32_MAX],
+  [1e30, 1e30, 1e30, 1e30], [-2, -1, 1, 2],
+];
+
+/** got within 2 ulp of float64 where that is finite; else NaN or the same infinity */
+function edgeOk(got, want, what) {
+  for (let r = 0; r < want.length; r++) {
+    const ok = Number.isFinite(want[r]) ? Math.abs(got[r] - want[r]) <= 2 * ulp32(want[r]) : Number.isNaN(got[r]) || got[r] === want[r];
+    assert.ok(ok, `${what} row ${r} (${EDGE_ROWS[r]}): ${got[r]}, float64 gives ${want[r]}`);
+  }
+}
+
+const bits = (a) => [...new Uint32Array(Float32Array.from(a).buffer)];
+
+for (const simd of [true, false]) {
+  const name = simd ? 'simd' : 'scalar';
+  test(`${name}: statistics of rows of ±0, subnormals, ±Inf, NaN and ±3.4e38 into buffers: the bits of the returned arrays, and float64 where it is finite`, async () => {
+    const pn = await init({ simd });
+    const cols = 4, rows = EDGE_ROWS.length, xs = Float32Array.from(EDGE_ROWS.flat());
+    const x = pn.alloc(rows * cols).set(xs), y = pn.alloc(rows * cols);
+    const plain = pn.layerNorm(xs, { cols }), plainRms = pn.rmsNorm(xs, { cols });
+    const ref = layerNorm(xs, cols, { eps: EPS_LN }), rr = rmsNorm(xs, cols, { eps: EPS_RMS });
+    for (const [kind, make] of [['PnBuffer', () => pn.alloc(rows)], ['Float32Array', () => new Float32Array(rows)]]) {
+      const m = make(), s = make(), q = make();
+      const r = pn.layerNorm(x, { cols, out: y, meanOut: m, invStdDevOut: s });
+      const view = (a) => (a.isPnBuffer ? a.array : a);
+      assert.deepEqual(bits(view(r.mean)), bits(plain.mean), `${kind}: mean, the bits of the returned array`);
+      assert.deepEqual(bits(view(r.invStdDev)), bits(plain.invStdDev), `${kind}: invStdDev`);
+      assert.deepEqual(bits(y.array), bits(plain.y), `${kind}: y`);
+      edgeOk(view(m), ref.mean, `${kind} mean`);
+      edgeOk(view(s), ref.invStd, `${kind} invStdDev`);
+      pn.rmsNorm(x, { cols, out: y, invRmsOut: q });
+      assert.deepEqual(bits(view(q)), bits(plainRms.invRms), `${kind}: invRms`);
+      edgeOk(view(q), rr.invRms, `${kind} invRms`);
+    }
+  });
+}
