@@ -1,32 +1,53 @@
 // The wasm buffers a figure owns (web/figures/core/buffers.js), on a real
-// posnorm instance: the same buffer while its length and type stay, a new
-// one (the old freed) when either changes, a length that is not a whole
-// number ≥ 1 refused before anything is allocated, and nothing left once
-// cleared.
+// posnorm instance: the same buffer while its length and type stay; a
+// shorter length is a view of the same memory (nothing allocated or freed,
+// so a drag back down and up again meets no fresh pages); a longer one or
+// another type a new buffer of exactly that length (the old freed); a
+// length that is not a whole number ≥ 1 refused before anything is
+// allocated; nothing left once cleared.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
 import { FigureBuffers } from '../web/figures/core/buffers.js';
 
-test('a figure buffer: the same while its length and type stay, replaced and freed when either changes, nothing left once cleared', async () => {
+test('a figure buffer: kept while it is long enough (shorter lengths are views of it), replaced and freed when outgrown or of another type, nothing left once cleared', async () => {
   const pn = await init({ simd: true });
   const base = pn.heapStats();
+  const allocations = () => pn.heapStats().allocations - base.allocations;
   const buffers = new FigureBuffers();
   const held = () => [...buffers].map((b) => [b.type, b.length]);
   const a = buffers.get(pn, 'a', 1000);
   assert.deepEqual(held(), [['f32', 1000]]);
+  assert.equal(a.length, 1000);
   assert.equal(buffers.get(pn, 'a', 1000), a, 'the same buffer for the same length');
+  // shorter: a view of a's memory, the same object while that length stays
+  const short = buffers.get(pn, 'a', 600);
+  assert.deepEqual([short.length, short.ptr, a.freed, allocations()], [600, a.ptr, false, 1]);
+  assert.equal(buffers.get(pn, 'a', 600), short);
+  a.array.fill(0);
+  short.array.fill(7);
+  assert.deepEqual([a.array[0], a.array[599], a.array[600]], [7, 7, 0], 'the view writes a\'s first 600 values');
+  const shorter = buffers.get(pn, 'a', 1);
+  assert.deepEqual([shorter.length, shorter.ptr], [1, a.ptr]);
+  assert.equal(buffers.get(pn, 'a', 1000), a, 'back at the full length: the buffer itself');
+  assert.deepEqual([held(), allocations()], [[['f32', 1000]], 1], 'nothing allocated for shorter lengths');
+  // longer: a new buffer of exactly that length, the old freed (and its views with it)
   const b = buffers.get(pn, 'a', 1020);
   assert.notEqual(b, a);
-  assert.equal(a.freed, true, 'the old one is freed');
+  assert.deepEqual([b.length, a.freed, short.freed], [1020, true, true], 'the old one is freed');
   assert.deepEqual(held(), [['f32', 1020]]);
   const px = buffers.get(pn, 'a', 1020, 'u8c');
   assert.equal(px.array.constructor, Uint8ClampedArray, 'another type at the same length: replaced');
   assert.deepEqual(held(), [['u8c', 1020]]);
+  const px4 = buffers.get(pn, 'a', 4, 'u8c');
+  assert.deepEqual([px4.ptr, px4.array.constructor], [px.ptr, Uint8ClampedArray]);
+  assert.equal(buffers.get(pn, 'a', 4).array.constructor, Float32Array, 'another type at a shorter length: replaced too');
+  assert.deepEqual(held(), [['f32', 4]]);
   buffers.get(pn, 'b', 3);
   [...buffers][1].free();
   assert.equal(buffers.get(pn, 'b', 3).freed, false, 'one freed from outside is replaced');
-  assert.equal(pn.heapStats().allocations, base.allocations + 2);
+  assert.equal(buffers.get(pn, 'b', 2).freed, false, 'and its views are of the new one');
+  assert.equal(allocations(), 2);
   const count = pn.heapStats().allocations;
   for (const bad of [0, -1, 10.5, NaN, Infinity]) {
     assert.throws(() => buffers.get(pn, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
@@ -38,7 +59,7 @@ test('a figure buffer: the same while its length and type stay, replaced and fre
   assert.equal(kept.freed, false);
   assert.equal(buffers.get(pn, 'a', 1020, 'u8c'), kept);
   buffers.clear();
-  assert.equal(buffers.size, 0);
+  assert.deepEqual([buffers.size, kept.freed], [0, true]);
   const after = pn.heapStats();
   assert.deepEqual([after.bytes, after.allocations], [base.bytes, base.allocations], 'nothing left once cleared');
 });

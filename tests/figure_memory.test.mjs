@@ -11,7 +11,7 @@
 // which asks more than the defaults alone.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { drag, settle } from '../bench/frames.mjs';
+import { drag, setSizes, settle } from '../bench/frames.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { MEMORY_FLOOR } from '../web/figures/core/runtime.js';
 import { open, useBrowser } from './browser/harness.mjs';
@@ -41,4 +41,50 @@ test('the figures\' instance holds MEMORY_FLOOR from the start, and no control d
     await context.close();
   }
   assert.deepEqual(grew, []);
+});
+
+// A heatmap drag at the largest sizes (1024 × 2048) went down and back up
+// through lengths its buffers and its pixels' canvas had already held: made
+// anew at each length, they met fresh pages (about 11 µs per 4 KB on the
+// bench machine) and the d_model drag's input → frame p95 was 22.6–25.5 ms,
+// 10.1–10.6 ms with neither made anew (issue #20, docs/decisions.md).
+test('a heatmap d_model and seq_len drag at the largest sizes allocates nothing in wasm, keeps its pixels\' canvas, and draws what a heatmap made at the end sizes draws', async () => {
+  const tag = 'posnorm-heatmap';
+  const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=heatmap&lang=en`);
+  try {
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 30000 });
+    await setSizes(page, tag, 'largest');
+    await settle(page);
+    const state = () => page.evaluate((t) => {
+      const h = document.querySelector(t);
+      return { memory: h.pn.memory.buffer.byteLength, buffers: [...h.buffers].map((b) => [b.ptr, b.length, b.type]), image: [h._image.width, h._image.height] };
+    }, tag);
+    const before = await state();
+    assert.deepEqual(before.buffers.map(([, n, type]) => [n, type]), [[1024 * 2048, 'f32'], [4 * 1024 * 2048, 'u8c']]);
+    assert.deepEqual(before.image, [1024, 2048]);
+    for (const prop of ['dModel', 'seqLen']) {
+      await drag(page, tag, prop, 32);
+      await settle(page);
+      assert.deepEqual(await state(), before, `after the ${prop} drag`);
+    }
+    // down to a small size: the picture is that of a heatmap made at it
+    const picture = (t) => page.evaluate((t) => {
+      const h = document.querySelector(t);
+      Object.assign(h, { dModel: 37, seqLen: 23, base: 500 });
+      h.renderNow();
+      return h.shadowRoot.querySelector('canvas').toDataURL();
+    }, t);
+    const used = await picture(tag);
+    assert.deepEqual(await state(), before);
+    await page.evaluate(() => {
+      const fresh = document.createElement('posnorm-heatmap');
+      fresh.id = 'fresh';
+      document.querySelector('posnorm-heatmap').after(fresh);
+    });
+    await page.waitForFunction(() => document.querySelector('#fresh')?.renderTimes?.length > 0, null, { timeout: 30000 });
+    await page.evaluate(() => { document.querySelector('posnorm-heatmap').remove(); });
+    assert.equal(await picture('#fresh'), used);
+  } finally {
+    await context.close();
+  }
 });

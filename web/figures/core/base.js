@@ -154,9 +154,9 @@ export class PnFigure extends PnElement {
   }
 
   /**
-   * The wasm buffer kept under `name` (FigureBuffers: made anew when its
-   * length or type changes). Only while the figure is on the page and
-   * started.
+   * `length` values of the wasm buffer kept under `name` (FigureBuffers:
+   * the buffer or a subarray of it; made anew only when it is shorter or of
+   * another type). Only while the figure is on the page and started.
    */
   buffer(name, length, type = 'f32') {
     if (!this.isConnected || !this.pn) {

@@ -44,41 +44,57 @@ export class FigureScratch {
 }
 
 export class FigureBuffers {
+  /** name → { buffer (the allocation), view (its last subarray, or null) } */
   #named = new Map();
 
   /** How many buffers are held now. */
   get size() { return this.#named.size; }
 
-  /** Iterates over the buffers held now. */
-  [Symbol.iterator]() { return this.#named.values(); }
+  /** Iterates over the buffers held now (the allocations, not the views handed out). */
+  *[Symbol.iterator]() { for (const e of this.#named.values()) yield e.buffer; }
 
   /**
-   * The buffer kept under `name`, made anew from `pn` when missing or of
-   * another length or type (the old one is freed and forgotten).
+   * `length` values of the buffer kept under `name`: the buffer itself when
+   * it has exactly that length, otherwise a zero-copy subarray of it (the
+   * same object while the length stays). A buffer is made anew from `pn`
+   * (the old one freed and forgotten) only when it is missing, freed, of
+   * another type or shorter than `length`, and then with exactly `length`
+   * values: a name keeps the largest length asked of it while the figure is
+   * on the page, and a drag back down and up again allocates nothing.
    *
-   * Exactly `length`, not a larger capacity kept across sizes: kept at
-   * powers of two, a heatmap d_model drag at 2048 × 1024 allocated 9 times
-   * instead of 64 and its input → frame p95 fell from 25–28 to 18–19 ms,
-   * but the input that doubled the capacity took 41–44 ms (fresh pages for
-   * 16 MB at once), and under load `make bench` saw it as a 55 ms long
-   * task; capacities in eighths gave back the p95 (issue #20, a probe of
-   * three drags each).
+   * Why not less or more (issue #20, heatmap d_model drags at 1024 × 2048,
+   * each input a new length): freed and made anew at every length change,
+   * the buffers met fresh pages of a grown memory (about 11 µs per 4 KB on
+   * the machine of docs/benchmarks.md), and repaints of 20–31 ms made the
+   * p95; kept at powers of two, a drag at 2048 × 1024 allocated 9 times
+   * instead of 64 and its p95 fell from 25–28 to 18–19 ms, but the input
+   * that doubled the capacity took 41–44 ms (fresh pages for 16 MB at
+   * once), a 55 ms long task under load. The cost of keeping the largest:
+   * what it holds (16 MB at the heatmap's largest sizes) stays held until
+   * the figure leaves the page, as it did while those sizes were shown.
    */
   get(pn, name, length, type = 'f32') {
     if (!Number.isInteger(length) || length < 1) {
       throw new RangeError(`figure buffer "${name}": length must be a whole number of at least 1, got ${length}`);
     }
-    let b = this.#named.get(name);
-    if (b && !b.freed && b.length === length && b.type === type) return b;
-    b?.free();
-    b = pn.alloc(length, type);
-    this.#named.set(name, b);
-    return b;
+    let e = this.#named.get(name);
+    if (e && (e.buffer.freed || e.buffer.type !== type || e.buffer.length < length)) {
+      if (!e.buffer.freed) e.buffer.free();
+      this.#named.delete(name);
+      e = undefined;
+    }
+    if (!e) {
+      e = { buffer: pn.alloc(length, type), view: null };
+      this.#named.set(name, e);
+    }
+    if (e.buffer.length === length) return e.buffer;
+    if (e.view?.length !== length) e.view = e.buffer.subarray(0, length);
+    return e.view;
   }
 
   /** Frees and forgets every buffer. */
   clear() {
-    for (const b of this.#named.values()) b.free();
+    for (const { buffer } of this.#named.values()) if (!buffer.freed) buffer.free();
     this.#named.clear();
   }
 }
