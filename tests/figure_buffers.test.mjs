@@ -13,51 +13,53 @@ import { FigureBuffers } from '../web/figures/core/buffers.js';
 test('a figure buffer: kept while it is long enough (shorter lengths are views of it), replaced and freed when outgrown or of another type, nothing left once cleared', async () => {
   const pn = await init({ simd: true });
   const base = pn.heapStats();
-  const allocations = () => pn.heapStats().allocations - base.allocations;
+  // FigureBuffers allocates through pn.alloc alone: every call is counted
+  let allocs = 0;
+  const counting = { alloc: (...a) => { allocs++; return pn.alloc(...a); } };
   const buffers = new FigureBuffers();
   const held = () => [...buffers].map((b) => [b.type, b.length]);
-  const a = buffers.get(pn, 'a', 1000);
+  const a = buffers.get(counting, 'a', 1000);
   assert.deepEqual(held(), [['f32', 1000]]);
   assert.equal(a.length, 1000);
-  assert.equal(buffers.get(pn, 'a', 1000), a, 'the same buffer for the same length');
+  assert.equal(buffers.get(counting, 'a', 1000), a, 'the same buffer for the same length');
   // shorter: a view of a's memory, the same object while that length stays
-  const short = buffers.get(pn, 'a', 600);
-  assert.deepEqual([short.length, short.ptr, a.freed, allocations()], [600, a.ptr, false, 1]);
-  assert.equal(buffers.get(pn, 'a', 600), short);
+  const short = buffers.get(counting, 'a', 600);
+  assert.deepEqual([short.length, short.ptr, a.freed, allocs], [600, a.ptr, false, 1]);
+  assert.equal(buffers.get(counting, 'a', 600), short);
   a.array.fill(0);
   short.array.fill(7);
   assert.deepEqual([a.array[0], a.array[599], a.array[600]], [7, 7, 0], 'the view writes a\'s first 600 values');
-  const shorter = buffers.get(pn, 'a', 1);
+  const shorter = buffers.get(counting, 'a', 1);
   assert.deepEqual([shorter.length, shorter.ptr], [1, a.ptr]);
-  assert.equal(buffers.get(pn, 'a', 1000), a, 'back at the full length: the buffer itself');
-  assert.deepEqual([held(), allocations()], [[['f32', 1000]], 1], 'nothing allocated for shorter lengths');
+  assert.equal(buffers.get(counting, 'a', 1000), a, 'back at the full length: the buffer itself');
+  assert.deepEqual([held(), allocs], [[['f32', 1000]], 1], 'nothing allocated for shorter lengths');
   // longer: a new buffer of exactly that length, the old freed (and its views with it)
-  const b = buffers.get(pn, 'a', 1020);
+  const b = buffers.get(counting, 'a', 1020);
   assert.notEqual(b, a);
   assert.deepEqual([b.length, a.freed, short.freed], [1020, true, true], 'the old one is freed');
   assert.deepEqual(held(), [['f32', 1020]]);
-  const px = buffers.get(pn, 'a', 1020, 'u8c');
+  const px = buffers.get(counting, 'a', 1020, 'u8c');
   assert.equal(px.array.constructor, Uint8ClampedArray, 'another type at the same length: replaced');
   assert.deepEqual(held(), [['u8c', 1020]]);
-  const px4 = buffers.get(pn, 'a', 4, 'u8c');
+  const px4 = buffers.get(counting, 'a', 4, 'u8c');
   assert.deepEqual([px4.ptr, px4.array.constructor], [px.ptr, Uint8ClampedArray]);
-  assert.equal(buffers.get(pn, 'a', 4).array.constructor, Float32Array, 'another type at a shorter length: replaced too');
+  assert.equal(buffers.get(counting, 'a', 4).array.constructor, Float32Array, 'another type at a shorter length: replaced too');
   assert.deepEqual(held(), [['f32', 4]]);
-  buffers.get(pn, 'b', 3);
+  buffers.get(counting, 'b', 3);
   [...buffers][1].free();
-  assert.equal(buffers.get(pn, 'b', 3).freed, false, 'one freed from outside is replaced');
-  assert.equal(buffers.get(pn, 'b', 2).freed, false, 'and its views are of the new one');
-  assert.equal(allocations(), 2);
-  const count = pn.heapStats().allocations;
+  assert.equal(buffers.get(counting, 'b', 3).freed, false, 'one freed from outside is replaced');
+  assert.equal(buffers.get(counting, 'b', 2).freed, false, 'and its views are of the new one');
+  assert.deepEqual([allocs, pn.heapStats().allocations - base.allocations], [6, 2], 'six made, two live');
+  const count = allocs;
   for (const bad of [0, -1, 10.5, NaN, Infinity]) {
-    assert.throws(() => buffers.get(pn, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
+    assert.throws(() => buffers.get(counting, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
   }
-  assert.equal(pn.heapStats().allocations, count, 'nothing allocated for a refused length');
+  assert.equal(allocs, count, 'nothing allocated for a refused length');
   // refused for a name that holds a buffer: that buffer is kept, not freed
-  const kept = buffers.get(pn, 'a', 1020, 'u8c');
-  assert.throws(() => buffers.get(pn, 'a', 0), { name: 'RangeError', message: /figure buffer "a"/ });
+  const kept = buffers.get(counting, 'a', 1020, 'u8c');
+  assert.throws(() => buffers.get(counting, 'a', 0), { name: 'RangeError', message: /figure buffer "a"/ });
   assert.equal(kept.freed, false);
-  assert.equal(buffers.get(pn, 'a', 1020, 'u8c'), kept);
+  assert.equal(buffers.get(counting, 'a', 1020, 'u8c'), kept);
   buffers.clear();
   assert.deepEqual([buffers.size, kept.freed], [0, true]);
   const after = pn.heapStats();

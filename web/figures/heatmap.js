@@ -106,8 +106,9 @@ export class PosnormHeatmap extends PnFigure {
   _compute() {
     const { dModel, seqLen, base, layout } = this;
     const n = dModel * seqLen;
-    // buffer() hands back views of the same two buffers until a size needs
-    // more than they hold or the figure leaves the page
+    // buffer() hands back the same two buffers, or views of them for
+    // smaller sizes, until a size needs more than they hold or the figure
+    // leaves the page
     const pe = this.buffer('pe', n), rgba = this.buffer('rgba', n * 4, 'u8c');
     const key = `${dModel}|${seqLen}|${base}|${layout}`;
     if (key === this._key && pe === this._pe) return;
@@ -119,11 +120,11 @@ export class PosnormHeatmap extends PnFigure {
     // powers of two at or above them: a canvas resized at every input of a
     // d_model or seq_len drag is a new backing store each time (8 MB at
     // 1024 × 2048, whose page faults alone took about 30 ms a frame on the
-    // machine of docs/benchmarks.md); this way a drag across the whole range
-    // resizes it about a dozen times, never to more than 4× the pixels. It
-    // only grows: shrunk when a drag went down, it was made anew (fresh
-    // pages) on the way back up; it keeps what the largest sizes shown
-    // needed until the figure leaves the page
+    // machine of docs/benchmarks.md); this way a drag up the whole range
+    // resizes it about a dozen times. It only grows: shrunk when a drag went
+    // down, it was made anew (fresh pages) on the way back up. So it keeps
+    // what the largest sizes shown needed (8 MB at 1024 × 2048, whatever
+    // the sizes shown now) until the figure leaves the page
     if (!this._image) this._image = Object.assign(document.createElement('canvas'), { width: 0, height: 0 });
     const w = Math.max(this._image.width, pow2AtLeast(dModel)), h = Math.max(this._image.height, pow2AtLeast(seqLen));
     if (this._image.width !== w || this._image.height !== h) Object.assign(this._image, { width: w, height: h });

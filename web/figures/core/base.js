@@ -155,8 +155,8 @@ export class PnFigure extends PnElement {
 
   /**
    * `length` values of the wasm buffer kept under `name` (FigureBuffers:
-   * the buffer or a subarray of it; made anew only when it is shorter or of
-   * another type). Only while the figure is on the page and started.
+   * the buffer or a subarray of it; made anew only when it is missing,
+   * freed, shorter or of another type). Only while the figure is on the page and started.
    */
   buffer(name, length, type = 'f32') {
     if (!this.isConnected || !this.pn) {

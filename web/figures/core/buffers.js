@@ -59,19 +59,21 @@ export class FigureBuffers {
    * same object while the length stays). A buffer is made anew from `pn`
    * (the old one freed and forgotten) only when it is missing, freed, of
    * another type or shorter than `length`, and then with exactly `length`
-   * values: a name keeps the largest length asked of it while the figure is
-   * on the page, and a drag back down and up again allocates nothing.
+   * values: while the figure is on the page and asks a name for one type,
+   * the name keeps the largest length asked of it, and a drag back down and
+   * up again allocates nothing.
    *
    * Why not less or more (issue #20, heatmap d_model drags at 1024 × 2048,
    * each input a new length): freed and made anew at every length change,
-   * the buffers met fresh pages of a grown memory (about 11 µs per 4 KB on
-   * the machine of docs/benchmarks.md), and repaints of 20–31 ms made the
-   * p95; kept at powers of two, a drag at 2048 × 1024 allocated 9 times
+   * the buffers met fresh pages of a grown memory (6.6 ms per MB in
+   * Chromium on the machine of docs/benchmarks.md), and repaints of 20–31
+   * ms made the p95; kept at powers of two, a drag at 2048 × 1024 allocated 9 times
    * instead of 64 and its p95 fell from 25–28 to 18–19 ms, but the input
    * that doubled the capacity took 41–44 ms (fresh pages for 16 MB at
    * once), a 55 ms long task under load. The cost of keeping the largest:
    * what it holds (16 MB at the heatmap's largest sizes) stays held until
-   * the figure leaves the page, as it did while those sizes were shown.
+   * the figure leaves the page, as it did while those sizes were shown, and
+   * the other figures of the page (one wasm instance) cannot reuse it.
    */
   get(pn, name, length, type = 'f32') {
     if (!Number.isInteger(length) || length < 1) {
