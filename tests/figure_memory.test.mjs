@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import { drag, setSizes, settle } from '../bench/frames.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { MEMORY_FLOOR } from '../web/figures/core/runtime.js';
-import { open, useBrowser } from './browser/harness.mjs';
+import { open, startFigure, useBrowser } from './browser/harness.mjs';
 
 const env = useBrowser(before, after);
 const GROWS = new Set(['heatmap']);
@@ -25,7 +25,7 @@ test('the figures\' instance holds MEMORY_FLOOR from the start, and no control d
   for (const { name } of FIGURES) {
     const tag = `posnorm-${name}`;
     const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`);
-    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 30000 });
+    await startFigure(page, tag, 30000);
     await settle(page);
     const bytes = () => page.evaluate((t) => document.querySelector(t).pn.memory.buffer.byteLength, tag);
     const start = await bytes();
@@ -52,7 +52,7 @@ test('a heatmap d_model and seq_len drag at the largest sizes allocates nothing 
   const tag = 'posnorm-heatmap';
   const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=heatmap&lang=en`);
   try {
-    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 30000 });
+    await startFigure(page, tag, 30000);
     await setSizes(page, tag, 'largest');
     await settle(page);
     // every allocation of the figure's buffers from here on is counted (its
@@ -89,7 +89,7 @@ test('a heatmap d_model and seq_len drag at the largest sizes allocates nothing 
       fresh.id = 'fresh';
       document.querySelector('posnorm-heatmap').after(fresh);
     });
-    await page.waitForFunction(() => document.querySelector('#fresh')?.renderTimes?.length > 0, null, { timeout: 30000 });
+    await startFigure(page, '#fresh', 30000);
     const gone = await page.evaluate(() => {
       const h = document.querySelector('posnorm-heatmap');
       h.remove();

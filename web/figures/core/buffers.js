@@ -81,7 +81,7 @@ export class FigureBuffers {
     }
     let e = this.#named.get(name);
     if (e && (e.buffer.freed || e.buffer.type !== type || e.buffer.length < length)) {
-      if (!e.buffer.freed) e.buffer.free();
+      e.buffer.free();
       this.#named.delete(name);
       e = undefined;
     }
@@ -96,7 +96,7 @@ export class FigureBuffers {
 
   /** Frees and forgets every buffer. */
   clear() {
-    for (const { buffer } of this.#named.values()) if (!buffer.freed) buffer.free();
+    for (const { buffer } of this.#named.values()) buffer.free();
     this.#named.clear();
   }
 }
