@@ -51,7 +51,7 @@ test('a figure buffer: kept while it is long enough (shorter lengths are views o
   assert.equal(buffers.get(counting, 'b', 2).freed, false, 'and its views are of the new one');
   assert.deepEqual([allocs, pn.heapStats().allocations - base.allocations], [6, 2], 'six made, two live');
   const count = allocs;
-  for (const bad of [0, -1, 10.5, NaN, Infinity]) {
+  for (const bad of [0, -0, -1, 10.5, NaN, Infinity, -Infinity, 5e-324]) {
     assert.throws(() => buffers.get(counting, 'c', bad), { name: 'RangeError', message: new RegExp(`figure buffer "c": length must be a whole number of at least 1, got ${bad}`) });
   }
   assert.equal(allocs, count, 'nothing allocated for a refused length');
@@ -60,6 +60,25 @@ test('a figure buffer: kept while it is long enough (shorter lengths are views o
   assert.throws(() => buffers.get(counting, 'a', 0), { name: 'RangeError', message: /figure buffer "a"/ });
   assert.equal(kept.freed, false);
   assert.equal(buffers.get(counting, 'a', 1020, 'u8c'), kept);
+  // more than pn.alloc gives (2^31 values, 8 GiB; 2^30 u8c values fit the
+  // bytes but not the count): its RangeError, nothing allocated or left
+  // under the name; the name's old buffer, outgrown, was freed first, and
+  // the instance stays usable
+  const live = pn.heapStats();
+  for (const [length, type] of [[2 ** 31, 'f32'], [2 ** 30, 'u8c'], [2 ** 28 + 1, 'f32']]) {
+    assert.throws(() => buffers.get(counting, 'd', length, type), { name: 'RangeError', message: /posnorm\.alloc: length must be an integer in \[1, 268435456\]/ });
+  }
+  const outgrown = buffers.get(counting, 'e', 8);
+  assert.throws(() => buffers.get(counting, 'e', 2 ** 31), RangeError);
+  assert.equal(outgrown.freed, true);
+  assert.deepEqual(held(), [['f32', 3], ['u8c', 1020]], 'nothing kept under a refused name');
+  assert.deepEqual([pn.heapStats().bytes, pn.heapStats().allocations], [live.bytes, live.allocations], 'nothing leaked');
+  const after8 = buffers.get(counting, 'e', 8);
+  after8.array.set([1, 2, 3, 4, 5, 6, 7, 8]);
+  // LayerNorm of 1…8 in float64: mean 4.5, variance 5.25
+  pn.layerNorm(after8, { cols: 8, eps: 0 }).y.forEach((v, j) => {
+    assert.ok(Math.abs(v - (j + 1 - 4.5) / Math.sqrt(5.25)) <= 2.4e-7, `still exact: y[${j}] = ${v}`);
+  });
   buffers.clear();
   assert.deepEqual([buffers.size, kept.freed], [0, true]);
   const after = pn.heapStats();
