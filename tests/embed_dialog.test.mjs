@@ -352,6 +352,14 @@ test('embedCode() and "Download picture" leave no copy on the page and no wasm m
     return last;
   }, tag);
   const before = await settled();
+  // every buffer allocated from here on is held by the page, so that a copy's
+  // leaked buffer is not freed behind the count's back when the copy is
+  // collected (src/js/memory.js frees collected buffers)
+  await page.evaluate((t) => {
+    const pn = document.querySelector(t).pn, alloc = pn.alloc.bind(pn);
+    window.__made = [];
+    pn.alloc = (...a) => { const b = alloc(...a); window.__made.push(b); return b; };
+  }, tag);
   const sizes = await page.evaluate(async (t) => {
     const el = document.querySelector(t);
     const out = [];
@@ -378,6 +386,9 @@ test('embedCode() and "Download picture" leave no copy on the page and no wasm m
   assert.equal(after.copies, 1, 'no copy of the figure is left on the page');
   assert.deepEqual([after.bytes, after.allocations], [before.bytes, before.allocations], 'the copies freed everything they allocated');
   assert.ok(after.kept > before.kept, `the kept buffers grew with the sizes (${before.kept} → ${after.kept} bytes), so the count above had them to leave out`);
+  // the figure's own: what the largest of the sizes above needed, no more
+  const own = await page.evaluate((t) => [...document.querySelector(t).buffers].map((b) => [b.length, b.type]), tag);
+  assert.deepEqual(own, [[472 * 143, 'f32'], [4 * 472 * 143, 'u8c']]);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -123,8 +123,8 @@ export class PosnormHeatmap extends PnFigure {
     // machine of docs/benchmarks.md); this way a drag up the whole range
     // resizes it about a dozen times. It only grows: shrunk when a drag went
     // down, it was made anew (fresh pages) on the way back up. So it keeps
-    // what the largest sizes shown needed (8 MB at 1024 × 2048, whatever
-    // the sizes shown now) until the figure leaves the page
+    // the largest width and the largest height shown, each on its own (8 MB
+    // after 1024 × 1 and 2 × 2048 too), until the figure leaves the page
     if (!this._image) this._image = Object.assign(document.createElement('canvas'), { width: 0, height: 0 });
     const w = Math.max(this._image.width, pow2AtLeast(dModel)), h = Math.max(this._image.height, pow2AtLeast(seqLen));
     if (this._image.width !== w || this._image.height !== h) Object.assign(this._image, { width: w, height: h });

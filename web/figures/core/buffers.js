@@ -61,7 +61,10 @@ export class FigureBuffers {
    * another type or shorter than `length`, and then with exactly `length`
    * values: while the figure is on the page and asks a name for one type,
    * the name keeps the largest length asked of it, and a drag back down and
-   * up again allocates nothing.
+   * up again allocates nothing. The outgrown buffer is freed before the new
+   * one is asked for, so when `pn.alloc` refuses the length (a RangeError)
+   * the name holds nothing; a length refused here (not a whole number >= 1)
+   * leaves the name's buffer as it was.
    *
    * Why not less or more (issue #20, heatmap d_model drags at 1024 × 2048,
    * each input a new length): freed and made anew at every length change,
