@@ -116,15 +116,17 @@ export class PosnormPrecision extends PnFigure {
     const read = ref?.filled, rows = ref?.rows, o = k * d;
     // a sample's rows go to wasm buffers kept by the figure: written in
     // place, no temporary copy per call (72 samples a repaint, one or two
-    // calls each)
+    // calls each). The selected code's rows p and p + 1 (their distance is
+    // plotted); posnorm's own row p alone, as only its error at p is
+    // (its row p + 1 was a third of posnorm's PE time a repaint, issue #20)
     const out32 = sample ? this.buffer('a32', 2 * d) : undefined;
-    const out64 = sample && !read ? this.buffer('a64', 2 * d) : undefined;
+    const outOwn = sample && !read ? this.buffer('own', d) : undefined;
     let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
-    let a64 = read ? null : this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, out: out64 });
+    let own = read ? null : this.pn.positionalEncoding({ seqLen: 1, dModel: d, base, offset: p, out: outOwn });
     // views taken after both calls (a call may grow the memory)
     if (sample) {
       a32 = out32.array;
-      if (!read) a64 = out64.array;
+      if (!read) own = outOwn.array;
     }
     let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
     for (let c = 0; c < d; c += 2) {
@@ -136,7 +138,7 @@ export class PosnormPrecision extends PnFigure {
         const angle = p * wc[c];
         s = Math.sin(angle);
         co = Math.cos(angle);
-        err64 = Math.max(err64, Math.abs(a64[c] - s), Math.abs(a64[c + 1] - co));
+        err64 = Math.max(err64, Math.abs(own[c] - s), Math.abs(own[c + 1] - co));
         if (rows) {
           rows[o + c] = s;
           rows[o + c + 1] = co;
@@ -187,7 +189,11 @@ export class PosnormPrecision extends PnFigure {
       // log-spaced (small positions repeat, so that sample k sits at log p = k/(n−1)·log top)
       const ps = Array.from({ length: SAMPLES }, (_, k) => Math.round(top ** (k / (SAMPLES - 1))));
       const ref = this._reference(ps.length);
-      const rows = ps.map((p, k) => this._at(p, true, ref, k));
+      // a position sampled twice in a row (the small ones: 3 of 72 at 2^24,
+      // 21 at 2^8) is computed once; its second sample of `ref` is neither
+      // written nor read
+      const rows = [];
+      for (let k = 0; k < ps.length; k++) rows.push(k > 0 && ps[k] === ps[k - 1] ? rows[k - 1] : this._at(ps[k], true, ref, k));
       if (ref) ref.filled = true;
       // the first sampled position where some pair's float32 error reaches the
       // step that pair takes to the next position: from there the code's slow
