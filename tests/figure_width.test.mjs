@@ -203,3 +203,50 @@ test('a canvas whose CSS width follows its backing size (width: auto; max-width:
     }
   }
 });
+
+test('a figure whose box grows taller alone (a readout wrapping to more lines) is not drawn again; a wider box is', async () => {
+  // during a precision d_model drag the readout's new line made a second
+  // render after 4 of 32 inputs, and depth's stack drag after 10 (issue #20)
+  for (const fig of ['precision', 'depth']) {
+    const tag = `posnorm-${fig}`;
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 1000, height: 900 });
+    try {
+      await startFigure(page, tag);
+      const state = () => page.evaluate((t) => {
+        const el = document.querySelector(t), r = el.shadowRoot.querySelector('figure').getBoundingClientRect();
+        return { renders: el.renderTimes.length, width: Math.round(r.width), height: Math.round(r.height) };
+      }, tag);
+      const frames = (n) => page.evaluate((k) => new Promise((r) => { const step = () => (k-- > 0 ? requestAnimationFrame(step) : r()); step(); }), n);
+      // quiet first: depth's gradients come from a background task and
+      // repaint it once they arrive
+      let last = -1;
+      for (let i = 0; i < 50 && (await state()).renders !== last; i++) {
+        last = (await state()).renders;
+        await page.waitForTimeout(300);
+      }
+      const before = await state();
+      // taller: a block appended to the figure (as a readout's extra line)
+      await page.evaluate((t) => {
+        const p = document.createElement('p');
+        p.id = 'taller';
+        p.style.height = '120px';
+        document.querySelector(t).shadowRoot.querySelector('figure').append(p);
+      }, tag);
+      await frames(6);
+      const taller = await state();
+      assert.ok(taller.height >= before.height + 100 && taller.width === before.width, `${fig}: the box grew ${before.height} → ${taller.height} px tall, width ${before.width} → ${taller.width}`);
+      assert.equal(taller.renders, before.renders, `${fig}: renders after the box grew taller alone`);
+      // wider: the host's container narrows
+      await page.evaluate((t) => { document.querySelector(t).style.maxWidth = '600px'; }, tag);
+      await frames(6);
+      const narrower = await state();
+      assert.ok(narrower.width < before.width - 100, `${fig}: the box narrowed ${before.width} → ${narrower.width} px`);
+      assert.ok(narrower.renders > taller.renders, `${fig}: no render after the box narrowed`);
+      const drawn = await canvases(page, tag);
+      for (const [k, c] of drawn.entries()) assert.ok(Math.abs(c.width - c.want) <= 1, `${fig}: canvas ${k} drawn ${c.width} px wide in a ${c.want} px box`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -50,13 +50,13 @@ function resizeObserver() {
       if (Math.abs(width - entry.width) > 1 && entry.widthChanged) changed.push(e.target);
       entry.width = width;
     }
-    for (const e of entries) callbacks.get(e.target)?.resize?.();
+    for (const e of entries) callbacks.get(e.target)?.resize?.(e.contentRect.width);
     for (const el of changed) callbacks.get(el).widthChanged(el);
   });
   return resized;
 }
 
-/** Calls `onResize()` whenever `el` changes size. Returns a stop function. */
+/** Calls `onResize(width)` whenever `el` changes size, with its content box's width (CSS px). Returns a stop function. */
 export function onResize(el, onResizeCb) {
   if (typeof ResizeObserver !== 'function') return () => {};
   entryOf(el).resize = onResizeCb;

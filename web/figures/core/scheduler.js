@@ -30,7 +30,18 @@ export class RenderScheduler {
   }
 
   hostConnected() {
-    this._stopResize = onResize(this.host.shadowRoot.querySelector('figure'), () => this.request());
+    // a new width repaints; a new height alone does not: every canvas is
+    // sized from widths (its own, observers.js cssWidth, or the figure's),
+    // and the height changes that come are the render's own (a readout that
+    // wraps to one more line), which gave a second render after one input in
+    // 4 of a 32-input precision d_model drag and 10 of depth's stack drag
+    // (issue #20)
+    this._width = undefined;
+    this._stopResize = onResize(this.host.shadowRoot.querySelector('figure'), (width) => {
+      if (width === this._width) return;
+      this._width = width;
+      this.request();
+    });
     // canvases keep the colours they were drawn in: repaint when the
     // figure's colours change under it (a dark system scheme, a page's theme switch)
     // (the colours are read here and at the first render only, not in every frame)
