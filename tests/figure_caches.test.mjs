@@ -144,11 +144,10 @@ test('precision: after each of a sequence of control changes, the kept figure pa
     assert.equal(kept.type, values.type, `type ${at}`);
   });
   // PE calls per change: one per sampled position for the selected code
-  // (72 samples; a position sampled twice in a row is computed once: 60
+  // (72 samples; a position sampled twice in a row is computed once: 61
   // distinct at max exponent 12, 69 at 24), one more (posnorm's row, checked
   // against float64) unless the rows were written at these sizes, and the
-  // cursor's two per repaint (a change may repaint twice: its readout can
-  // resize the figure)
+  // cursor's two per repaint
   const distinct = (maxExp) => new Set(Array.from({ length: 72 }, (_, k) => Math.round((2 ** maxExp - 1) ** (k / 71)))).size;
   assert.deepEqual([distinct(12), distinct(24)], [61, 69]);
   const samplePasses = (c, maxExp) => Math.floor(c.positionalEncoding / distinct(maxExp));
