@@ -244,6 +244,15 @@ test('a figure whose box grows taller alone (a readout wrapping to more lines) i
       assert.ok(narrower.renders > taller.renders, `${fig}: no render after the box narrowed`);
       const drawn = await canvases(page, tag);
       for (const [k, c] of drawn.entries()) assert.ok(Math.abs(c.width - c.want) <= 1, `${fig}: canvas ${k} drawn ${c.width} px wide in a ${c.want} px box`);
+      // and one pixel at a time (a window edge dragged slowly): a canvas's
+      // own width watch ignores changes of a pixel, so the figure's width is
+      // what redraws it; four steps must not leave it 4 px off its box
+      for (const w of [599, 598, 597, 596]) {
+        await page.evaluate(({ t, w }) => { document.querySelector(t).style.maxWidth = `${w}px`; }, { t: tag, w });
+        await frames(4);
+      }
+      const stepped = await canvases(page, tag);
+      for (const [k, c] of stepped.entries()) assert.ok(Math.abs(c.width - c.want) <= 1, `${fig}: after four 1 px steps, canvas ${k} drawn ${c.width} px wide in a ${c.want} px box`);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -1,5 +1,5 @@
 // scheduler.js — when a figure draws: at most once per animation frame after
-// a change, again when its box changes size, and at once when asked (the
+// a change, again when its box changes width, and at once when asked (the
 // first frame, a download). It times every render; the first frame settles
 // the figure's `ready` and fires `posnorm-ready`. A controller (base.js):
 // while the figure is off the page it neither observes nor draws.
