@@ -101,3 +101,48 @@ test('a heatmap d_model and seq_len drag at the largest sizes allocates nothing 
     await context.close();
   }
 });
+
+test('the heatmap\'s pixels\' canvas, when it must grow, keeps a larger side only while that leaves it at most twice the area the pixels need', async () => {
+  // a d_model drag to 1024 at 30 positions and then a seq_len drag to 2048
+  // at d_model 64 (what make bench does at the defaults) made it 1024 ×
+  // 2048, 8 MB of fresh backing store for 64 × 2048 pixels
+  const tag = 'posnorm-heatmap';
+  const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=heatmap&lang=en`);
+  try {
+    await startFigure(page, tag, 30000);
+    const at = (sizes) => page.evaluate(({ t, sizes }) => {
+      const h = document.querySelector(t);
+      Object.assign(h, sizes);
+      h.renderNow();
+      return [h._image.width, h._image.height];
+    }, { t: tag, sizes });
+    // [sizes, the canvas then]: powers of two at or above each side; a side
+    // kept while the area stays within twice theirs; not shrunk while the
+    // pixels fit
+    const steps = [
+      [{ dModel: 1024, seqLen: 30 }, [1024, 32]],
+      [{ dModel: 64, seqLen: 30 }, [1024, 32]],
+      [{ dModel: 64, seqLen: 33 }, [64, 64]],
+      [{ dModel: 64, seqLen: 2048 }, [64, 2048]],
+      [{ dModel: 100, seqLen: 2048 }, [128, 2048]],
+      [{ dModel: 2, seqLen: 1000 }, [128, 2048]],
+      [{ dModel: 100, seqLen: 1500 }, [128, 2048]],
+      [{ dModel: 129, seqLen: 600 }, [256, 2048]],
+      [{ dModel: 300, seqLen: 500 }, [512, 512]],
+      [{ dModel: 129, seqLen: 1025 }, [512, 2048]],
+    ];
+    for (const [sizes, want] of steps) assert.deepEqual(await at(sizes), want, `at ${sizes.dModel} × ${sizes.seqLen}`);
+    // the picture after the canvas was made anew is a new heatmap's
+    const picture = (t) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('canvas').toDataURL(), t);
+    const used = await picture(tag);
+    await page.evaluate(() => {
+      const fresh = Object.assign(document.createElement('posnorm-heatmap'), { id: 'fresh', dModel: 129, seqLen: 1025 });
+      document.querySelector('posnorm-heatmap').after(fresh);
+    });
+    await startFigure(page, '#fresh', 30000);
+    assert.equal(await page.evaluate(() => [document.querySelector('#fresh')._image.width, document.querySelector('#fresh')._image.height].join('×')), '256×2048', 'a new heatmap at 129 × 1025');
+    assert.equal(await picture('#fresh'), used);
+  } finally {
+    await context.close();
+  }
+});

@@ -121,13 +121,21 @@ export class PosnormHeatmap extends PnFigure {
     // d_model or seq_len drag is a new backing store each time (8 MB at
     // 1024 × 2048, whose page faults alone took about 30 ms a frame on the
     // machine of docs/benchmarks.md); this way a drag up the whole range
-    // resizes it about a dozen times. It only grows: shrunk when a drag went
-    // down, it was made anew (fresh pages) on the way back up. So it keeps
-    // the largest width and the largest height shown, each on its own (8 MB
-    // after 1024 × 1 and 2 × 2048 too), until the figure leaves the page
+    // resizes it about a dozen times. It is not shrunk while the pixels fit
+    // (shrunk when a drag went down, it was made anew, fresh pages, on the
+    // way back up). When they do not fit, it keeps a side larger than the
+    // new powers of two only while that leaves it at most twice their area:
+    // keeping both sides' largest, a d_model drag to 1024 at 30 positions
+    // and then a seq_len drag to 2048 at d_model 64 grew it to 1024 × 4096
+    // … 1024 × 2048 (4 and 8 MB of fresh backing store for 64 × 2048
+    // pixels; renders of 14 and 24 ms against 2 ms, issue #20)
     if (!this._image) this._image = Object.assign(document.createElement('canvas'), { width: 0, height: 0 });
-    const w = Math.max(this._image.width, pow2AtLeast(dModel)), h = Math.max(this._image.height, pow2AtLeast(seqLen));
-    if (this._image.width !== w || this._image.height !== h) Object.assign(this._image, { width: w, height: h });
+    if (this._image.width < dModel || this._image.height < seqLen) {
+      const pw = pow2AtLeast(dModel), ph = pow2AtLeast(seqLen);
+      let w = Math.max(this._image.width, pw), h = Math.max(this._image.height, ph);
+      if (w * h > 2 * pw * ph) [w, h] = [pw, ph];
+      Object.assign(this._image, { width: w, height: h });
+    }
     this._image.getContext('2d').putImageData(image, 0, 0);
     this._key = key;
   }
