@@ -110,10 +110,19 @@ test('the heatmap\'s pixels\' canvas, when it must grow, keeps a larger side onl
   const { page, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=heatmap&lang=en`);
   try {
     await startFigure(page, tag, 30000);
+    // the canvas's sides, and whether its top-left d_model × seq_len pixels
+    // are the colour-mapped values (the figure's rgba buffer) after the
+    // render: a canvas remade after its pixels were put would be blank
     const at = (sizes) => page.evaluate(({ t, sizes }) => {
       const h = document.querySelector(t);
       Object.assign(h, sizes);
       h.renderNow();
+      const { dModel: d, seqLen: s } = h;
+      const rgba = [...h.buffers].find((b) => b.type === 'u8c').array.subarray(0, d * s * 4);
+      const shown = h._image.getContext('2d').getImageData(0, 0, d, s).data;
+      let differ = 0;
+      for (let i = 0; i < rgba.length; i++) differ += shown[i] !== rgba[i];
+      if (differ || rgba.length !== d * s * 4) return `${differ} of ${rgba.length} bytes differ`;
       return [h._image.width, h._image.height];
     }, { t: tag, sizes });
     // [sizes, the canvas then]: powers of two at or above each side; a side

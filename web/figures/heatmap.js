@@ -126,9 +126,13 @@ export class PosnormHeatmap extends PnFigure {
     // way back up). When they do not fit, it keeps a side larger than the
     // new powers of two only while that leaves it at most twice their area:
     // keeping both sides' largest, a d_model drag to 1024 at 30 positions
-    // and then a seq_len drag to 2048 at d_model 64 grew it to 1024 × 4096
-    // … 1024 × 2048 (4 and 8 MB of fresh backing store for 64 × 2048
-    // pixels; renders of 14 and 24 ms against 2 ms, issue #20)
+    // and then a seq_len drag to 2048 at d_model 64 grew it to 1024 × 1024
+    // and 1024 × 2048 (4 and 8 MB of fresh backing store for 64 × 2048
+    // pixels at most; renders of 14 and 24 ms against 2 ms, issue #20).
+    // The price: a reader who switches between a wide and a tall heatmap
+    // again and again has it remade a few times per switch (at most twice
+    // the area a new heatmap would take each time), where it settled at
+    // the largest of both before
     if (!this._image) this._image = Object.assign(document.createElement('canvas'), { width: 0, height: 0 });
     if (this._image.width < dModel || this._image.height < seqLen) {
       const pw = pow2AtLeast(dModel), ph = pow2AtLeast(seqLen);
