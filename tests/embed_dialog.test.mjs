@@ -124,6 +124,12 @@ test('Copy copies each snippet; the dialog shows what embedCode() returns, and t
   await startFigure(page, tag);
   await page.evaluate((t) => Object.assign(document.querySelector(t), { dModel: 96, i: 7, pos: 21 }), tag);
   await page.waitForFunction((t) => document.querySelector(t).getAttribute('i') === '7', tag);
+  // the iframe snippet's height is the figure's when the dialog opens: wait
+  // until the error readout, computed in the background, has landed (it
+  // adds a line a few frames after the render, and the test compared the
+  // height before it with the height after it in 2 runs of 5)
+  await page.waitForFunction((t) => document.querySelector(t).peErrors?.sizes?.dModel === 96, tag);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await openDialog(page, tag);
   const code = await page.evaluate((t) => document.querySelector(t).embedCode(), tag);
   assert.deepEqual(Object.keys(code).sort(), ['element', 'html', 'hugo', 'iframe', 'jekyll', 'markdown']);
