@@ -219,9 +219,10 @@ test('a figure whose box grows taller alone (a readout wrapping to more lines) i
       const frames = (n) => page.evaluate((k) => new Promise((r) => { const step = () => (k-- > 0 ? requestAnimationFrame(step) : r()); step(); }), n);
       // quiet first: depth's gradients come from a background task and
       // repaint it once they arrive
-      let last = -1;
-      for (let i = 0; i < 50 && (await state()).renders !== last; i++) {
-        last = (await state()).renders;
+      for (let i = 0, last = -1; i < 50; i++) {
+        const { renders } = await state();
+        if (renders === last) break;
+        last = renders;
         await page.waitForTimeout(300);
       }
       const before = await state();

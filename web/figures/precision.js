@@ -116,9 +116,10 @@ export class PosnormPrecision extends PnFigure {
     const read = ref?.filled, rows = ref?.rows, o = k * d;
     // a sample's rows go to wasm buffers kept by the figure: written in
     // place, no temporary copy per call (51 to 69 distinct positions a
-    // repaint, one or two calls each). The selected code's rows p and p + 1 (their distance is
-    // plotted); posnorm's own row p alone, as only its error at p is
-    // (its row p + 1 was a third of posnorm's PE time a repaint, issue #20)
+    // repaint, one or two calls each). The selected code's rows p and p + 1
+    // (their distance is plotted); posnorm's own row p alone, as only its
+    // error at p is (its row p + 1 was a third of posnorm's PE time a
+    // repaint, issue #20)
     const out32 = sample ? this.buffer('a32', 2 * d) : undefined;
     const outOwn = sample && !read ? this.buffer('own', d) : undefined;
     let a32 = this.pn.positionalEncoding({ seqLen: 2, dModel: d, base, offset: p, ...this._precision(), out: out32 });
