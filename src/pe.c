@@ -40,9 +40,18 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
     if (full > cn) full = cn;
     if (full < 0) full = 0;
     const int32_t nvec = full & ~3;
+    /* the rotation by one position, used only from the second row on: a
+     * single row (the precision figure's and the cursors' rows at one
+     * position p) takes the identity instead, half its sin/cos calls (its
+     * bits are those of row 0 in any call, the libm ones) */
     for (int32_t i = 0; i < cn; i++) {
       W[i] = pn_pe_frequency(log_base, c0 + i, dims);
-      pn_sincos(W[i], &SW[i], &CW[i]);
+      if (rows > 1) {
+        pn_sincos(W[i], &SW[i], &CW[i]);
+      } else {
+        SW[i] = 0.0;
+        CW[i] = 1.0;
+      }
     }
     for (int32_t r0 = 0; r0 < rows; r0 += PE_ROWS) {
       const int32_t rn = rows - r0 < PE_ROWS ? rows - r0 : PE_ROWS;

@@ -127,6 +127,10 @@ void pn_norm_rows_f32(float *y, float *mean, float *inv_out, const float *x,
  * taken in two passes (RMSNorm past the caches), so a test can see which
  * loop a call took; the two give the same bits, so nothing else can. */
 extern size_t pn_norm_two_pass_rows;
+/* the calls of pn_sincos (pn_math.c), so a test can see how many angles a
+ * kernel reduced: one PE row at a position takes d_model/2 of them, not
+ * twice that (pe.c), which its bits cannot show */
+extern size_t pn_sincos_calls;
 #endif
 
 #endif

@@ -46,4 +46,14 @@ double pn_pe_frequency(double log_base, int32_t i, int32_t dims) {
   return exp(-2.0 * (double)i / (double)dims * log_base);
 }
 
-void pn_sincos(double a, double *s, double *c) { sincos(a, s, c); }
+#ifdef PN_COUNT_ALLOC
+size_t pn_sincos_calls = 0;
+#define COUNT_SINCOS() (pn_sincos_calls++)
+#else
+#define COUNT_SINCOS() ((void)0)
+#endif
+
+void pn_sincos(double a, double *s, double *c) {
+  COUNT_SINCOS();
+  sincos(a, s, c);
+}

@@ -75,6 +75,19 @@ static void test_pe(void) {
   CHECK(pn_pe_sample_f32(s, 5, 0.25, 0.5, 3, 8, 100.0) == PN_OK, "sample status");
   for (int k = 0; k < 5; k++)
     CHECK(fabs(s[k] - cos((0.25 + 0.5 * k) * pow(100.0, -2.0 / 8))) < 1e-7, "sample %d", k);
+  /* one row at a position reduces d_model/2 angles, p·w_i; from two rows
+   * on, the rotation by one position (w_i itself) is reduced as well, and
+   * row 0 of a longer call has the bits of the row alone */
+  {
+    float one[64], five[5 * 64];
+    size_t before = pn_sincos_calls;
+    CHECK(pn_pe_sinusoidal_f32(one, 1, 64, 10000.0, 123457, PN_PE_INTERLEAVED) == PN_OK, "pe one row");
+    CHECK(pn_sincos_calls - before == 32, "one PE row of 64: %zu sin/cos calls, not 32", pn_sincos_calls - before);
+    before = pn_sincos_calls;
+    CHECK(pn_pe_sinusoidal_f32(five, 5, 64, 10000.0, 123457, PN_PE_INTERLEAVED) == PN_OK, "pe five rows");
+    CHECK(pn_sincos_calls - before == 64, "five PE rows of 64: %zu sin/cos calls, not 64", pn_sincos_calls - before);
+    CHECK(memcmp(one, five, sizeof one) == 0, "one PE row: the bits of row 0 of five");
+  }
   CHECK(pn_pe_sinusoidal_f32(NULL, 1, 1, 10000, 0, 0) == PN_ERR_NULL, "pe null");
   CHECK(pn_pe_sinusoidal_f32(s, 0, 1, 10000, 0, 0) == PN_ERR_SIZE, "pe size");
   CHECK(pn_pe_sinusoidal_f32(s, 1, 1, 1.0, 0, 0) == PN_ERR_ARG, "pe base");
