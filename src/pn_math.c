@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "pn_math.h"
 
+#include "pn_internal.h" /* pn_sincos_calls (test builds) */
+
 #include <math.h>
 #include <string.h>
 

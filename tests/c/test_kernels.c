@@ -79,14 +79,18 @@ static void test_pe(void) {
    * on, the rotation by one position (w_i itself) is reduced as well, and
    * row 0 of a longer call has the bits of the row alone */
   {
-    float one[64], five[5 * 64];
+    float one[64], two[2 * 64], five[5 * 64];
     size_t before = pn_sincos_calls;
     CHECK(pn_pe_sinusoidal_f32(one, 1, 64, 10000.0, 123457, PN_PE_INTERLEAVED) == PN_OK, "pe one row");
     CHECK(pn_sincos_calls - before == 32, "one PE row of 64: %zu sin/cos calls, not 32", pn_sincos_calls - before);
     before = pn_sincos_calls;
+    CHECK(pn_pe_sinusoidal_f32(two, 2, 64, 10000.0, 123457, PN_PE_INTERLEAVED) == PN_OK, "pe two rows");
+    CHECK(pn_sincos_calls - before == 64, "two PE rows of 64: %zu sin/cos calls, not 64", pn_sincos_calls - before);
+    before = pn_sincos_calls;
     CHECK(pn_pe_sinusoidal_f32(five, 5, 64, 10000.0, 123457, PN_PE_INTERLEAVED) == PN_OK, "pe five rows");
     CHECK(pn_sincos_calls - before == 64, "five PE rows of 64: %zu sin/cos calls, not 64", pn_sincos_calls - before);
     CHECK(memcmp(one, five, sizeof one) == 0, "one PE row: the bits of row 0 of five");
+    CHECK(memcmp(two, five, sizeof two) == 0, "two PE rows: the bits of rows 0 and 1 of five");
   }
   CHECK(pn_pe_sinusoidal_f32(NULL, 1, 1, 10000, 0, 0) == PN_ERR_NULL, "pe null");
   CHECK(pn_pe_sinusoidal_f32(s, 0, 1, 10000, 0, 0) == PN_ERR_SIZE, "pe size");

@@ -209,6 +209,12 @@ export const MUTATIONS = [
     tests: ['pe', 'kernel_sweep::positionalEncoding'],
   },
   {
+    // same bits either way: only the counting C test (sin/cos calls of one PE row) sees it
+    id: 'pe-one-row-rotation', what: 'PE: one row reduces the rotation angle w_i of every pair as well (twice the sin/cos calls)',
+    file: 'src/pe.c', find: 'if (rows > 1) {', replace: 'if (rows > 0) {',
+    tests: [], wasm: false,
+  },
+  {
     id: 'pe-sample-pair', what: 'peSample: frequency of pair dim instead of dim/2',
     file: 'src/pe.c', find: 'pn_pe_frequency(pn_log(base), dim / 2, d_model)', replace: 'pn_pe_frequency(pn_log(base), dim, d_model)',
     tests: ['pe', 'kernel_sweep::peSample'],
