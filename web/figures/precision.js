@@ -29,6 +29,51 @@ const LINES = [['err32', '--pn-accent', []], ['blur', '--pn-bar-after', [1, 2]],
 /** Significant bits of each type's significand: integers are exact up to 2^bits. */
 const BITS = { float32: 24, bfloat16: 8, float16: 11 };
 
+/**
+ * Writes the float64 row of position p (row[at + c] = sin, row[at + c + 1] =
+ * cos of p·w[c]) and returns posnorm's largest error on it, max |own − row|.
+ * The error loops are functions of their own, with typed arrays and
+ * numbers only (as draw/row-dots.js): inside `_at`, the first drag that
+ * read kept rows (the type selector's) took `_at` down a branch it had no
+ * type feedback for, and its loop ran deoptimised for the first inputs
+ * (renders of 7–17 ms against 2–3, issue #20).
+ */
+function referenceRow(row, at, p, w, own, d) {
+  let err = 0;
+  for (let c = 0; c < d; c += 2) {
+    const angle = p * w[c], s = Math.sin(angle), co = Math.cos(angle);
+    row[at + c] = s;
+    row[at + c + 1] = co;
+    err = Math.max(err, Math.abs(own[c] - s), Math.abs(own[c + 1] - co));
+  }
+  return err;
+}
+
+/**
+ * The selected code's rows p and p + 1 (a32, 2·d values) against the
+ * float64 row of p (row from `at`): out = [largest error, the error's norm,
+ * the distance between the code's rows, the largest pair error over the
+ * pair's chord (at 1 the code cannot tell p from p + 1)].
+ */
+function codeErrors(a32, row, at, chord, d, out) {
+  let err32 = 0, norm32 = 0, dist32 = 0, blur = 0;
+  for (let c = 0; c < d; c += 2) {
+    const es = Math.abs(a32[c] - row[at + c]), ec = Math.abs(a32[c + 1] - row[at + c + 1]), e2 = es * es + ec * ec;
+    // sqrt of the sum, not Math.hypot: errors are at most 2, and hypot's
+    // scaling was half of this loop's time
+    blur = Math.max(blur, Math.sqrt(e2) / chord[c >> 1]);
+    err32 = Math.max(err32, es, ec);
+    norm32 += e2;
+    const ds = a32[d + c] - a32[c], dc = a32[d + c + 1] - a32[c + 1];
+    dist32 += ds * ds + dc * dc;
+  }
+  out[0] = err32;
+  out[1] = norm32;
+  out[2] = dist32;
+  out[3] = blur;
+  return out;
+}
+
 export class PosnormPrecision extends PnFigure {
   static controls = [
     { prop: 'dModel', attr: 'd-model', kind: 'int', min: 16, max: 1024, step: 16, def: 512, label: 'dModel', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
@@ -129,35 +174,17 @@ export class PosnormPrecision extends PnFigure {
       a32 = out32.array;
       if (!read) own = outOwn.array;
     }
-    let err32 = 0, err64 = 0, norm32 = 0, dist32 = 0, blur = 0;
-    for (let c = 0; c < d; c += 2) {
-      let s, co;
-      if (read) {
-        s = rows[o + c];
-        co = rows[o + c + 1];
-      } else {
-        const angle = p * wc[c];
-        s = Math.sin(angle);
-        co = Math.cos(angle);
-        err64 = Math.max(err64, Math.abs(own[c] - s), Math.abs(own[c + 1] - co));
-        if (rows) {
-          rows[o + c] = s;
-          rows[o + c + 1] = co;
-        }
-      }
-      const es = Math.abs(a32[c] - s), ec = Math.abs(a32[c + 1] - co), e2 = es * es + ec * ec;
-      // the pair's float32 error against the chord it moves by per position:
-      // at 1 it cannot tell p from p + 1 (sqrt of the sum, not Math.hypot:
-      // errors are at most 2, and hypot's scaling was half of this loop's time)
-      blur = Math.max(blur, Math.sqrt(e2) / chord[c >> 1]);
-      err32 = Math.max(err32, es, ec);
-      norm32 += e2;
-      const ds = a32[d + c] - a32[c], dc = a32[d + c + 1] - a32[c + 1];
-      dist32 += ds * ds + dc * dc;
-    }
+    // the float64 row of p: sample k's kept row, or computed here (into
+    // the kept rows when they are being written, else a scratch row)
+    const row = rows ?? this.scratch.f64('row64', d), at = rows ? o : 0;
+    let err64;
     if (read) err64 = ref.err64[k];
-    else if (ref) ref.err64[k] = err64;
-    return { p, err32, err64, errNorm32: Math.sqrt(norm32), dist32: Math.sqrt(dist32), dist64: this._dist64, blur, row: sample ? null : a32.subarray(0, d) };
+    else {
+      err64 = referenceRow(row, at, p, wc, own, d);
+      if (ref) ref.err64[k] = err64;
+    }
+    const e = codeErrors(a32, row, at, chord, d, (this._errs ??= new Float64Array(4)));
+    return { p, err32: e[0], err64, errNorm32: Math.sqrt(e[1]), dist32: Math.sqrt(e[2]), dist64: this._dist64, blur: e[3], row: sample ? null : a32.subarray(0, d) };
   }
 
   /**
