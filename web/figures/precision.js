@@ -29,6 +29,9 @@ const LINES = [['err32', '--pn-accent', []], ['blur', '--pn-bar-after', [1, 2]],
 /** Significant bits of each type's significand: integers are exact up to 2^bits. */
 const BITS = { float32: 24, bfloat16: 8, float16: 11 };
 
+/** codeErrors' four results, read at once by _at (one figure computes at a time). */
+const ERRORS = new Float64Array(4);
+
 /**
  * Writes the float64 row of position p (row[at + c] = sin, row[at + c + 1] =
  * cos of p·w[c]) and returns posnorm's largest error on it, max |own − row|.
@@ -36,7 +39,7 @@ const BITS = { float32: 24, bfloat16: 8, float16: 11 };
  * numbers only (as draw/row-dots.js): inside `_at`, the first drag that
  * read kept rows (the type selector's) took `_at` down a branch it had no
  * type feedback for, and its loop ran deoptimised for the first inputs
- * (renders of 7–17 ms against 2–3, issue #20).
+ * (its second input rendered in 7–15 ms against 2–4, issue #20).
  */
 function referenceRow(row, at, p, w, own, d) {
   let err = 0;
@@ -51,8 +54,9 @@ function referenceRow(row, at, p, w, own, d) {
 
 /**
  * The selected code's rows p and p + 1 (a32, 2·d values) against the
- * float64 row of p (row from `at`): out = [largest error, the error's norm,
- * the distance between the code's rows, the largest pair error over the
+ * float64 row of p (row from `at`): out = [largest error, the sum of the
+ * squared errors, the squared distance between the code's rows (_at takes
+ * the square roots), the largest pair error over the
  * pair's chord (at 1 the code cannot tell p from p + 1)].
  */
 function codeErrors(a32, row, at, chord, d, out) {
@@ -176,14 +180,15 @@ export class PosnormPrecision extends PnFigure {
     }
     // the float64 row of p: sample k's kept row, or computed here (into
     // the kept rows when they are being written, else a scratch row)
-    const row = rows ?? this.scratch.f64('row64', d), at = rows ? o : 0;
+    if (!rows && this._row64?.length !== d) this._row64 = new Float64Array(d);
+    const row = rows ?? this._row64, at = rows ? o : 0;
     let err64;
     if (read) err64 = ref.err64[k];
     else {
       err64 = referenceRow(row, at, p, wc, own, d);
       if (ref) ref.err64[k] = err64;
     }
-    const e = codeErrors(a32, row, at, chord, d, (this._errs ??= new Float64Array(4)));
+    const e = codeErrors(a32, row, at, chord, d, ERRORS);
     return { p, err32: e[0], err64, errNorm32: Math.sqrt(e[1]), dist32: Math.sqrt(e[2]), dist64: this._dist64, blur: e[3], row: sample ? null : a32.subarray(0, d) };
   }
 
