@@ -1,6 +1,6 @@
 // Figures that keep parts of their work between repaints (compare's tables,
 // scores and bias, drawMatrix's painted pixels, precision's float64 rows of
-// its samples) must show what a fresh
+// its samples, depth's spreads of the other stack) must show what a fresh
 // figure with the same values shows, after any sequence of control changes:
 // in headless Chromium, each change is made on one kept figure, then a new
 // figure is made with the same values; their canvases must be the same
@@ -11,6 +11,8 @@ import { after, before, test } from 'node:test';
 import { openHtml, pixels, startFigure, useBrowser } from './browser/harness.mjs';
 import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
 import { peValue } from './reference/pe.mjs';
+import { randomNormals } from './reference/random.mjs';
+import { forward } from './reference/residual_stack.mjs';
 import en from '../web/i18n/en.js';
 import ko from '../web/i18n/ko/compare.js';
 
@@ -24,11 +26,12 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
  * `read(el.result)` (a function's source, run in the page); `check(result,
  * values, at)` then holds the kept result to the formulas. Before each
  * change the last result is overwritten with NaN (a caller may write into
- * it). Returns the page and, per control and value, the kernel calls the
- * kept figure made for that change.
+ * it). `ready(result)`, when given, must hold for both figures before they
+ * are compared (work they finish after the frame). Returns the page and, per control and value (`calls`) and per step
+ * (`perStep`), the kernel calls the kept figure made for that change.
  */
-async function keptAgainstFresh(tag, file, steps, read, check) {
-  const calls = new Map();
+async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } = {}) {
+  const calls = new Map(), perStep = [];
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
 <div style="width:640px"><${tag} id="kept" lang="en"></${tag}></div><div style="width:640px" id="fresh"></div>
 <script type="module" src="/web/figures/${file}"></script></body></html>`;
@@ -41,10 +44,12 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
   await page.evaluate(() => {
     const pn = document.querySelector('#kept').pn;
     window.__calls = {};
-    for (const name of ['positionalEncoding', 'alibi', 'colormap', 'rope', 'randomNormal', 'gram']) {
+    for (const name of ['positionalEncoding', 'alibi', 'colormap', 'rope', 'randomNormal', 'gram', 'residualStack']) {
       const f = pn[name];
       pn[name] = function counted(...args) {
-        window.__calls[name] = (window.__calls[name] ?? 0) + 1;
+        // (depth's gradients, computed in the background, apart from its spreads)
+        const key = name === 'residualStack' && args[2]?.gradients ? 'residualStackGradients' : name;
+        window.__calls[key] = (window.__calls[key] ?? 0) + 1;
         return f.apply(this, args);
       };
     }
@@ -64,7 +69,9 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
       return el.values;
     }, [prop, value]);
     await frames(page);
-    calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: await page.evaluate(() => window.__calls) });
+    const made = await page.evaluate(() => window.__calls);
+    calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: made });
+    perStep.push(made);
     await page.evaluate(([t, v]) => {
       const el = Object.assign(document.createElement(t), { lang: 'en' });
       document.querySelector('#fresh').replaceChildren(el);
@@ -73,6 +80,11 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
     await startFigure(page, fresh);
     await page.locator('#kept').scrollIntoViewIfNeeded();
     await frames(page);
+    // what both figures compute after the frame (depth's gradients), drawn in both
+    if (ready) {
+      for (const sel of ['#kept', fresh]) await page.waitForFunction(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, ready.toString()], { timeout: 20000 });
+      await frames(page);
+    }
     const result = (sel) => page.evaluate(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, read.toString()]);
     const at = `after ${prop} = ${value}`;
     const kept = await result('#kept');
@@ -81,7 +93,7 @@ async function keptAgainstFresh(tag, file, steps, read, check) {
     for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
     check(kept, values, at);
   }
-  return { ...opened, calls };
+  return { ...opened, calls, perStep };
 }
 
 test('compare: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
@@ -153,6 +165,40 @@ test('precision: after each of a sequence of control changes, the kept figure pa
   assert.equal(pe('type', 'bfloat16'), 2 * distinct(12) + 2, 'type = bfloat16 after pos: computes and writes the rows, one repaint');
   assert.equal(pe('type', 'float16'), distinct(12) + 2, 'type = float16 right after: reads them');
   assert.equal(pe('dModel', 64), 2 * distinct(24) + 2, 'dModel = 64: computes afresh, each distinct position once');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth: switching encoder and decoder back and forth reads the other stack\'s spreads, kept until the sizes or weights change; each equals the float64 stack', async () => {
+  const steps = [['layers', 8], ['width', 16], ['stack', 'decoder'], ['stack', 'encoder'], ['stack', 'decoder'], ['scale', 2],
+    ['stack', 'encoder'], ['stack', 'decoder'], ['width', 32], ['stack', 'encoder'], ['seed', 3], ['stack', 'decoder'], ['stack', 'encoder']];
+  // the spreads' calls per change, one per block (4): computed, or read (0)
+  const expected = [4, 4, 4, 0, 0, 4, 4, 0, 4, 4, 4, 4, 0];
+  const read = (r) => ({ stds: r.stds.map((s) => [...s]) });
+  const { context, problems, perStep } = await keptAgainstFresh('posnorm-depth', 'depth.js', steps, read, (kept, v, at) => {
+    // the figure's inputs as the reference generator draws them (ROWS 16):
+    // x0 N(0, 1) (seed), W_l N(0, 1/width) (seed + 1), and for the decoder
+    // C_l (seed + 2) after each W_l and the memory N(0, 1) (seed + 3)
+    const WW = v.width * v.width, f32 = (a) => Float32Array.from(a);
+    const x0 = f32(randomNormals(16 * v.width, { seed: v.seed }));
+    const W = randomNormals(v.layers * WW, { seed: v.seed + 1, std: 1 / Math.sqrt(v.width) });
+    let weights = f32(W), memory = null;
+    if (v.stack === 'decoder') {
+      const C = randomNormals(v.layers * WW, { seed: v.seed + 2, std: 1 / Math.sqrt(v.width) });
+      weights = new Float32Array(2 * v.layers * WW);
+      for (let l = 0; l < v.layers; l++) {
+        weights.set(W.slice(l * WW, (l + 1) * WW), 2 * l * WW);
+        weights.set(C.slice(l * WW, (l + 1) * WW), (2 * l + 1) * WW);
+      }
+      memory = f32(randomNormals(v.width, { seed: v.seed + 3 }));
+    }
+    ['plain', 'post-ln', 'pre-ln', 'pre-rms'].forEach((block, b) => {
+      const ref = forward(x0, weights, { width: v.width, layers: v.layers, block, scale: v.scale, memory }).std;
+      assert.equal(kept.stds[b].length, v.layers, `${block} ${at}`);
+      for (let l = 0; l < v.layers; l++) assert.ok(Math.abs(kept.stds[b][l] - ref[l]) <= 5e-7 * ref[l], `${block} layer ${l + 1} ${at}: ${kept.stds[b][l]} vs ${ref[l]}`);
+    });
+  }, { ready: (r) => r?.gradNorms });
+  assert.deepEqual(perStep.map((c) => c.residualStack ?? 0), expected, 'spreads computed (4) or read (0) per change');
   assert.deepEqual(problems, []);
   await context.close();
 });

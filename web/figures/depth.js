@@ -64,12 +64,25 @@ export class PosnormDepth extends PnFigure {
     const { layers, width, scale, stack } = this;
     // the decoder takes all 96 W_l (_decoderInputs): drawn at once, not `layers` first
     const { x0, w } = this._weights(stack === 'decoder' ? MAX_LAYERS : layers);
-    const key = `${layers}|${scale}|${stack}`;
+    // (the weights' width and seed too: the kept spreads below must be of these weights)
+    const key = `${layers}|${scale}|${stack}|${this._wKey}`;
     if (key !== this._key) {
-      const dec = stack === 'decoder' ? this._decoderInputs() : null;
-      this.stds = BLOCKS.map(([block]) => (dec
-        ? this.pn.residualStack(x0, dec.weights.subarray(0, 2 * layers * width * width), { width, layers, block, scale, memory: dec.memory })
-        : this.pn.residualStack(x0, w, { width, layers, block, scale })));
+      // the spreads last computed are kept beside the current ones, so a
+      // reader who switches encoder ↔ decoder back and forth at the same
+      // sizes (to compare them) waits for each stack once: at 96 layers of
+      // width 64 a stack's three blocks took 23–28 ms a repaint (make
+      // bench's stack drag at the largest sizes, 29.0 and 38.8 ms p95
+      // against 33, issue #20). _weights() drops both when the weights
+      // change; a few hundred floats each.
+      const last = this._key === undefined ? null : { key: this._key, stds: this.stds };
+      if (this._last?.key === key) this.stds = this._last.stds;
+      else {
+        const dec = stack === 'decoder' ? this._decoderInputs() : null;
+        this.stds = BLOCKS.map(([block]) => (dec
+          ? this.pn.residualStack(x0, dec.weights.subarray(0, 2 * layers * width * width), { width, layers, block, scale, memory: dec.memory })
+          : this.pn.residualStack(x0, w, { width, layers, block, scale })));
+      }
+      this._last = last;
       this._key = key;
     }
     return this.stds;
@@ -97,9 +110,14 @@ export class PosnormDepth extends PnFigure {
       this._wKey = wKey;
       this._w = w;
       this._wLayers = drawn;
-      // the Worker's copies are named anew from here (_gradientCalls)
-      if (fresh) this._sentVersions?.clear();
-      this._key = undefined;
+      if (fresh) {
+        // the Worker's copies are named anew from here (_gradientCalls)
+        this._sentVersions?.clear();
+        // and the spreads are of other weights; drawing the rest of the 96
+        // leaves the first ones, and the spreads taken from them, as they are
+        this._key = undefined;
+        this._last = null;
+      }
       this._decoder = null;
     }
     return { x0, w };
