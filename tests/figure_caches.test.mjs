@@ -21,14 +21,15 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 
 /**
  * Opens `tag` (module `file`) at 640 px, then for each [prop, value] of
- * `steps`: sets it on the kept figure, makes a fresh figure with the kept
+ * `steps` (or object of changes made together): sets it on the kept figure, makes a fresh figure with the kept
  * one's values, and asserts the same pixels on every canvas and the same
  * `read(el.result)` (a function's source, run in the page); `check(result,
  * values, at)` then holds the kept result to the formulas. Before each
  * change the last result is overwritten with NaN (a caller may write into
  * it). `ready(result)`, when given, must hold for both figures before they
- * are compared (work they finish after the frame). Returns the page and, per control and value (`calls`) and per step
- * (`perStep`), the kernel calls the kept figure made for that change.
+ * are compared (work they finish after the frame). Returns the page and,
+ * per control and value (`calls`) and per step (`perStep`), the kernel
+ * calls the kept figure made for that change.
  */
 async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } = {}) {
   const calls = new Map(), perStep = [];
@@ -54,8 +55,11 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
       };
     }
   });
-  for (const [prop, value] of steps) {
-    const values = await page.evaluate(([p, v]) => {
+  for (const step of steps) {
+    // a step is [prop, value], or an object of several changes made in one task (one repaint)
+    const change = Array.isArray(step) ? { [step[0]]: step[1] } : step;
+    const [prop, value] = Array.isArray(step) ? step : [Object.keys(step).join('+'), JSON.stringify(step)];
+    const values = await page.evaluate((c) => {
       const el = document.querySelector('#kept');
       // a caller that writes into a result it was given must not change what the figure shows next
       const scribble = (x) => {
@@ -65,9 +69,9 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
       };
       scribble(el.result);
       window.__calls = {};
-      el[p] = v;
+      Object.assign(el, c);
       return el.values;
-    }, [prop, value]);
+    }, change);
     await frames(page);
     const made = await page.evaluate(() => window.__calls);
     calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: made });
@@ -170,10 +174,15 @@ test('precision: after each of a sequence of control changes, the kept figure pa
 });
 
 test('depth: switching encoder and decoder back and forth reads the other stack\'s spreads, kept until the sizes or weights change; each equals the float64 stack', async () => {
-  const steps = [['layers', 8], ['width', 16], ['stack', 'decoder'], ['stack', 'encoder'], ['stack', 'decoder'], ['scale', 2],
-    ['stack', 'encoder'], ['stack', 'decoder'], ['width', 32], ['stack', 'encoder'], ['seed', 3], ['stack', 'decoder'], ['stack', 'encoder']];
+  // what is kept is the state shown just before: switching back to it, or
+  // stepping a slider back, reads it; changes made together (one repaint)
+  // must not read a kept state that matches in part (its stack, its scale,
+  // or its sizes under other weights)
+  const steps = [['layers', 8], ['width', 16], ['stack', 'decoder'], ['stack', 'encoder'], ['stack', 'decoder'], ['scale', 2], ['scale', 3],
+    ['stack', 'encoder'], ['stack', 'decoder'], ['width', 32], ['stack', 'encoder'], { width: 16, stack: 'decoder' }, ['stack', 'encoder'],
+    ['scale', 1], ['scale', 2], { stack: 'decoder', scale: 1 }, ['layers', 9], ['layers', 8], ['seed', 3], ['stack', 'encoder'], ['stack', 'decoder']];
   // the spreads' calls per change, one per block (4): computed, or read (0)
-  const expected = [4, 4, 4, 0, 0, 4, 4, 0, 4, 4, 4, 4, 0];
+  const expected = [4, 4, 4, 0, 0, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 0];
   const read = (r) => ({ stds: r.stds.map((s) => [...s]) });
   const { context, problems, perStep } = await keptAgainstFresh('posnorm-depth', 'depth.js', steps, read, (kept, v, at) => {
     // the figure's inputs as the reference generator draws them (ROWS 16):

@@ -67,13 +67,14 @@ export class PosnormDepth extends PnFigure {
     // (the weights' width and seed too: the kept spreads below must be of these weights)
     const key = `${layers}|${scale}|${stack}|${this._wKey}`;
     if (key !== this._key) {
-      // the spreads last computed are kept beside the current ones, so a
-      // reader who switches encoder ↔ decoder back and forth at the same
-      // sizes (to compare them) waits for each stack once: at 96 layers of
-      // width 64 a stack's three blocks took 23–28 ms a repaint (make
-      // bench's stack drag at the largest sizes, 29.0 and 38.8 ms p95
-      // against 33, issue #20). _weights() drops both when the weights
-      // change; a few hundred floats each.
+      // the spreads of the state shown just before are kept beside the
+      // current ones, so a reader who switches encoder ↔ decoder back and
+      // forth at the same sizes (to compare them) waits for each stack
+      // once: at 96 layers of width 64 a stack's four blocks took 23–28 ms
+      // a repaint (make bench's stack drag at the largest sizes, 29.0 and
+      // 38.8 ms p95 against 33, issue #20). The first switch at new sizes
+      // costs that still. _weights() drops both when the weights change;
+      // four arrays of at most 96 floats.
       const last = this._key === undefined ? null : { key: this._key, stds: this.stds };
       if (this._last?.key === key) this.stds = this._last.stds;
       else {
