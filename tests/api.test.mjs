@@ -62,7 +62,15 @@ function badCalls(pn) {
     [() => pn.alibi({ heads: 64, seqLen: 4096 }), RangeError, 'heads × seqLen × seqLen must be at most'],
     [() => pn.alibiSlopes(2.5), RangeError, 'heads'],
     [() => pn.randomNormal(0), RangeError, 'n must be an integer in [1,'],
-    [() => pn.randomNormal(4, { std: -1 }), RangeError, 'std must be a finite number in [0, ∞), got -1'],
+    [() => pn.randomNormal(4, { std: -1 }), RangeError, 'std must be a finite number in [0, 3.4028234663852886e+38], got -1'],
+    // the kernel takes mean and std as float32: beyond its range every sample was ±Infinity
+    [() => pn.randomNormal(4, { mean: 1e39 }), RangeError, 'mean must be a finite number in [-3.4028234663852886e+38, 3.4028234663852886e+38], got 1e+39'],
+    [() => pn.randomNormal(4, { std: 1e300 }), RangeError, 'std must be a finite number in [0, 3.4028234663852886e+38], got 1e+300'],
+    // a positive eps at or below 2^-150 rounds to float32 0: a constant row gave NaN, not β
+    ...[(o) => pn.layerNorm(x, { cols: 4, ...o }), (o) => pn.rmsNorm(x, { cols: 4, ...o }), (o) => pn.batchNorm(x, { cols: 4, ...o }), (o) => pn.layerNormSteps(x, o)]
+      .flatMap((f) => [[() => f({ eps: 7e-46 }), RangeError, 'eps must be 0 or in (7.006492321624085e-46, 3.4028234663852886e+38] (a smaller positive eps rounds to float32 0), got 7e-46'],
+        [() => f({ eps: 2 ** -150 }), RangeError, 'eps must be 0 or in (7.006492321624085e-46,']]),
+    [() => pn.transformerBlock(new Float32Array(4), new Float32Array(4 * 16 + 2 * 4 * 16), { dModel: 4, eps: 1e-46 }), RangeError, 'eps must be 0 or in ('],
     [() => pn.randomNormal(4, { seed: 2 ** 32 }), RangeError, 'seed must be an integer in [0, 4294967295]'],
     [() => pn.histogram(x, { bins: 0, min: 0, max: 1 }), RangeError, 'bins must be an integer in [1, 65536], got 0'],
     [() => pn.histogram(x, { bins: 4, min: 1, max: 1 }), RangeError, 'min must be less than max'],

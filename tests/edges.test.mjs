@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { builds, rng } from './helpers.mjs';
 import { colormapIndex } from './reference/colormap.mjs';
-import { batchNorm, columnStats, layerNorm, rmsNorm } from './reference/norms.mjs';
+import { batchNorm, columnStats, exactMeanAndDeviation, layerNorm, rmsNorm } from './reference/norms.mjs';
 
 const all = await builds();
 const F32_MAX = 3.4028234663852886e38;
@@ -40,7 +40,7 @@ function hardRows(cols, seed) {
   return rows;
 }
 
-const EPS = [0, 1e-30, 1e-12, 1e-5, 1];
+const EPS = [0, 2 ** -149, 1e-30, 1e-12, 1e-5, 1]; // 2^-149: the smallest positive float32
 // Measured over these rows in both builds: LayerNorm 9.5e-7, RMSNorm 9.2e-8·max|y| (and at most
 // 2.9e-45, two denormal steps, where every |y| is below 1e-30), BatchNorm 1.1e-7.
 
@@ -65,6 +65,32 @@ for (const { name, pn } of all) {
         }
       }
     }
+  });
+
+  test(`${name}: LayerNorm's mean is within 1e-5·|mean| + 1e-6·σ of the exact mean, where values cancel as well`, () => {
+    // No float32 sum can hold a small mean of large values to 1e-5 of
+    // itself (posnorm.h once promised that: [1e8, -1e8, 3, 0] gave 1.125
+    // for 0.75); its error scales with the row's spread, σ. Measured over
+    // these rows, both builds: at most 9.1e-8·σ beyond the relative term.
+    const r = rng(11);
+    let cancelled = 0;
+    for (let t = 0; t < 1500; t++) {
+      const cols = [1, 2, 3, 4, 5, 8, 16, 17, 33, 64, 127, 128, 129, 300, 768, 1031][t % 16];
+      const big = 10 ** (r.uniform() * 38 * (t % 3 === 0 ? 1 : 0.5)), small = 10 ** (r.uniform() * 10 - 5);
+      const kind = t % 5;
+      const row = Float32Array.from({ length: cols }, (_, j) => f32(
+        kind === 0 ? (j % 2 ? -big : big) + small * r.normal() // pairs that cancel, a small mean
+          : kind === 1 ? (j < 2 ? (j ? -big : big) : small * r.normal() + small) // two outliers first
+            : kind === 2 ? big * r.normal()
+              : kind === 3 ? (j === 0 ? big : small * (j % 7))
+                : small + big * (j / cols - 0.5))); // a ramp about a small mean
+      const { mean, sd } = exactMeanAndDeviation(row);
+      const got = pn.layerNorm(row, { cols }).mean[0];
+      if (1e-6 * sd > 1e-5 * Math.abs(mean)) cancelled++;
+      assert.ok(Math.abs(got - mean) <= 1e-5 * Math.abs(mean) + 1e-6 * sd, `kind ${kind}, cols ${cols}: mean ${got}, exact ${mean}, σ ${sd}`);
+    }
+    // most rows are ones where the σ term is the larger (the inputs, not the code)
+    assert.ok(cancelled > 500, `${cancelled} rows where 1e-6·σ passes 1e-5·|mean|`);
   });
 
   test(`${name}: RMSNorm stays finite and within 2e-7·max|y| of float64 (posnorm.h promises 2e-6) over the whole float32 range`, () => {

@@ -24,15 +24,18 @@ const leaked = typeof FinalizationRegistry === 'function'
 const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
 /**
- * byteOffset of every typed array argument, noted when it is validated: a
- * view of the module's memory may be detached by a temp the call allocates
- * before the kernel runs, and a detached view reports offset 0.
+ * byteOffset and length of every typed array argument, noted when it is
+ * validated: a view of the module's memory may be detached by a temp the
+ * call allocates before the kernel runs, and a detached view reports offset
+ * 0; any other view must still hold what was checked when it is copied
+ * (Frame.input), since an option's getter or another thread may have
+ * resized or detached it in between.
  */
-const offsets = new WeakMap();
+const noted = new WeakMap();
 
-/** Notes `view.byteOffset` (call while the view is known not to be detached). */
+/** Notes `view`'s byteOffset and length (call while it is known not to be detached). */
 export function noteOffset(view) {
-  if (ArrayBuffer.isView(view)) offsets.set(view, view.byteOffset);
+  if (ArrayBuffer.isView(view)) noted.set(view, { offset: view.byteOffset, length: view.length });
 }
 
 /** Whether `view` is a typed array whose ArrayBuffer was detached (e.g. by memory growth). */
@@ -206,10 +209,14 @@ export class PnBuffer {
     if (source === null || typeof source !== 'object' || !Number.isInteger(source.length)) {
       throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
     }
-    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - source.length) {
-      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - source.length}] for a source of ${source.length} values in a buffer of ${this.#length}, got ${String(offset)}`);
+    // an array's values are read first: reading one may run a getter that
+    // grows the memory, and a view taken before would drop the writes
+    const values = ArrayBuffer.isView(source) ? source : this.array.constructor.from(source);
+    this.#live('set');
+    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - values.length) {
+      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - values.length}] for a source of ${values.length} values in a buffer of ${this.#length}, got ${String(offset)}`);
     }
-    this.array.set(source, offset);
+    this.array.set(values, offset);
     return this;
   }
 
@@ -273,9 +280,28 @@ export class Frame {
     if (data === undefined || data === null) return 0;
     const own = this.#ownPointer(data, what);
     if (own !== null) return own;
-    const ptr = this.#temp(data.byteLength, what);
-    this.heap.view(data.constructor, ptr, data.length).set(data);
+    const src = this.#asChecked(data, what);
+    const ptr = this.#temp(src.byteLength, what);
+    this.heap.view(data.constructor, ptr, src.length).set(src);
     return ptr;
+  }
+
+  /**
+   * A typed array of other memory, as long as when it was validated: one
+   * shrunk or detached since (by an option's getter, or a resizable or
+   * growable buffer changed by another thread) is an error before anything
+   * is written; one that grew is read up to its checked length.
+   */
+  #asChecked(data, what) {
+    if (!ArrayBuffer.isView(data)) return data;
+    if (isDetached(data)) {
+      throw new TypeError(`posnorm.${this.fn}: ${what} was detached after it was checked (by an option's getter, or the module's memory grew since the view was taken); take a fresh view and call again`);
+    }
+    const length = noted.get(data)?.length ?? data.length;
+    if (data.length < length) {
+      throw new TypeError(`posnorm.${this.fn}: ${what} shrank from ${length} to ${data.length} values after it was checked (its resizable buffer was resized during the call)`);
+    }
+    return data.length === length ? data : data.subarray(0, length);
   }
 
   /** A PnBuffer's pointer (checking it is this heap's), a view's byteOffset in this memory, else null. */
@@ -287,7 +313,7 @@ export class Frame {
       return data.ptr;
     }
     if (!ArrayBuffer.isView(data) || (data.buffer !== this.memoryAtStart && data.buffer !== this.heap.memory.buffer)) return null;
-    return offsets.get(data) ?? data.byteOffset;
+    return noted.get(data)?.offset ?? data.byteOffset;
   }
 
   /**
@@ -298,6 +324,7 @@ export class Frame {
   output(length, type, out, what) {
     if (out) {
       const own = this.#ownPointer(out, 'out');
+      if (own === null) this.#asChecked(out, `the array given for ${what}`);
       if (own !== null) {
         // a view of this memory is written in place; if the call grew the
         // memory the caller's view is detached, so a fresh one is returned
@@ -326,8 +353,9 @@ export class Frame {
   inout(data, what) {
     const own = this.#ownPointer(data, what);
     if (own !== null) return { ptr: own, sync: () => {} };
+    const { length } = this.#asChecked(data, what);
     const ptr = this.input(data, what);
-    return { ptr, sync: () => data.set(this.heap.view(data.constructor, ptr, data.length)) };
+    return { ptr, sync: () => data.set(this.heap.view(data.constructor, ptr, length)) };
   }
 
   release() {

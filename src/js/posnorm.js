@@ -122,8 +122,8 @@ function rowsOf(fn, x, cols) {
 
 /** Checks the arguments LayerNorm and RMSNorm share. */
 function rowNormArgs(fn, x, opts, epsDefault, allowed) {
-  v.f32(fn, 'x', x);
   const o = v.options(fn, opts, allowed);
+  v.f32(fn, 'x', x);
   const cols = v.int(fn, 'cols', o.cols, 1);
   return {
     o,
@@ -131,7 +131,7 @@ function rowNormArgs(fn, x, opts, epsDefault, allowed) {
     rows: rowsOf(fn, x, cols),
     size: x.length,
     gamma: optionalF32(fn, 'gamma', o.gamma, cols),
-    eps: v.num(fn, 'eps', o.eps ?? epsDefault, 0, v.F32_MAX),
+    eps: v.eps(fn, o.eps ?? epsDefault),
     out: outArg(fn, o.out, x.length),
   };
 }
@@ -220,12 +220,15 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
       throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${Array.isArray(a) || ArrayBuffer.isView(a) ? a.length : typeof a}`);
     }
     if (ArrayBuffer.isView(a)) v.live(fn, `scaling.${key}`, a);
-    // each value checked as given (a string or a BigInt is not converted)
-    for (let k = 0; k < a.length; k++) {
+    // each value read once and checked as given (a string or a BigInt is
+    // not converted); the kernel gets the values checked
+    const checked = new Float64Array(dim / 2);
+    for (let k = 0; k < checked.length; k++) {
       const x = a[k];
       if (!(typeof x === 'number' && x >= FACTOR_MIN && x <= FACTOR_MAX)) v.num(fn, `scaling.${key}[${k}]`, x, FACTOR_MIN, FACTOR_MAX);
+      checked[k] = x;
     }
-    return Float64Array.from(a);
+    return checked;
   };
   const packed = { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
   derivedScalingChecks(fn, type, s, params, dim, base, seqLen);
@@ -477,9 +480,9 @@ export class Posnorm {
 
   roundToPrecision(x, opts) {
     const fn = 'roundToPrecision';
+    const o = v.options(fn, opts, ['precision', 'out']);
     v.f32(fn, 'x', x);
     const n = x.length;
-    const o = v.options(fn, opts, ['precision', 'out']);
     const precision = v.oneOf(fn, 'precision', o.precision, ['bfloat16', 'float16']);
     const out = outArg(fn, o.out, n);
     this.#reserve(fn, `x.length ${n}`, [['x', x]], [[out, 4 * n]]);
@@ -547,14 +550,14 @@ export class Posnorm {
 
   batchNorm(x, opts) {
     const fn = 'batchNorm';
+    const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);
     v.f32(fn, 'x', x);
     const size = x.length;
-    const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);
     const cols = v.int(fn, 'cols', o.cols, 1);
     const rows = rowsOf(fn, x, cols);
     const gamma = optionalF32(fn, 'gamma', o.gamma, cols);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
+    const eps = v.eps(fn, o.eps ?? 1e-5);
     const training = v.bool(fn, 'training', o.training ?? true);
     const momentum = v.num(fn, 'momentum', o.momentum ?? 0.9, 0, 1);
     const runningMean = optionalF32(fn, 'runningMean', o.runningMean, cols);
@@ -604,9 +607,9 @@ export class Posnorm {
 
   rope(x, opts) {
     const fn = 'rope';
+    const o = v.options(fn, opts, ROPE_OPTIONS);
     v.f32(fn, 'x', x);
     const size = x.length;
-    const o = v.options(fn, opts, ROPE_OPTIONS);
     const batch = v.int(fn, 'batch', o.batch ?? 1, 1);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const layout = v.oneOf(fn, 'layout', o.layout ?? 'bshd', ROPE_LAYOUTS);
@@ -662,6 +665,9 @@ export class Posnorm {
       // first), while every view is attached
       const values = p.isPnBuffer ? p.array : p;
       const last = cached ? cacheRows - 1 : POS_LIMIT - 1;
+      // an array's ids are copied as they are read, once (a getter could
+      // give the copy other values than the check)
+      const copy = Array.isArray(p) ? new Int32Array(tokens) : null;
       top = 0;
       for (let k = 0; k < tokens; k++) {
         const id = values[k];
@@ -669,8 +675,9 @@ export class Posnorm {
         // per id was most of what a rope call with position ids allocated)
         if (!(typeof id === 'number' && Number.isInteger(id) && id >= 0 && id <= last)) v.int(fn, `positionIds[${k}]`, id, 0, last);
         if (id >= top) top = id + 1;
+        if (copy) copy[k] = id;
       }
-      ids = Array.isArray(p) ? Int32Array.from(p) : p;
+      ids = copy ?? p;
     } else if (cached) {
       cacheRows = tokens;
       v.f32(fn, 'cosCache', o.cosCache, cacheRows * half);
@@ -782,8 +789,9 @@ export class Posnorm {
     const fn = 'randomNormal';
     v.int(fn, 'n', n, 1);
     const o = v.options(fn, opts, ['mean', 'std', 'seed', 'out']);
-    const mean = v.num(fn, 'mean', o.mean ?? 0);
-    const std = v.num(fn, 'std', o.std ?? 1, 0);
+    // the kernel takes both as float32 (a mean of 1e39 would be Inf)
+    const mean = v.num(fn, 'mean', o.mean ?? 0, -v.F32_MAX, v.F32_MAX);
+    const std = v.num(fn, 'std', o.std ?? 1, 0, v.F32_MAX);
     const seed = v.int(fn, 'seed', o.seed ?? 0, 0, 2 ** 32 - 1);
     const out = outArg(fn, o.out, n);
     this.#reserve(fn, `n ${n}`, [], [[out, 4 * n]]);
@@ -796,9 +804,9 @@ export class Posnorm {
 
   histogram(x, opts) {
     const fn = 'histogram';
+    const o = v.options(fn, opts, ['bins', 'min', 'max']);
     v.f32(fn, 'x', x);
     const size = x.length;
-    const o = v.options(fn, opts, ['bins', 'min', 'max']);
     const bins = v.int(fn, 'bins', o.bins, 1, 65536);
     let { min, max } = o;
     if (min === undefined || max === undefined) {
@@ -829,9 +837,9 @@ export class Posnorm {
 
   colormap(x, opts) {
     const fn = 'colormap';
+    const o = v.options(fn, opts, ['map', 'vmin', 'vmax', 'out']);
     v.f32(fn, 'x', x);
     const size = x.length;
-    const o = v.options(fn, opts, ['map', 'vmin', 'vmax', 'out']);
     const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
     const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -v.F32_MAX, v.F32_MAX);
     const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -v.F32_MAX, v.F32_MAX);
@@ -858,8 +866,8 @@ export class Posnorm {
 
   attention(x, opts) {
     const fn = 'attention';
-    v.f32(fn, 'x', x);
     const o = v.options(fn, opts, ['dModel', 'dHead', 'wq', 'wk', 'wv']);
+    v.f32(fn, 'x', x);
     const dModel = v.int(fn, 'dModel', o.dModel, 1, 4096);
     const dHead = v.int(fn, 'dHead', o.dHead ?? dModel, 1, 4096);
     const seqLen = rowsOf(fn, x, dModel);
@@ -882,8 +890,9 @@ export class Posnorm {
 
   gram(x, opts) {
     const fn = 'gram';
+    const { cols: colsOption } = v.options(fn, opts, ['cols']);
     v.f32(fn, 'x', x);
-    const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
+    const cols = v.int(fn, 'cols', colsOption, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 1, 8192);
     v.total(fn, 'rows × rows', rows * rows);
     this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 4 * rows * rows);
@@ -897,8 +906,9 @@ export class Posnorm {
 
   minRowDistance(x, opts) {
     const fn = 'minRowDistance';
+    const { cols: colsOption } = v.options(fn, opts, ['cols']);
     v.f32(fn, 'x', x);
-    const cols = v.int(fn, 'cols', v.options(fn, opts, ['cols']).cols, 1);
+    const cols = v.int(fn, 'cols', colsOption, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 2, 8192);
     this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 12);
     return framed(this.#heap, fn, (f) => {
@@ -913,10 +923,10 @@ export class Posnorm {
 
   peShift(peRow, opts) {
     const fn = 'peShift';
+    const o = v.options(fn, opts, ['k', 'base']);
     v.f32(fn, 'peRow', peRow);
     const dModel = peRow.length;
     if (dModel % 2) throw new RangeError(`posnorm.${fn}: peRow.length (dModel) must be even, got ${dModel}`);
-    const o = v.options(fn, opts, ['k', 'base']);
     const k = v.int(fn, 'k', o.k, -(POS_LIMIT - 1), POS_LIMIT - 1);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     this.#reserve(fn, `peRow.length ${dModel}`, [['peRow', peRow]], [], 4 * dModel);
@@ -930,8 +940,8 @@ export class Posnorm {
 
   residualStack(x0, weights, opts) {
     const fn = 'residualStack';
-    v.f32(fn, 'x0', x0);
     const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale', 'gelu', 'memory', 'gradients', 'readout']);
+    v.f32(fn, 'x0', x0);
     const width = v.int(fn, 'width', o.width, 1, 4096);
     const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
     const layers = v.int(fn, 'layers', o.layers, 1, 1024);
@@ -994,8 +1004,8 @@ export class Posnorm {
 
   transformerBlock(x, weights, opts) {
     const fn = 'transformerBlock';
-    v.f32(fn, 'x', x);
     const o = v.options(fn, opts, ['dModel', 'heads', 'dFF', 'placement', 'norm', 'gelu', 'eps']);
+    v.f32(fn, 'x', x);
     const dModel = v.int(fn, 'dModel', o.dModel, 1, 1024);
     const tokens = v.int(fn, 'x.length / dModel', rowsOf(fn, x, dModel), 1, 512);
     const heads = v.int(fn, 'heads', o.heads ?? 1, 1, dModel);
@@ -1005,7 +1015,7 @@ export class Posnorm {
     const norm = v.oneOf(fn, 'norm', o.norm ?? 'layer', NORM_KINDS);
     // the article's block uses nn.GELU(), whose default is the exact erf form
     const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
+    const eps = v.eps(fn, o.eps ?? 1e-5);
     v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
     const n = tokens * dModel;
     // scratch (posnorm_figures.h): 8·(12·tokens·d_model + tokens + tokens·d_ff)
@@ -1028,12 +1038,12 @@ export class Posnorm {
 
   layerNormSteps(x, opts) {
     const fn = 'layerNormSteps';
+    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
     v.f32(fn, 'x', x);
     const n = x.length;
-    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
     const gamma = optionalF32(fn, 'gamma', o.gamma, n);
     const beta = optionalF32(fn, 'beta', o.beta, n);
-    const eps = v.num(fn, 'eps', o.eps ?? 1e-5, 0, v.F32_MAX);
+    const eps = v.eps(fn, o.eps ?? 1e-5);
     this.#reserve(fn, `x.length ${n}`, [['x', x], ['gamma', gamma], ['beta', beta]], [], 12 * n + 8);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');

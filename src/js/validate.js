@@ -56,22 +56,28 @@ export function bool(fn, name, v) {
 /**
  * Checks that an options argument is an object (or undefined) and, given
  * `allowed`, that it names no other option: a misspelt option (`gama`,
- * `precison`) would otherwise be ignored without a word.
+ * `precison`) would otherwise be ignored without a word. Returns a plain
+ * copy of the options it names.
  */
 export function options(fn, v, allowed) {
   if (v === undefined) return {};
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
     throw new TypeError(`posnorm.${fn}: options must be an object, got ${describe(v)}`);
   }
-  if (allowed) {
-    // for-in over the own keys: Object.keys made an array at every call
-    for (const key in v) {
-      if (Object.hasOwn(v, key) && !allowed.includes(key)) {
-        throw new TypeError(`posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`);
-      }
+  if (!allowed) return { ...v };
+  // for-in over the own keys: Object.keys made an array at every call
+  for (const key in v) {
+    if (Object.hasOwn(v, key) && !allowed.includes(key)) {
+      throw new TypeError(`posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`);
     }
   }
-  return v;
+  // A snapshot, each option read once and here: a getter or a Proxy could
+  // otherwise give the checks one value and the copy another (a longer
+  // cosCache checked, a shorter one copied), or resize or detach an array
+  // in the middle of the checks.
+  const snapshot = {};
+  for (const key of allowed) if (key in v) snapshot[key] = v[key];
+  return snapshot;
 }
 
 /**
@@ -102,6 +108,22 @@ export function live(fn, name, v) {
   }
   noteOffset(v);
   return v;
+}
+
+/** Half the smallest positive float32: a positive number at or below it rounds to float32 0. */
+const F32_HALF_MIN = 2 ** -150;
+
+/**
+ * Checks a normalisation's eps, which the kernels take as a float32: 0, or
+ * a positive number float32 can hold (a positive eps that rounded to 0
+ * would turn a constant row's β into NaN), at most the largest float32.
+ */
+export function eps(fn, value) {
+  const e = num(fn, 'eps', value, 0, F32_MAX);
+  if (e > 0 && e <= F32_HALF_MIN) {
+    throw new RangeError(`posnorm.${fn}: eps must be 0 or in (${F32_HALF_MIN}, ${F32_MAX}] (a smaller positive eps rounds to float32 0), got ${e}`);
+  }
+  return e;
 }
 
 /** Checks a product of sizes against the per-tensor limit. */

@@ -88,3 +88,23 @@ export function batchNorm(x, cols, { mean, variance, gamma, beta, eps = 1e-5 }) 
 export function runningUpdate(running, batch, momentum) {
   return Float64Array.from(running, (t, c) => momentum * t + (1 - momentum) * batch[c]);
 }
+
+/**
+ * The exact mean of float32 values, rounded once to float64, and the
+ * standard deviation about it: every float32 is an integer times 2^-149, so
+ * their sum is an exact BigInt of such steps (the float64 loop of layerNorm
+ * above loses a small value added to a large one: 5 + 1e30 − 1e30 gives 0).
+ */
+export function exactMeanAndDeviation(values) {
+  const STEPS = 2 ** 149;
+  let sum = 0n;
+  for (const x of values) sum += BigInt(x * STEPS);
+  // the quotient of the BigInt first (an integer part), then the remainder's
+  // fraction: the result within an ulp or two of the true mean
+  const n = BigInt(values.length);
+  const q = sum / n, rem = sum % n;
+  const mean = (Number(q) + Number(rem) / values.length) / STEPS;
+  let v = 0;
+  for (const x of values) v += (x - mean) ** 2;
+  return { mean, sd: Math.sqrt(v / values.length) };
+}

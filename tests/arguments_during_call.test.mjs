@@ -1,0 +1,128 @@
+// Arguments that change while a call checks them: an option's getter (or a
+// Proxy, or another thread) that resizes, detaches or swaps an array after
+// it was checked. Each case gave a wrong result, a corrupted heap or a raw
+// engine error before the options were read once, first, and the copies
+// held to the lengths checked (src/js/validate.js options(), Frame in
+// src/js/memory.js). The expected values are the published formulas worked
+// by hand: RoPE at position 0 and with cos = 1, sin = 0 is the identity;
+// BatchNorm of a column is (x − mean)/sqrt(var + eps) in float64.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builds } from './helpers.mjs';
+
+const all = await builds();
+
+/** A buffer larger than the module's memory now: allocating it grows the memory. */
+const growing = (pn) => pn.alloc(pn.heapStats().memoryBytes / 4 + (1 << 20));
+
+/** Fills freed heap memory with `value`, so a read of stale memory shows. */
+function dirty(pn, value) {
+  const junk = pn.alloc(1 << 16);
+  junk.array.fill(value);
+  junk.free();
+}
+
+const ramp = (n) => Float32Array.from({ length: n }, (_, k) => 1 + k);
+
+for (const { name, pn } of all) {
+  test(`${name}: an array shrunk or detached after its check is an error before anything is written`, () => {
+    const before = pn.heapStats();
+    dirty(pn, 12345);
+    const rab = new ArrayBuffer(32 * 4, { maxByteLength: 32 * 4 });
+    const x = new Float32Array(rab);
+    x.set(ramp(32));
+    const out = new Float32Array(32).fill(-7);
+    // the scaling option's own getter runs after x was checked
+    assert.throws(() => pn.rope(x, { seqLen: 4, heads: 1, headDim: 8, out, scaling: { type: 'linear', get factor() { rab.resize(0); return 2; } } }),
+      (e) => e instanceof TypeError && /^posnorm\.rope: x shrank from 32 to 0 values after it was checked/.test(e.message));
+    assert.ok(out.every((y) => y === -7), 'out untouched');
+    // a top-level getter runs before any argument is checked: x is then seen as it is
+    rab.resize(32 * 4);
+    x.set(ramp(32));
+    assert.throws(() => pn.layerNorm(x, { cols: 8, get eps() { rab.resize(0); return 1e-5; } }),
+      (e) => e instanceof RangeError && e.message.includes('x.length must be in [1,'));
+    // a getter that grows the module's memory detaches a view of it taken before
+    const b = pn.alloc(8);
+    b.set([1, 2, 3, 4, 5, 6, 7, 9]);
+    let big;
+    assert.throws(() => pn.layerNorm(b.array, { cols: 4, get eps() { big = growing(pn); return 1e-5; } }),
+      (e) => e instanceof TypeError && e.message.startsWith('posnorm.layerNorm: x is a detached typed array'));
+    big.free();
+    b.free();
+    assert.deepEqual(pn.heapStats().allocations, before.allocations, 'nothing left allocated');
+  });
+
+  test(`${name}: an array grown by a getter is read as it is when checked`, () => {
+    const rab = new ArrayBuffer(8 * 4, { maxByteLength: 64 * 4 });
+    const x = new Float32Array(rab);
+    x.set([1, 2, 3, 5, -1, 0, 4, 4]);
+    // the options are read first, so the call sees all 64 values (32 rows ×
+    // 2 columns); before, its rows were counted after the getter and its
+    // size before, and the kernel wrote past the 8 values copied into the
+    // heap's own bookkeeping (a RuntimeError at the next free)
+    const { y, mean } = pn.batchNorm(x, { cols: 2, get eps() { rab.resize(64 * 4); x.set(ramp(56).map((v) => (v * 7) % 11), 8); return 1e-5; } });
+    assert.equal(y.length, 64);
+    assert.equal(mean.length, 2);
+    for (let c = 0; c < 2; c++) {
+      const col = Array.from({ length: 32 }, (_, r) => x[2 * r + c]);
+      const m = col.reduce((a, b) => a + b) / 32;
+      const variance = col.reduce((a, b) => a + (b - m) ** 2, 0) / 32;
+      col.forEach((value, r) => {
+        const want = (value - m) / Math.sqrt(variance + 1e-5);
+        assert.ok(Math.abs(y[2 * r + c] - want) <= 5e-6, `y[${r}][${c}] ${y[2 * r + c]} vs ${want}`);
+      });
+    }
+    // grown after its check (by the scaling option's getter): the 32 values checked are rotated
+    const rab2 = new ArrayBuffer(32 * 4, { maxByteLength: 64 * 4 });
+    const q = new Float32Array(rab2);
+    q.set(ramp(32));
+    const r = pn.rope(q, { seqLen: 4, heads: 1, headDim: 8, scaling: { type: 'linear', get factor() { rab2.resize(64 * 4); return 1; } } });
+    assert.equal(r.length, 32);
+    for (let p = 0; p < 4; p++) {
+      for (let i = 0; i < 4; i++) {
+        const t = p * 10000 ** (-2 * i / 8), a = q[8 * p + i], b = q[8 * p + i + 4];
+        assert.ok(Math.abs(r[8 * p + i] - (a * Math.cos(t) - b * Math.sin(t))) <= 1e-5, `rope[${p}][${i}]`);
+        assert.ok(Math.abs(r[8 * p + i + 4] - (b * Math.cos(t) + a * Math.sin(t))) <= 1e-5, `rope[${p}][${i + 4}]`);
+      }
+    }
+    assert.equal(pn.heapStats().allocations, 0);
+  });
+
+  test(`${name}: every option is read once, so the checks and the kernel see the same arrays and values`, () => {
+    dirty(pn, 777);
+    const x = new Float32Array(32).fill(1);
+    const cos = new Float32Array(16).fill(1), sin = new Float32Array(16);
+    let reads = 0;
+    // cos = 1, sin = 0 at every position: the identity
+    const y = pn.rope(x, { seqLen: 4, heads: 1, headDim: 8, sinCache: sin, get cosCache() { reads++; return reads === 1 ? cos : new Float32Array(1).fill(1); } });
+    assert.equal(reads, 1);
+    assert.deepEqual(Array.from(y), Array.from(x));
+    // a position id that reads 0 once and -5 after: position 0 everywhere, the identity
+    const ids = [0, 0, 0, 0];
+    let idReads = 0;
+    Object.defineProperty(ids, 0, { get() { return idReads++ ? -5 : 0; }, enumerable: true });
+    const z = pn.rope(ramp(32), { seqLen: 4, heads: 1, headDim: 8, positionIds: ids });
+    assert.equal(idReads, 1);
+    assert.deepEqual(Array.from(z), Array.from(ramp(32)));
+    // longrope factors read once: a factor that turns to 0 after its check
+    // reached the kernel's own check, whose message names no argument
+    const factors = [1, 1, 1, 1];
+    let factorReads = 0;
+    Object.defineProperty(factors, 0, { get() { return factorReads++ ? 0 : 1; }, enumerable: true });
+    const freq = pn.ropeFrequencies({ dim: 8, scaling: { type: 'longrope', originalMaxPositions: 16, shortFactor: factors, longFactor: [1, 1, 1, 1] } });
+    assert.equal(factorReads, 1);
+    // factor 1 at every pair: base^(-2i/dim) / 1, rounded to float32
+    assert.equal(freq.invFreq.length, 4);
+    freq.invFreq.forEach((f, i) => assert.ok(Math.abs(f - 10000 ** (-2 * i / 8)) <= 1e-7 * f, `invFreq[${i}] ${f}`));
+  });
+
+  test(`${name}: PnBuffer.set reads its source before it takes the view it writes`, () => {
+    const b = pn.alloc(2);
+    b.array.fill(-1);
+    let big;
+    b.set({ length: 2, get 0() { big = growing(pn); return 5; }, 1: 6 });
+    assert.deepEqual(Array.from(b.array), [5, 6]);
+    big.free();
+    b.free();
+  });
+}
