@@ -13,7 +13,9 @@
 /* π in float64 (M_PI is not C11). */
 #define PN_PI 3.14159265358979323846
 
-/* Natural log from IEEE + - * / only. Within 2 ulp for every x > 0,
+/* Natural log from IEEE + - * / only. Within a few ulp for every x > 0
+ * (4.71 ulp at x = 0.69207969894311427, where e·ln2 and the series cancel,
+ * found by an audit against 50-digit arithmetic; 2 ulp was claimed before),
  * subnormals included; -Inf for ±0, +Inf for +Inf, NaN for NaN and x < 0;
  * O(1): no loop over the exponent. */
 double pn_log(double x);

@@ -84,8 +84,8 @@
  *                              factor, frequencies and a grown base finite
  *   ALiBi                      1 <= heads <= 65536
  *   scratch memory             RoPE (computed and scaled) mallocs scratch
- *                              (exact sizes at each function), at most 2^30
- *                              bytes, and returns PN_ERR_NOMEM when it is
+ *                              (exact sizes at each function), at most 2^31
+ *                              bytes (pn_rope_f32 with position ids), and returns PN_ERR_NOMEM when it is
  *                              not there; no other kernel here allocates
  *   aliasing                   only where a function says "in place allowed"
  *                              (unchecked, see CONVENTIONS)
@@ -214,7 +214,9 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * values rounded to float32, or 0 when the row before had its mean within
  * a quarter of its standard deviation of 0: the sums then need no
  * subtractions); their mean corrects s to the row mean without
- * cancellation. When s proves to be more than half a standard deviation from
+ * cancellation. (So a row's bits can differ between a call on the whole
+ * matrix and a call on that row alone; the bounds below hold either way.)
+ * When s proves to be more than half a standard deviation from
  * the mean (rows that open with outliers or ramps) a second pass repeats the
  * sums about the float32 mean itself. The output pass writes
  * ((x - hi) - lo)·inv in float32, hi + lo being the mean ((x - hi)·inv
@@ -261,8 +263,10 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  * then writes it from cache instead (the same bits either way: a row's
  * result does not depend on the rows around it); a row whose blocks
  * overflow or underflow is redone in float64 (as LayerNorm).
- * Accuracy: max abs error <= 2e-6·max|y| against float64 on every finite
- * input and eps >= 0; inv_rms within 1e-5 relative where it is a normal
+ * Accuracy: max abs error <= 2e-6·max|y| + 2^-148 against float64 on every
+ * finite input and eps >= 0 (the second term, two subnormal steps, for rows
+ * whose every y is subnormal, where even the correctly rounded y is half a
+ * step from float64); inv_rms within 1e-5 relative where it is a normal
  * float32 (an all-zero row with eps = 0 gives inv_rms = Inf and y = NaN).
  * Preconditions and errors as pn_layernorm_f32. */
 int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
@@ -284,7 +288,9 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * float64 (within 5e-6 for |y| < 128)
  * (a batch variance beyond FLT_MAX is returned as Inf). In place allowed.
  * With rows == 1 every y equals beta (the batch variance is 0): this is the
- * documented failure of BatchNorm at batch size 1, not an error.
+ * documented failure of BatchNorm at batch size 1, not an error. With eps
+ * = 0 a constant column (rows == 1 included) gives 0/0 = NaN, exactly as
+ * the float64 formula does.
  * Preconditions: x, y != NULL; running_mean and running_var both given or
  * both NULL (else PN_ERR_NULL); rows, cols >= 1, rows·cols <=
  * PN_MAX_ELEMENTS; eps >= 0 and finite; momentum in [0, 1].
@@ -301,6 +307,8 @@ int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
  * running_mean, running_var: [cols], required. gamma/beta may be NULL.
  * In place allowed. Preconditions: x, y, running_mean, running_var !=
  * NULL; rows, cols >= 1, rows·cols <= PN_MAX_ELEMENTS; eps >= 0 and finite.
+ * running_var is not checked: where running_var[c] + eps is negative (or
+ * 0) the column's y is NaN (or ±Inf), as the float64 formula gives.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG (eps). */
 int pn_batchnorm_infer_f32(float *y, const float *x, const float *gamma,
                            const float *beta, const float *running_mean,
@@ -341,7 +349,8 @@ enum pn_rope_layout {
  * <= 2^31 (when position_ids == NULL); every position id >= 0
  * (PN_ERR_ARG; the ids are read before anything is allocated).
  * Scratch: 8·seq_len·(rotary_dim/2) bytes, 16·(rotary_dim/2) with position
- * ids (one row and the float64 frequencies; at most 2^30).
+ * ids (one row and the float64 frequencies; at most 2^31, for rotary_dim
+ * 2^28, past the wasm builds' 2 GiB: PN_ERR_NOMEM).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,
@@ -464,7 +473,9 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * in-place use as pn_rope_f32.
  * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
  * interleaved, layout, offset and position ids as pn_rope_f32;
- * attention_factor finite and > 0; inv_freq[0 .. rotary_dim/2) finite.
+ * attention_factor finite and > 0; inv_freq[0 .. rotary_dim/2) finite
+ * (an angle p·w_i past float64's range gives NaN, not an error: the
+ * frequencies pn_rope_frequencies_f64 computes stay far below that).
  * Scratch: 8·batch·seq_len·(rotary_dim/2) bytes (at most 2^30).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,

@@ -65,8 +65,10 @@ int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
                          double std);
 
 /* pn_histogram_f32 — equal-width histogram over [min, max).
- * Bin k covers [min + k·w, min + (k+1)·w), w = (max-min)/bins; x == max is
- * counted in the last bin. counts: [bins] uint32 (overwritten).
+ * Bin k covers [e_k, e_(k+1)), e_k = min + k·w and w = (max-min)/bins, both
+ * in float64 (so a value on an edge float64 holds exactly, as 49 in
+ * [0, 147) by 3, is in the bin above it); x == max is counted in the last
+ * bin. counts: [bins] uint32 (overwritten).
  * extra: [3] uint32 = {below (x < min, incl. -Inf), above (x > max, incl.
  * +Inf), nan}. sum(counts) + below + above + nan == n.
  * Preconditions: counts, extra, x != NULL; 0 <= n <= PN_MAX_ELEMENTS (n = 0

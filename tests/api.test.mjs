@@ -63,7 +63,7 @@ function badCalls(pn) {
     [() => pn.alibiSlopes(2.5), RangeError, 'heads'],
     [() => pn.randomNormal(0), RangeError, 'n must be an integer in [1,'],
     [() => pn.randomNormal(4, { std: -1 }), RangeError, 'std must be a finite number in [0, 3.4028234663852886e+38], got -1'],
-    // the kernel takes mean and std as float32: beyond its range every sample was ±Infinity
+    // the samples are float32: a mean or std beyond its range made every one ±Infinity
     [() => pn.randomNormal(4, { mean: 1e39 }), RangeError, 'mean must be a finite number in [-3.4028234663852886e+38, 3.4028234663852886e+38], got 1e+39'],
     [() => pn.randomNormal(4, { std: 1e300 }), RangeError, 'std must be a finite number in [0, 3.4028234663852886e+38], got 1e+300'],
     // a positive eps at or below 2^-150 rounds to float32 0: a constant row gave NaN, not β

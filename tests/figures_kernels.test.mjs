@@ -51,6 +51,29 @@ for (const { name, pn } of all) {
     assert.deepEqual([auto.below, auto.above, auto.nan], [0, 0, 0]);
   });
 
+  test(`${name}: histogram puts a value on an edge in the bin above it, and one an ulp below in the bin below`, () => {
+    // 49 in [0, 147) by 3: (49 − 0)·(3/147) is 0.999… in float64, and the
+    // value went to bin 0
+    assert.deepEqual([...pn.histogram(new Float32Array([49, 98]), { bins: 3, min: 0, max: 147 }).counts], [0, 1, 1]);
+    const below = (t) => Math.fround(t - Math.abs(t) * 2 ** -23 - 1e-45);
+    for (const [min, step] of [[0, 49], [0, 3], [-10, 7], [100, 0.25], [0, 0.1], [-1, 0.2], [3, 1 / 3]]) {
+      for (const bins of [1, 2, 3, 7, 10, 49, 100]) {
+        const max = Math.fround(min + bins * step);
+        if (!(max > min)) continue;
+        const x = [];
+        for (let k = 0; k <= bins; k++) {
+          const edge = Math.fround(min + k * step);
+          x.push(edge, below(edge), Math.fround(edge + Math.abs(edge) * 2 ** -23 + 1e-45));
+        }
+        const data = Float32Array.from(x);
+        const got = pn.histogram(data, { bins, min: Math.fround(min), max });
+        const want = histogram(data, { bins, min: Math.fround(min), max });
+        assert.deepEqual([...got.counts], want.counts, `[${min}, ${max}) by ${bins}`);
+        assert.deepEqual([got.below, got.above, got.nan], [want.below, want.above, want.nan]);
+      }
+    }
+  });
+
   test(`${name}: colormap writes the table's colours, NaN transparent`, () => {
     const lut = pn.colormapTable('diverging');
     const px = pn.colormap(new Float32Array([-1, 0, 1, NaN, 5, -5]), { vmin: -1, vmax: 1 });

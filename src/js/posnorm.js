@@ -789,7 +789,7 @@ export class Posnorm {
     const fn = 'randomNormal';
     v.int(fn, 'n', n, 1);
     const o = v.options(fn, opts, ['mean', 'std', 'seed', 'out']);
-    // the kernel takes both as float32 (a mean of 1e39 would be Inf)
+    // the samples are float32: a mean or std past its range made every one ±Infinity
     const mean = v.num(fn, 'mean', o.mean ?? 0, -v.F32_MAX, v.F32_MAX);
     const std = v.num(fn, 'std', o.std ?? 1, 0, v.F32_MAX);
     const seed = v.int(fn, 'seed', o.seed ?? 0, 0, 2 ** 32 - 1);
