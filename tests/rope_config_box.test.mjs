@@ -97,3 +97,39 @@ test('a config file read while a preset\'s text waits to be written stays in the
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the canvas\'s text alternative names the config shown now, from the first frame after a change', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const label = () => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('canvas[role=img]').getAttribute('aria-label'), TAG);
+  await page.evaluate(([t, p]) => { document.querySelector(t).preset = p; }, [TAG, 'llama-3.1-8b']);
+  await frame(page);
+  assert.match(await label(), /\(llama3\)/);
+  // the same number of pairs, no rope_scaling: its type is "default" (the label said llama3 until the pairs changed)
+  await page.evaluate(([t, p]) => { document.querySelector(t).preset = p; }, [TAG, 'mistral-7b-v0.1']);
+  await frame(page);
+  const text = await label();
+  assert.match(text, /Mistral/);
+  assert.match(text, /\(default\)/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a rope_theta whose float32 frequencies underflow to 0 shows ∞ wavelengths, and pairs no scaling touches as kept', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  // ω_i = 1e100^(−2i/128) is below float32's smallest step (1.4e-45) from pair 29 on
+  await page.locator(`${TAG} textarea[name=config-json]`).fill(JSON.stringify({ max_position_embeddings: 4096, hidden_size: 4096, num_attention_heads: 32, rope_theta: 1e100 }));
+  await page.locator(`${TAG} button[data-key=rcRead]`).click();
+  await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.headDim, TAG);
+  await page.evaluate((t) => { document.querySelector(t).pair = 63; }, TAG);
+  await frame(page);
+  const { counts, readout, zeros } = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    return { counts: el.result.counts, readout: el.shadowRoot.querySelector('.readout').textContent, zeros: el.result.invFreq.filter((w) => w === 0).length };
+  }, TAG);
+  assert.ok(zeros > 0, 'some frequencies are float32 0');
+  assert.deepEqual(counts, { kept: 64, interpolated: 0, blended: 0 });
+  assert.doesNotMatch(readout, /NaN|Infinity/);
+  assert.match(readout, /∞/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -42,7 +42,10 @@ export class PosnormBlock extends PnFigure {
     { prop: 'pe', attr: 'pe', kind: 'choice', choices: ['on', 'off'], choiceLabels: { off: 'peOff', on: 'peOn' }, def: 'on', label: 'withPe' },
     { prop: 'gelu', attr: 'gelu', kind: 'choice', choices: ['erf', 'tanh'], choiceLabels: { erf: 'geluErf', tanh: 'geluTanh' }, def: 'erf', label: 'geluForm' },
     { prop: 'dModel', attr: 'd-model', kind: 'int', min: 8, max: 32, step: 8, def: 16, label: 'dModel', round: (v) => Math.max(8, v - (v % 8)) },
-    { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 4, def: 2, label: 'attnHeads', round: (v) => (v === 3 ? 4 : v) },
+    // 1, 2 or 4 heads (d_model 8 is not split in 3): a slider over log10 by
+    // log10(2), so each arrow key moves one head count either way (an int
+    // slider that rounded 3 up to 4 could not step down from 4)
+    { prop: 'heads', attr: 'heads', kind: 'log', min: 1, max: 4, logStep: Math.log10(2), def: 2, label: 'attnHeads', round: (v) => (v < 1.5 ? 1 : v < 3 ? 2 : 4) },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 4, label: 'seed', hidden: true },
   ];
 

@@ -81,11 +81,18 @@ export async function unpackConfig(packed) {
 export function classifyPairs(plain, scaled, factor) {
   return Array.from(scaled, (w, i) => {
     const ratio = plain[i] / w;
-    if (Math.abs(ratio - 1) <= REL) return 'kept';
+    // both 0 where float32 ω_i underflowed (a base past about 1e45): the same
+    if (plain[i] === w || Math.abs(ratio - 1) <= REL) return 'kept';
     if (factor > 1 && ratio >= factor * (1 - REL)) return 'interpolated';
     return 'blended';
   });
 }
+
+/**
+ * A wavelength (or a ratio of frequencies) for the readout: ∞ where a
+ * float32 ω_i underflowed to 0 (rope_theta past about 1e45), not "Infinity".
+ */
+const wave = (v) => (Number.isFinite(v) ? fmt(v, 5) : '∞');
 
 export class PosnormRopeConfig extends PnFigure {
   /**
@@ -322,7 +329,7 @@ export class PosnormRopeConfig extends PnFigure {
       t.rcReadoutCounts(counts.kept, counts.interpolated, counts.blended, n, fmt(d.stretch, 5)),
       t.rcReadoutFactor(fmt(ext.attentionFactor, 6)),
       t.rcReadoutLength(this.seqLen, waves.filter((v) => v > this.seqLen).length, n),
-      t.rcReadoutPair(i, fmt(plainWaves[i], 5), fmt(waves[i], 5), fmt(plain[i] / ext.invFreq[i], 5), t[`rc_${classes[i]}`]),
+      t.rcReadoutPair(i, wave(plainWaves[i]), wave(waves[i]), wave(plain[i] === ext.invFreq[i] ? 1 : plain[i] / ext.invFreq[i]), t[`rc_${classes[i]}`]),
       ...(src.note ? [src.note] : []),
       r.warnings.length ? t.rcWarnings(r.warnings.length) : t.rcNoWarnings,
     ];
@@ -331,7 +338,11 @@ export class PosnormRopeConfig extends PnFigure {
   }
 
   describe() {
-    const d = this._data;
+    // the config shown now (the text alternative is written when the
+    // controls change, before the render that would compute it: it named
+    // the preset before with its type)
+    const src = this.pn ? this._source() : null;
+    const d = src?.config !== undefined ? this._compute(src) : null;
     return this.t.rcAlt({ preset: this.preset === 'custom' ? this.t.rcCustom : PRESETS[this.preset].label, type: d?.r?.ropeType ?? '—', pairs: d?.r ? d.r.rotaryDim / 2 : 0, seqLen: this.seqLen });
   }
 

@@ -57,7 +57,13 @@ function syncControl(fig, c, entry, value) {
     return;
   }
   const scale = (v) => (c.kind === 'log' ? Math.log10(v) : v);
-  const min = String(scale(bound(fig, c, 'min'))), max = String(scale(bound(fig, c, 'max')));
+  // a range input's steps start at its min, and End or a drag stops at the
+  // last step at or below its max: a max between two steps (log10 of
+  // 2^24 − 1 by 0.01) was out of reach. The slider's top is the first step
+  // at or past the max; the figure clamps what lies past it to the max.
+  const lo = scale(bound(fig, c, 'min')), hi = scale(bound(fig, c, 'max'));
+  const step = c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1);
+  const min = String(lo), max = String(lo + Math.ceil((hi - lo) / step - 1e-9) * step);
   if (input.min !== min) input.min = min;
   if (input.max !== max) input.max = max;
   // the position: written when the value moved, or when the slider shows

@@ -1,0 +1,64 @@
+// Every slider of every figure, by keyboard alone (Chromium): End reaches
+// the control's max and Home its min, whatever the slider's step (a log
+// slider's steps of 0.01 started at its min and stopped short of a max
+// between two of them: precision's pos reached 16595869 of 16777215,
+// rope-config's seqLen 2089296 of 2097152), and the arrow keys step both
+// ways through a control that skips a value (block's heads: 1, 2, 4; it
+// could not step down from 4, since 3 rounded back up).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { FIGURES } from '../web/figures/registry.js';
+import { open, startFigure, useBrowser } from './browser/harness.mjs';
+
+const env = useBrowser(before, after);
+
+/** Presses `key` on the slider of `prop`, waits a frame; returns the figure's value and the bound asked for. */
+async function press(page, tag, prop, key, boundKey) {
+  await page.evaluate(([t, p]) => document.querySelector(t).shadowRoot.querySelector(`input[name="${p}"]`).focus(), [tag, prop]);
+  await page.keyboard.press(key);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(([t, p, b]) => {
+    const el = document.querySelector(t);
+    const c = el.constructor.controls.find((k) => k.prop === p);
+    const bound = b && (typeof c[b] === 'function' ? c[b](el) : c[b]);
+    return { value: el[p], bound };
+  }, [tag, prop, boundKey]);
+}
+
+test('End and Home reach every slider\'s max and min', async () => {
+  let sliders = 0;
+  for (const { name, tag } of FIGURES) {
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`, { width: 1000 });
+    try {
+      await startFigure(page, tag);
+      const props = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('input[type=range]')].map((i) => i.name), tag);
+      for (const prop of props) {
+        for (const [key, b] of [['End', 'max'], ['Home', 'min'], ['End', 'max']]) {
+          const { value, bound } = await press(page, tag, prop, key, b);
+          assert.equal(value, bound, `${name} ${prop}: ${key} gives ${value}, its ${b} is ${bound}`);
+        }
+        sliders++;
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+  assert.ok(sliders >= 30, `${sliders} sliders`);
+});
+
+test('block\'s heads slider steps 1 → 2 → 4 and back by the arrow keys', async () => {
+  const tag = 'posnorm-block';
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=block&lang=en`, { width: 1000 });
+  try {
+    await startFigure(page, tag);
+    const seen = [];
+    for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']) {
+      seen.push((await press(page, tag, 'heads', key)).value);
+    }
+    assert.deepEqual(seen, [1, 2, 4, 4, 2, 1, 1]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
