@@ -74,6 +74,29 @@ test('properties set before the element is defined are replayed, not shadowed', 
   await context.close();
 });
 
+test('−0 is read as 0: setting it where the value is 0 changes nothing and fires no posnorm-change', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-waveform id="w"></posnorm-waveform><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#w');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#w');
+    const tick = () => new Promise((res) => setTimeout(res));
+    el.pos = 0;
+    await tick();
+    let events = 0;
+    el.addEventListener('posnorm-change', () => events++);
+    el.pos = -0;
+    await tick();
+    el.setAttribute('pos', '-0');
+    await tick();
+    el.setAttribute('pos', '-0.4');
+    await tick();
+    return { events, positiveZero: Object.is(el.pos, 0) };
+  });
+  assert.deepEqual(r, { events: 0, positiveZero: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('one parse rule for bad values; removing an attribute returns the default', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="128"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');

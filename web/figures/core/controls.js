@@ -39,7 +39,8 @@ function clampRound(c, value, min, max) {
   if (max !== undefined && v > max) v = max;
   if (c.kind === 'int') v = Math.round(v);
   if (c.round) v = c.round(v);
-  return v;
+  // −0 is 0: else "-0" (or −0.4 rounded) was a change from 0 and fired posnorm-change
+  return v === 0 ? 0 : v;
 }
 
 /**
