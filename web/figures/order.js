@@ -34,7 +34,7 @@ export class PosnormOrder extends PnFigure {
     this._list.className = 'tokens';
     this._list.setAttribute('part', 'tokens');
     // drag a token sideways past half a chip to move it (mouse and touch);
-    // the list keeps the pointer while the chips are rebuilt under it
+    // the list keeps the pointer while the chips move under it
     this._list.addEventListener('pointerdown', (e) => {
       const chip = e.target.closest?.('button.tok');
       if (!chip) return;
@@ -68,40 +68,71 @@ export class PosnormOrder extends PnFigure {
     this._focusToken = Number(o[to]);
   }
 
+  /**
+   * The ◀ chip ▶ item of token `tok`, made once and kept: a redraw updates
+   * it in place and a move reorders the items, so the control a reader is
+   * on stays the same element. Its handlers look up where the token stands
+   * when they run (two presses may come before the next frame).
+   */
+  _item(tok) {
+    this._items ??= new Map();
+    let item = this._items.get(tok);
+    if (item) return item;
+    const li = document.createElement('li');
+    const left = document.createElement('button');
+    const chip = document.createElement('button');
+    const right = document.createElement('button');
+    left.type = chip.type = right.type = 'button';
+    left.textContent = '◀';
+    right.textContent = '▶';
+    chip.className = 'tok';
+    chip.textContent = TOKENS[tok];
+    chip.dataset.token = String(tok);
+    const moveBy = (step) => this.move(this.order.indexOf(chip.dataset.token), step);
+    left.addEventListener('click', () => moveBy(-1));
+    right.addEventListener('click', () => moveBy(1));
+    chip.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        e.preventDefault();
+        moveBy(e.key === 'ArrowLeft' ? -1 : 1);
+      }
+    });
+    li.append(left, chip, right);
+    item = { li, left, chip, right };
+    this._items.set(tok, item);
+    return item;
+  }
+
   _chips() {
     const t = this.t;
     const order = [...this.order].map(Number);
+    // the control that has focus, if it is one of the tokens'
+    const active = this.shadowRoot.activeElement;
+    const had = active && this._list.contains(active) ? active : null;
     const items = order.map((tok, at) => {
-      const li = document.createElement('li');
-      const left = document.createElement('button');
-      const chip = document.createElement('button');
-      const right = document.createElement('button');
-      left.type = chip.type = right.type = 'button';
-      left.textContent = '◀';
-      right.textContent = '▶';
+      const { li, left, chip, right } = this._item(tok);
       left.setAttribute('aria-label', t.moveLeft(TOKENS[tok]));
       right.setAttribute('aria-label', t.moveRight(TOKENS[tok]));
       left.disabled = at === 0;
       right.disabled = at === order.length - 1;
-      chip.className = 'tok';
-      chip.textContent = TOKENS[tok];
-      chip.dataset.token = String(tok);
       chip.setAttribute('aria-label', t.tokenAt(TOKENS[tok], at + 1, order.length));
-      left.addEventListener('click', () => this.move(at, -1));
-      right.addEventListener('click', () => this.move(at, 1));
-      chip.addEventListener('keydown', (e) => {
-        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-          e.preventDefault();
-          this.move(at, e.key === 'ArrowLeft' ? -1 : 1);
-        }
-      });
-      li.append(left, chip, right);
       return li;
     });
-    this._list.replaceChildren(...items);
+    // reorder only what moved (an item taken out of the list loses focus)
+    items.forEach((li, at) => {
+      const here = this._list.children[at];
+      if (here !== li) this._list.insertBefore(li, here ?? null);
+    });
     if (this._focusToken !== undefined) {
-      this._list.querySelector(`[data-token="${this._focusToken}"]`)?.focus();
+      // after a move: the moved token
+      this._item(this._focusToken).chip.focus();
       this._focusToken = undefined;
+    } else if (had) {
+      // any other redraw: the same control again, or its token where that
+      // control is now disabled (the browser would drop its focus later, at
+      // the next frame)
+      const to = had.disabled ? had.parentElement.querySelector('button.tok') : had;
+      if (this.shadowRoot.activeElement !== to) to.focus({ preventScroll: true });
     }
   }
 
