@@ -134,11 +134,13 @@ test('precision: the type selector — bfloat16/float16 errors, exact positions 
     assert.match(r.text, new RegExp(`max error of the ${precision} code`));
     assert.match(r.text, new RegExp(`Positions in ${compute === 'low' ? precision : 'float32'} are exact integers up to ${exact}`));
   }
-  // bfloat16 at pos 300 with compute 'low': stored as 300 (300 is even), the spacing there is 2
+  // bfloat16 at pos 301 with compute 'low': stored as 300, the spacing there
+  // is 2 and 300's significand (150) is even, so both ties round to it:
+  // 299, 300 and 301 share it
   await page.evaluate((t) => Object.assign(document.querySelector(t), { type: 'bfloat16', compute: 'low', pos: 301 }), tag);
   await page.waitForFunction((t) => document.querySelector(t).result.p === 301, tag);
   const r = await page.evaluate((t) => document.querySelector(t).result, tag);
-  assert.deepEqual([r.stored, r.share], [300, 2]);
+  assert.deepEqual([r.stored, r.share], [300, 3]);
   // the share link carries the type and compute
   const link = await page.evaluate((t) => document.querySelector(t).shareUrl(), tag);
   assert.match(link, /type=bfloat16/);
@@ -217,11 +219,13 @@ test('precision: the float64 reference is kept across type and compute changes, 
       // off by 1e-7 of themselves passed the old bound, 2e-7 alone.
       const slack = 2e-15 * (sample.p + 1);
       assert.ok(sample.err64 < 2e-7 && sample.err64 >= rounded - slack && sample.err64 <= rounded + slack, `${at}: posnorm's error ${sample.err64}, ${rounded} give or take ${slack}`);
-      // (float16 positions past 65504 are Inf when cast, compute 'low': sin and cos are NaN there)
+      // (float16 positions from 65520 are Inf when cast, compute 'low': sin
+      // and cos are NaN there, and the figure gives no error: null, marked)
       if (Number.isNaN(e)) {
-        assert.ok(Number.isNaN(sample.err32) && Number.isNaN(sample.blur), `${at}: NaN where the emulation is, got ${sample.err32} and blur ${sample.blur}`);
+        assert.ok(sample.overflow === true && sample.err32 === null && sample.blur === null && sample.dist32 === null, `${at}: none where the emulation is NaN, got ${sample.err32}, blur ${sample.blur}, overflow ${sample.overflow}`);
         continue;
       }
+      assert.equal(sample.overflow, false, `${at}: overflow`);
       assert.ok(Math.abs(sample.err32 - e) <= 1e-6 * e + 2e-7, `${at}: code error ${sample.err32} vs ${e}`);
       // (the code's values may differ from the emulation's by the 2e-7 above,
       // which the slowest pair's step turns into 2e-7 / minChord)
@@ -266,4 +270,126 @@ test('precision: the float64 reference is kept across type and compute changes, 
   await step({ type: 'float16' }, 'same');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('precision: a position float16 cannot hold (every step in float16, from 65520) is said to be stored as Infinity — no NaN numbers in the readout, the picture\'s text or the CSV — and the share count is how many integers round to the stored value', async () => {
+  // rounding of a positive integer to `bits` significant bits, ties to even,
+  // Infinity once it rounds to 2^(emax+1) or more: written here, apart from
+  // the figure's and from reference/lowprec.mjs
+  const roundInt = (n, bits, emax) => {
+    let e = 0;
+    while (2 ** (e + 1) <= n) e++;
+    const s = Math.max(1, 2 ** (e + 1 - bits));
+    const lo = Math.floor(n / s), frac = n / s - lo;
+    const v = (frac > 0.5 || (frac === 0.5 && lo % 2 === 1) ? lo + 1 : lo) * s;
+    return v >= 2 ** (emax + 1) ? Infinity : v;
+  };
+  const f16 = (n) => roundInt(n, 11, 15), bf16 = (n) => roundInt(n, 8, 127);
+  // how many integers round to the value p rounds to (they are consecutive)
+  const sharing = (p, round) => {
+    const v = round(p);
+    let lo = p, hi = p;
+    while (round(lo - 1) === v) lo--;
+    while (round(hi + 1) === v) hi++;
+    return hi - lo + 1;
+  };
+  let from = 1;
+  while (f16(from) !== Infinity) from++;
+  const max = f16(from - 1);
+  assert.deepEqual([from, max, f16(65500), sharing(65500, f16), f16(65488), sharing(65488, f16), sharing(2049, f16)], [65520, 65504, 65504, 31, 65472, 33, 2]);
+  const f16low = (pos) => ({ type: 'float16', compute: 'low', pos, round: f16 });
+  const settings = [f16low(65536), f16low(65519), f16low(65520), f16low(65500), f16low(65488), f16low(2049),
+    // float16 computed in float32 keeps positions in float32; bfloat16 has float32's range
+    { type: 'float16', compute: 'float32', pos: 65536, round: Math.fround }, { type: 'float16', compute: 'float32', pos: 65520, round: Math.fround },
+    { type: 'bfloat16', compute: 'low', pos: 16777215, round: bf16 }, { type: 'bfloat16', compute: 'low', pos: 65520, round: bf16 }];
+  // the deliberate statements: the only places NaN or Infinity may be written
+  const statements = {
+    en: ['stores pos as Infinity (it overflows)', 'is NaN there', 'is stored as Infinity'],
+    ko: ['pos는 Infinity로 저장됩니다(범위 초과)', '모두 NaN이며', 'Infinity로 저장됩니다', 'Infinity로 저장됨'],
+  };
+  for (const lang of ['en', 'ko']) {
+    const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=${lang}`, { width: 800 });
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
+    for (const { round, ...setting } of settings) {
+      const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+      await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
+      await page.waitForFunction(([t, k, s]) => {
+        const el = document.querySelector(t), r = el.result;
+        return el.renderTimes.length > k && r && r.p === s.pos && r.type === s.type && r.compute === s.compute;
+      }, [tag, n, setting]);
+      // (Infinity and NaN do not survive page.evaluate's serialisation: spelled out)
+      const r = await page.evaluate((t) => {
+        const el = document.querySelector(t);
+        const spell = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isFinite(v) ? String(v) : v]));
+        const { samples, ...result } = el.result;
+        return { result: spell(result), samples: samples.map(spell), lines: [...el.shadowRoot.querySelector('.readout').children].map((li) => li.textContent), alt: [...el.shadowRoot.querySelectorAll('canvas')].map((c) => c.getAttribute('aria-label')), csv: el.toCsv() };
+      }, tag);
+      const { type, compute, pos: p } = setting, res = r.result;
+      const at = `${lang} ${type}/${compute} pos ${p}`;
+      const over = round(p) === Infinity, nextOver = round(p + 1) === Infinity;
+      assert.equal(over, type === 'float16' && compute === 'low' && p >= 65520, `${at}: own rounding`);
+      // the result: finite numbers, or null where the code has no value, with overflow saying why
+      assert.equal(res.overflow, over, `${at}: overflow`);
+      assert.equal(res.stored, over ? 'Infinity' : round(p), `${at}: stored`);
+      assert.equal(res.share, over ? null : sharing(p, round), `${at}: how many integers share the stored value`);
+      if (type === 'float16' && compute === 'low') assert.deepEqual([res.overflowFrom, res.overflowMax], [from, max], `${at}: overflow from, largest finite`);
+      else assert.ok(res.overflowFrom > 2 ** 24, `${at}: no position of the figure overflows, from ${res.overflowFrom}`);
+      for (const key of ['err32', 'errNorm32', 'blur', 'dist32']) {
+        const none = over || (key === 'dist32' && nextOver);
+        if (none) assert.equal(res[key], null, `${at}: ${key}`);
+        else assert.ok(Number.isFinite(res[key]), `${at}: ${key} ${res[key]}`);
+      }
+      for (const key of ['p', 'err64', 'dist64', 'exact']) assert.ok(Number.isFinite(res[key]), `${at}: ${key} ${res[key]}`);
+      // the code's error where it has one equals the bit emulation's
+      if (!over) {
+        const row = peLowPrecision({ seqLen: 1, dModel: 512, offset: p, precision: type, compute });
+        let err = 0;
+        for (let c = 0; c < 512; c++) err = Math.max(err, Math.abs(row[c] - (c % 2 ? Math.cos : Math.sin)(p * frequency(c >> 1, 512, 10000))));
+        assert.ok(Math.abs(res.err32 - err) <= 1e-6 * err + 2e-7, `${at}: max error ${res.err32} vs ${err}`);
+      }
+      // the samples: the same, and marked
+      for (const s of r.samples) {
+        const sOver = round(s.p) === Infinity;
+        assert.equal(s.overflow, sOver, `${at}: sample ${s.p} overflow`);
+        for (const key of ['err32', 'errNorm32', 'blur', 'dist32']) {
+          if (sOver || (key === 'dist32' && round(s.p + 1) === Infinity)) assert.equal(s[key], null, `${at}: sample ${s.p} ${key}`);
+          else assert.ok(Number.isFinite(s[key]), `${at}: sample ${s.p} ${key} ${s[key]}`);
+        }
+      }
+      // the text: NaN and Infinity only inside the statements that explain them
+      const text = r.lines.join('\n');
+      let rest = text;
+      for (const phrase of statements[lang]) rest = rest.split(phrase).join('');
+      assert.doesNotMatch(rest, /NaN|Infinity|undefined|null/, `${at}: ${text}`);
+      for (const alt of r.alt) assert.doesNotMatch(alt, /NaN|Infinity|undefined|null/, `${at}: canvas text ${alt}`);
+      if (lang === 'en') {
+        if (over) {
+          assert.match(r.lines[0], new RegExp(`^pos ${p}: float16 stores pos as Infinity \\(it overflows\\), so every sin and cos of the float16 code .* is NaN there and that code has no error, distance or worst pair at pos; max error of posnorm [0-9.e-]+; distance to PE\\(pos\\+1\\) in float64 [0-9.]+$`), at);
+          assert.equal(r.lines[2], `Positions in float16 are exact integers up to 2048; its largest finite value is ${max}, so every integer from ${from} up (pos ${p} among them) is stored as Infinity.`, at);
+        } else {
+          assert.match(r.lines[0], new RegExp(`^pos ${p}: max error of the ${type} code`), at);
+          assert.equal(r.lines[0].includes(`none (pos+1 = ${p + 1} is stored as Infinity in float16)`), nextOver, `${at}: ${r.lines[0]}`);
+          const count = sharing(p, round);
+          assert.ok(r.lines[2].endsWith(`pos ${p} is stored as ${round(p)}${count > 1 ? `, a value ${count} neighbouring positions share` : ''}.`), `${at}: ${r.lines[2]}`);
+        }
+      } else {
+        assert.equal(r.lines[0].includes('Infinity로 저장됩니다(범위 초과)'), over, `${at}: ${r.lines[0]}`);
+        if (!over) assert.ok(r.lines[2].includes(`pos ${p}는 ${round(p)}(으)로 저장됩니다`) && r.lines[2].includes(sharing(p, round) > 1 ? `(이웃한 위치 ${sharing(p, round)}개가 같은 값)` : '.'), `${at}: ${r.lines[2]}`);
+      }
+      // the CSV: numbers, or an empty cell in the code's columns where it has no value
+      const [head, ...rows] = r.csv.trim().split('\n');
+      assert.equal(head.split(',').length, 6, head);
+      for (const line of rows) {
+        const cells = line.split(',');
+        const q = Number(cells[0]);
+        const empty = [false, round(q) === Infinity, false, false, round(q + 1) === Infinity, round(q) === Infinity];
+        cells.forEach((cell, k) => {
+          if (empty[k]) assert.equal(cell, '', `${at}: CSV row ${q} column ${k}`);
+          else assert.ok(cell !== '' && Number.isFinite(Number(cell)), `${at}: CSV row ${q} column ${k}: ${cell}`);
+        });
+      }
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });

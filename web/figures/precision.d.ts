@@ -21,14 +21,19 @@ export declare class PosnormPrecision extends PnFigure {
    * selected code (float32, or the 16-bit type); exact: positions are exact integers up to it;
    * stored: the cursor position as stored, share: how many integers share that value;
    * constantFrom: the first column from which every cos column is 1 at pos (so constant over
-   * 0…pos), or null; constantColumns: how many cos columns that is.
+   * 0…pos), or null; constantColumns: how many cos columns that is. Where the type stores the
+   * position as Infinity (float16 with compute 'low': every integer from overflowFrom, 65520;
+   * its largest finite value overflowMax, 65504) overflow is true, err32, errNorm32, blur and
+   * share are null, and dist32 is null there and where pos + 1 overflows.
    */
   readonly result: {
-    p: number; err32: number; err64: number; errNorm32: number; dist32: number; dist64: number; blur: number;
+    p: number; err32: number | null; err64: number; errNorm32: number | null; dist32: number | null; dist64: number; blur: number | null;
+    overflow: boolean;
     type: 'float32' | 'bfloat16' | 'float16'; compute: 'float32' | 'low';
-    exact: number; stored: number; share: number; constantFrom: number | null; constantColumns: number;
+    exact: number; stored: number; share: number | null; overflowFrom: number; overflowMax: number;
+    constantFrom: number | null; constantColumns: number;
     crossover: number | null;
-    samples: Array<{ p: number; err32: number; err64: number; errNorm32: number; dist32: number; dist64: number }>;
+    samples: Array<{ p: number; err32: number | null; err64: number; errNorm32: number | null; dist32: number | null; dist64: number; blur: number | null; overflow: boolean }>;
   };
 }
 

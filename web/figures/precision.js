@@ -10,7 +10,9 @@
 // code in bfloat16 or float16 (in float32 then rounded, or every step in the
 // type) and adds where the type breaks: the integer positions it still
 // tells apart, and the dimension from which the table's cos columns are
-// constant over positions 0 … pos.
+// constant over positions 0 … pos. float16 with every step in it cannot
+// hold positions from 65520 (stored as Infinity: the code's sin and cos are
+// NaN there); the readout says so, and gives no numbers for that code there.
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/precision.js';
 import { PnFigure } from './core/base.js';
@@ -28,6 +30,38 @@ const SAMPLES = 72;
 const LINES = [['err32', '--pn-accent', []], ['blur', '--pn-bar-after', [1, 2]], ['err64', '--pn-sin', []], ['dist64', '--pn-fg', [6, 3]], ['dist32', '--pn-cos', [2, 3]]];
 /** Significant bits of each type's significand: integers are exact up to 2^bits. */
 const BITS = { float32: 24, bfloat16: 8, float16: 11 };
+/** Each type's largest exponent: its largest finite value is (2 − 2^(1−bits))·2^emax. */
+const EMAX = { float32: 127, bfloat16: 127, float16: 15 };
+
+/**
+ * The type's largest finite value and the first integer it stores as
+ * Infinity: halfway from that value to 2^(emax+1), where round to nearest
+ * even goes up (the largest finite value's significand is odd). float16:
+ * 65504 and 65520; bfloat16 and float32 only past 3.4e38, far above 2^24.
+ */
+function overflow(type) {
+  const e = EMAX[type], bits = BITS[type];
+  return { max: 2 ** (e + 1) - 2 ** (e + 1 - bits), from: 2 ** (e + 1) - 2 ** (e - bits) };
+}
+
+/**
+ * How many integers a type with `bits` significant bits stores as v (finite,
+ * at least 1): those less than half a spacing from v, and those exactly half
+ * a spacing away when v's significand is even (round to nearest even sends
+ * a tie to it). The spacing below a power of two is half that above it.
+ * float16: 65504 (odd) is shared by 31 integers, 65472 (even) by 33, 2048
+ * by 2 (2048, and 2049 halfway to 2050); 1 wherever integers are exact.
+ */
+function sharing(v, bits) {
+  let e = Math.floor(Math.log2(v));
+  if (2 ** e > v) e--;
+  else if (2 ** (e + 1) <= v) e++;
+  const up = 2 ** (e + 1 - bits), down = v === 2 ** e ? up / 2 : up;
+  const even = (v / up) % 2 === 0;
+  // the integers k ≥ 1 with k < half, and k = half when it is a tie won by v
+  const side = (half) => Math.ceil(half) - 1 + (half >= 1 && Number.isInteger(half) && even ? 1 : 0);
+  return 1 + side(down / 2) + side(up / 2);
+}
 
 /** codeErrors' four results, read at once by _at (one figure computes at a time). */
 const ERRORS = new Float64Array(4);
@@ -95,6 +129,14 @@ export class PosnormPrecision extends PnFigure {
 
   /** What the readouts call the selected code. */
   _code() { return this.t.precCode(this.type, this.compute === 'low'); }
+
+  /**
+   * The type positions are stored in: the selected type when every step is
+   * in it (compute 'low', the article's `position` tensor cast), else
+   * float32 (the code runs in float32 and its finished table is rounded,
+   * model.to(dtype): the position is never in the 16-bit type).
+   */
+  _posType() { return this.type !== 'float32' && this.compute === 'low' ? this.type : 'float32'; }
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
@@ -189,22 +231,31 @@ export class PosnormPrecision extends PnFigure {
       if (ref) ref.err64[k] = err64;
     }
     const e = codeErrors(a32, row, at, chord, d, ERRORS);
-    return { p, err32: e[0], err64, errNorm32: Math.sqrt(e[1]), dist32: Math.sqrt(e[2]), dist64: this._dist64, blur: e[3], row: sample ? null : a32.subarray(0, d) };
+    // a position the type stores as Infinity (float16, every step in it:
+    // from 65520) makes every angle of the code's row Infinity and its sin
+    // and cos NaN: its errors there are none (null), not numbers to show
+    // (overflow marks the row), and so is its distance to pos + 1 when
+    // that one is stored as Infinity (at 65519)
+    const from = overflow(this._posType()).from, over = p >= from, next = p + 1 >= from;
+    return { p, err32: over ? null : e[0], err64, errNorm32: over ? null : Math.sqrt(e[1]), dist32: next ? null : Math.sqrt(e[2]), dist64: this._dist64, blur: over ? null : e[3], overflow: over, row: sample ? null : a32.subarray(0, d) };
   }
 
   /**
    * Where the type breaks at the cursor: the largest integer up to which
    * positions are exact (2^bits: with compute 'float32' the positions stay
    * float32), what the cursor position is stored as and how many integers
-   * share that value; and the first dimension from which every cos column is
-   * exactly 1 at pos — over 0 … pos then, since the angles grow with the
-   * position and the cos falls from 1, those columns are constant.
+   * share that value (null when it is Infinity: every integer from
+   * overflowFrom on, the type's largest finite value being overflowMax); and
+   * the first dimension from which every cos column is exactly 1 at pos —
+   * over 0 … pos then, since the angles grow with the position and the cos
+   * falls from 1, those columns are constant.
    */
   _breaks(at) {
-    const posType = this.type !== 'float32' && this.compute === 'low' ? this.type : 'float32';
+    const posType = this._posType();
     const exact = 2 ** BITS[posType];
     const stored = posType === 'float32' ? Math.fround(at.p) : this.pn.roundToPrecision(Float32Array.of(at.p), { precision: posType })[0];
-    const spacing = at.p < 1 ? 1 : 2 ** Math.max(0, Math.floor(Math.log2(at.p)) + 1 - BITS[posType]);
+    const { max, from } = overflow(posType);
+    const share = Number.isFinite(stored) ? sharing(stored, BITS[posType]) : null;
     const d = this.dModel;
     let first = d;
     for (let c = d - 1; c >= 1; c -= 2) {
@@ -212,7 +263,7 @@ export class PosnormPrecision extends PnFigure {
       first = c;
     }
     const constantFrom = first < d ? first : null;
-    return { exact, stored, share: spacing, constantFrom, constantColumns: constantFrom === null ? 0 : (d - constantFrom + 1) >> 1 };
+    return { exact, stored, share, overflowFrom: from, overflowMax: max, constantFrom, constantColumns: constantFrom === null ? 0 : (d - constantFrom + 1) >> 1 };
   }
 
   _compute() {
@@ -252,7 +303,8 @@ export class PosnormPrecision extends PnFigure {
     const names = { err32: t.precErrCode(code), blur: t.precBlur, err64: t.precErr64, dist64: t.precDist64, dist32: t.precDistCode(code) };
     const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [names[key], this.color(colour), dash]), 4, 12);
     const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
-    const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((sample) => sample[key]), colour: this.color(colour), dash }));
+    // (a sample the type cannot hold, null, is left out of its line: NaN)
+    const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((sample) => sample[key] ?? NaN), colour: this.color(colour), dash }));
     // the y range: the positive values of every series (in loops: a
     // flatMap, filter and two spreads were a quarter of what a drag allocated)
     let yMin = Infinity, yMax = -Infinity;
@@ -276,11 +328,15 @@ export class PosnormPrecision extends PnFigure {
     vRule(this, ctx, rect, X(Math.max(1, c.p)));
     if (r.crossover) vRule(this, ctx, rect, X(Math.max(1, r.crossover)), { colour: '--pn-muted', dash: [4, 4] });
     const b = r.breaks;
-    const posType = this.type !== 'float32' && this.compute === 'low' ? this.type : 'float32';
+    const posType = this._posType();
+    // past the type's range the code has no numbers at pos (or none for its
+    // distance to pos + 1, at the last integer before): the readout says so
     const items = [
-      t.precReadout(c.p, code, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), fmt(c.dist32, 4), fmt(c.blur, 3)),
+      c.overflow
+        ? t.precReadoutOverflow(c.p, code, posType, fmt(c.err64, 3), fmt(c.dist64, 4))
+        : t.precReadout(c.p, code, fmt(c.err32, 3), fmt(c.err64, 3), fmt(c.dist64, 4), c.dist32 === null ? t.precDistOverflow(c.p + 1, posType) : fmt(c.dist32, 4), fmt(c.blur, 3)),
       r.crossover ? t.precCrossover(r.crossover, code) : t.precNoCrossover(2 ** this.maxExp - 1, code),
-      t.precPositions(posType, b.exact, c.p, b.stored, b.share),
+      c.overflow ? t.precPositionsOverflow(posType, b.exact, c.p, b.overflowMax, b.overflowFrom) : t.precPositions(posType, b.exact, c.p, b.stored, b.share),
       t.precConstant(c.p, b.constantFrom, b.constantColumns, this.dModel),
     ];
     showLines(this._readoutEl, items);
@@ -288,11 +344,17 @@ export class PosnormPrecision extends PnFigure {
 
   describe() { return this.t.precAlt(this); }
 
+  /**
+   * One row per sample. Where the code has no value — its position is
+   * stored as Infinity (float16, every step in the type: positions from
+   * 65520), or the next position is, for the neighbour distance — the cell
+   * is empty (result.samples has null there), never NaN.
+   */
   csv() {
     const r = this._compute();
     // the selected code's columns are named after its type (and compute)
     const code = this.type === 'float32' ? 'float32_code' : `${this.type}_${this.compute === 'low' ? 'low' : 'rounded'}_code`;
-    return `pos,max_error_${code},max_error_posnorm,neighbour_distance_float64,neighbour_distance_${code},worst_pair_error_over_step\n${r.rows.map((x) => [x.p, x.err32, x.err64, x.dist64, x.dist32, x.blur].join(',')).join('\n')}\n`;
+    return `pos,max_error_${code},max_error_posnorm,neighbour_distance_float64,neighbour_distance_${code},worst_pair_error_over_step\n${r.rows.map((x) => [x.p, x.err32 ?? '', x.err64, x.dist64, x.dist32 ?? '', x.blur ?? ''].join(',')).join('\n')}\n`;
   }
 }
 
