@@ -26,6 +26,47 @@ let depthFigures = 0;
 const STACKS = ['encoder', 'decoder'];
 const BLOCKS = [['plain', 'blockPlain', '--pn-fg'], ['post-ln', 'blockPost', '--pn-sin'], ['pre-ln', 'blockPre', '--pn-cos'], ['pre-rms', 'blockRms', '--pn-ref-sin']];
 
+/** The index of the first value of `a` that is not finite, or -1. */
+function firstNonFinite(a) {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return i;
+  return -1;
+}
+
+/**
+ * The runs of finite values of `a`, each as an array of a's length that is
+ * NaN outside the run: drawLines (strokeCurve) leaves out points that are
+ * not finite but joins the points on either side, so each run is a curve of
+ * its own, and every one spans a's layers (the x axis stays that of a).
+ */
+function finiteRuns(a) {
+  const runs = [];
+  for (let i = 0; i < a.length;) {
+    if (!Number.isFinite(a[i])) {
+      i++;
+      continue;
+    }
+    const run = new Float64Array(a.length).fill(NaN);
+    for (; i < a.length && Number.isFinite(a[i]); i++) run[i] = a[i];
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** The layers (1-based) at which `a` is not finite, as ranges: '1–96', '26, 31–33'. */
+function nonFiniteLayers(a) {
+  const parts = [];
+  let count = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (Number.isFinite(a[i])) continue;
+    let j = i;
+    while (j + 1 < a.length && !Number.isFinite(a[j + 1])) j++;
+    parts.push(j > i ? `${i + 1}–${j + 1}` : `${i + 1}`);
+    count += j - i + 1;
+    i = j;
+  }
+  return { ranges: parts.join(', '), count };
+}
+
 export class PosnormDepth extends PnFigure {
   static controls = [
     { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: MAX_LAYERS, def: 24, label: 'layers' },
@@ -279,15 +320,125 @@ export class PosnormDepth extends PnFigure {
     const pw = wide ? (width - 120) / 2 : width - 56;
     const a = { x: 44, y: top + 36, w: pw, h: ph };
     const b = wide ? { x: 44 + pw + 64, y: top + 36, w: pw, h: ph } : { x: 44, y: top + ph + 100, w: pw, h: ph };
+    const layerX = (rect, k) => rect.x + (this.layers > 1 ? (k / (this.layers - 1)) * rect.w : rect.w / 2);
+    // notes in a panel (what it leaves out), wrapped to about half its
+    // width, on the panel's background, where the fewest of the drawn points
+    // `data` (by Y) fall under them: at its left or right edge, as high as
+    // that allows
+    const note = (rect, texts, data, Y) => {
+      if (!texts.length) return;
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      const room = Math.min(rect.w - 16, Math.max(180, rect.w * 0.55));
+      const { lines, w } = this._noteLines(ctx, texts, room), h = 14 * lines.length + 4;
+      // the place is kept with the values it was found for (`data`, the
+      // arrays the kernel gave: a drag that comes back to them finds it again)
+      const place = `${rect.x},${rect.y},${rect.w},${rect.h},${w},${h}`;
+      this._placed ??= new WeakMap();
+      let kept = this._placed.get(data);
+      if (kept?.place !== place) {
+        // the drawn points, once (up to 14 places are tried)
+        const n = this.layers, px = this.scratch.f64('note-x', n), py = this.scratch.f64('note-y', data.length * n);
+        for (let k = 0; k < n; k++) px[k] = layerX(rect, k);
+        data.forEach((ys, s) => {
+          for (let k = 0; k < n; k++) py[s * n + k] = Number.isFinite(ys[k]) ? Y(ys[k]) : NaN;
+        });
+        const under = (x0, y0) => {
+          let count = 0;
+          for (let i = 0; i < py.length; i++) {
+            const x = px[i % n], y = py[i];
+            if (x >= x0 - 2 && x <= x0 + w + 2 && y >= y0 - 2 && y <= y0 + h + 2) count++;
+          }
+          return count;
+        };
+        kept = { place, x0: rect.x + 4, y0: rect.y + 4 };
+        let least = Infinity;
+        const rows = 6, drop = Math.max(0, rect.h - 8 - h) / rows;
+        for (let i = 0; i <= rows && least > 0; i++) {
+          for (const x of [rect.x + 4, rect.x + rect.w - 4 - w]) {
+            const count = under(x, rect.y + 4 + i * drop);
+            if (count < least) {
+              least = count;
+              kept.x0 = x;
+              kept.y0 = rect.y + 4 + i * drop;
+            }
+          }
+        }
+        this._placed.set(data, kept);
+      }
+      const { x0, y0 } = kept;
+      ctx.fillStyle = this.color('--pn-bg');
+      ctx.globalAlpha = 0.85;
+      ctx.fillRect(x0, y0, w, h);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = this.color('--pn-fg');
+      lines.forEach((l, row) => ctx.fillText(l, x0 + 4, y0 + 2 + 14 * row, room));
+    };
     const panel = (rect, data, label) => {
       const { lo, hi } = positiveRange(data, 1);
       title(this, ctx, label, rect.x - 40, rect.y - 10);
-      drawLines(this, ctx, rect, BLOCKS.map(([, , c], k) => ({ ys: data[k], colour: this.color(c), dash: k === 3 ? [5, 4] : [] })), { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
+      // a value that is not finite (the plain stack's float32 activations
+      // overflowed, or a float64 gradient norm past float32's range rounded
+      // to infinity) is left out, and the curve stops there: no line is
+      // drawn through it, nor along the top edge as if it were a value
+      const series = [];
+      BLOCKS.forEach(([, , c], k) => {
+        const colour = this.color(c), dash = k === 3 ? [5, 4] : [];
+        if (firstNonFinite(data[k]) < 0) series.push({ ys: data[k], colour, dash });
+        else {
+          // (kept with the kernel's array, as the notes' places)
+          this._runs ??= new WeakMap();
+          if (!this._runs.has(data[k])) this._runs.set(data[k], finiteRuns(data[k]));
+          for (const ys of this._runs.get(data[k])) series.push({ ys, colour, dash });
+        }
+      });
+      return drawLines(this, ctx, rect, series, { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
     };
-    panel(a, stds, t.depthStdTitle);
-    if (grads) panel(b, grads, t.depthGradTitle);
-    else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
-    const last = t.listed(BLOCKS.map(([, key], k) => t.named(t[key], fmt(stds[k][this.layers - 1], 4))));
+    const Y = panel(a, stds, t.depthStdTitle);
+    // where a stack's float32 activations overflowed (its spreads are NaN
+    // from there on, the kernel's Inf − Inf): a dotted line from its last
+    // finite spread up to the top edge at that layer, a marker, and a note
+    const overflows = this._overflows(stds);
+    overflows.forEach(({ k, layer }) => {
+      const colour = this.color(BLOCKS[k][2]), x = layerX(a, layer - 1);
+      if (layer > 1) {
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([2, 3]);
+        ctx.beginPath();
+        ctx.moveTo(layerX(a, layer - 2), Y(stds[k][layer - 2]));
+        ctx.lineTo(x, a.y);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      ctx.fillStyle = colour;
+      ctx.beginPath();
+      ctx.moveTo(x, a.y - 6);
+      ctx.lineTo(x - 5, a.y + 3);
+      ctx.lineTo(x + 5, a.y + 3);
+      ctx.closePath();
+      ctx.fill();
+    });
+    note(a, overflows.map(({ k, layer }) => t.named(t[BLOCKS[k][1]], t.depthOverflow(layer))), stds, Y);
+    // gradient norms are float64 in the kernel, rounded once to float32: a
+    // norm past float32's range comes back as Infinity (never NaN), and is
+    // left out of the panel with a note
+    const gradOverflows = [];
+    if (grads) {
+      const Yb = panel(b, grads, t.depthGradTitle);
+      BLOCKS.forEach(([, key], k) => {
+        if (firstNonFinite(grads[k]) < 0) return;
+        const { ranges, count } = nonFiniteLayers(grads[k]);
+        gradOverflows.push(t.depthGradOverflow(t[key], ranges, count));
+      });
+      note(b, gradOverflows, grads, Yb);
+    } else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
+    const lastOf = (k) => {
+      const over = overflows.find((o) => o.k === k);
+      return over ? t.depthOverflow(over.layer) : fmt(stds[k][this.layers - 1], 4);
+    };
+    const last = t.listed(BLOCKS.map(([, key], k) => t.named(t[key], lastOf(k))));
     this.result = { stds: stds.map((s) => Float32Array.from(s)), gradNorms: grads ? grads.map((g) => Float32Array.from(g)) : null };
     const items = [t.depthReadout(last)];
     if (grads) {
@@ -295,17 +446,87 @@ export class PosnormDepth extends PnFigure {
       const post = ratio(1), pre = ratio(2);
       this.result.gradRatio = { post, pre };
       items.push(t.depthGradReadout(fmt(post, 3), fmt(pre, 3), post > 1.5 * pre && post > 1));
+      items.push(...gradOverflows);
     }
     items.push(this.stack === 'decoder' ? t.depthWhyDecoder : t.depthWhyEncoder);
     items.push(t.depthXiong);
     showLines(this._readoutEl, items, 'div');
+    // the text alternative names the overflows of what is drawn now: it was
+    // written when the values changed, before their spreads were computed
+    if (this._described !== this._overflowKey(overflows)) this._describePictures();
   }
 
-  describe() { return this.t.depthAlt(this); }
+  /**
+   * `texts` broken into lines of at most `room` px in ctx's font, and the
+   * widest line's width + 8: { lines, w }, kept for the texts and width
+   * shown (a drag at the largest sizes shows the same notes at every input).
+   */
+  _noteLines(ctx, texts, room) {
+    const key = `${room}|${ctx.font}|${texts.join('\n')}`;
+    this._notes ??= new Map();
+    let made = this._notes.get(key);
+    if (!made) {
+      const lines = [];
+      for (const text of texts) {
+        let line = '';
+        for (const word of text.split(' ')) {
+          const next = line ? `${line} ${word}` : word;
+          if (line && ctx.measureText(next).width > room) {
+            lines.push(line);
+            line = word;
+          } else line = next;
+        }
+        lines.push(line);
+      }
+      let widest = 0;
+      for (const l of lines) widest = Math.max(widest, ctx.measureText(l).width);
+      made = { lines, w: Math.min(room, widest) + 8 };
+      if (this._notes.size >= 8) this._notes.clear();
+      this._notes.set(key, made);
+    }
+    return made;
+  }
 
+  /**
+   * [{ k, layer }]: the blocks whose spreads in `stds` stop being finite,
+   * and the layer (1-based) where they first do — where the stack's float32
+   * activations overflowed (past about 3.4e38: the kernel's products and
+   * sums give ±Infinity there, then NaN, and its spreads NaN from that
+   * layer on). The figure's inputs are finite, so nothing else makes them.
+   */
+  _overflows(stds) {
+    const out = [];
+    stds.forEach((s, k) => {
+      const i = firstNonFinite(s);
+      if (i >= 0) out.push({ k, layer: i + 1 });
+    });
+    return out;
+  }
+
+  _overflowKey(overflows) { return overflows.map(({ k, layer }) => `${k}@${layer}`).join(); }
+
+  /** The overflows of the spreads of the current values, once computed (none before). */
+  _currentOverflows() {
+    const { layers, scale, stack, width, seed } = this;
+    return this._key === `${layers}|${scale}|${stack}|${width}|${seed}` && this.stds ? this._overflows(this.stds) : [];
+  }
+
+  describe() {
+    const overflows = this._currentOverflows();
+    this._described = this._overflowKey(overflows);
+    return this.t.depthAlt(this, overflows.map(({ k, layer }) => [this.t[BLOCKS[k][1]], layer]));
+  }
+
+  /**
+   * One row per layer, a column per block. A spread that is not finite (the
+   * stack's float32 activations overflowed) is an empty cell, and a comment
+   * line before the header says from which layer, for each such column.
+   */
   csv() {
     const stds = this._compute();
-    return `layer,${BLOCKS.map(([b]) => `std_${b}`).join(',')}\n${[...stds[0]].map((_, l) => [l + 1, ...stds.map((s) => s[l])].join(',')).join('\n')}\n`;
+    const notes = this._overflows(stds).map(({ k, layer }) => `# std_${BLOCKS[k][0]} is empty from layer ${layer} on: the stack's float32 activations overflowed there (values past about 3.4e38)\n`);
+    const cell = (v) => (Number.isFinite(v) ? v : '');
+    return `${notes.join('')}layer,${BLOCKS.map(([b]) => `std_${b}`).join(',')}\n${[...stds[0]].map((_, l) => [l + 1, ...stds.map((s) => cell(s[l]))].join(',')).join('\n')}\n`;
   }
 }
 

@@ -176,7 +176,9 @@ export default {
     depthWhyEncoder: 'Encoder: every branch depends on x, so LayerNorm\'s backward takes back through the residual path what it divides by, and Post-LN\'s gradients do not grow here.',
     depthWhyDecoder: 'Why: each decoder block also adds m·C_l, a cross-attention to the encoder output that does not depend on x, and Post-LN\'s LayerNorm divides the gradient by the spread of x + f(x) + m·C_l while the residual path gives back only the part that depends on x — so the gradient shrinks at every layer on its way to the input, whereas Pre-LN\'s residual path bypasses the norms.',
     depthReadout: (v) => `std after the last layer: ${v}`,
-    depthAlt: (s) => `Standard deviation of activations (log scale) through ${s.layers} residual layers${s.stack === 'decoder' ? ' of a decoder (each block also adds a cross-attention branch to a memory vector)' : ''}: no normalisation, Post-Norm, Pre-Norm, Pre-RMSNorm.`,
+    depthOverflow: (layer) => `overflows float32 at layer ${layer} (values past about 3.4e38)`,
+    depthGradOverflow: (name, layers, count) => `${name}: weight-gradient norm past float32's range (about 3.4e38) at ${count === 1 ? 'layer' : 'layers'} ${layers}, not drawn there.`,
+    depthAlt: (s, overflows = []) => `Standard deviation of activations (log scale) through ${s.layers} residual layers${s.stack === 'decoder' ? ' of a decoder (each block also adds a cross-attention branch to a memory vector)' : ''}: no normalisation, Post-Norm, Pre-Norm, Pre-RMSNorm.${overflows.map(([name, layer]) => ` The “${name}” curve stops at layer ${layer}, where its float32 activations overflow (values past about 3.4e38).`).join('')}`,
     // ln steps
     stepX: 'x',
     stepCentered: 'x − μ',

@@ -16,5 +16,7 @@ export default {
     depthWhyEncoder: '인코더: 모든 가지가 x에 의존하므로 LayerNorm의 역전파가 나눈 만큼을 잔차 경로가 되돌려 주어, 여기서는 Post-LN의 기울기가 커지지 않습니다.',
     depthWhyDecoder: '이유: 디코더 블록마다 x와 무관한 교차 어텐션 가지 m·C_l(인코더 출력)이 더해지는데, Post-LN의 LayerNorm은 기울기를 x + f(x) + m·C_l의 퍼짐으로 나누고 잔차 경로는 x에 의존하는 부분만 되돌려 주므로, 입력 쪽으로 갈수록 층마다 기울기가 줄어듭니다 — Pre-LN의 잔차 경로는 정규화를 거치지 않습니다.',
     depthReadout: (v) => `마지막 층의 표준편차: ${v}`,
-    depthAlt: (s) => `${s.stack === 'decoder' ? '디코더(블록마다 메모리 벡터로의 교차 어텐션 가지가 더해짐)의 ' : ''}잔차 층 ${s.layers}개를 지나는 활성값 표준편차(로그 눈금): 정규화 없음, Post-Norm, Pre-Norm, Pre-RMSNorm.`,
+    depthOverflow: (layer) => `${layer}층에서 float32 오버플로 (약 3.4e38을 넘는 값)`,
+    depthGradOverflow: (name, layers, count) => `${name}: ${layers}층의 가중치 기울기 노름이 float32 범위(약 3.4e38)를 넘어 그 층에서는 그리지 않았습니다.`,
+    depthAlt: (s, overflows = []) => `${s.stack === 'decoder' ? '디코더(블록마다 메모리 벡터로의 교차 어텐션 가지가 더해짐)의 ' : ''}잔차 층 ${s.layers}개를 지나는 활성값 표준편차(로그 눈금): 정규화 없음, Post-Norm, Pre-Norm, Pre-RMSNorm.${overflows.map(([name, layer]) => ` ‘${name}’ 곡선은 ${layer}층에서 끝납니다: 그 층에서 float32 활성값이 오버플로합니다(약 3.4e38을 넘는 값).`).join('')}`,
 };
