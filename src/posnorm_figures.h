@@ -67,8 +67,10 @@ int pn_random_normal_f32(float *out, int32_t n, uint32_t seed, double mean,
 /* pn_histogram_f32 — equal-width histogram over [min, max).
  * Bin k covers [e_k, e_(k+1)), e_k = min + k·w and w = (max-min)/bins, both
  * in float64 (so a value on an edge float64 holds exactly, as 49 in
- * [0, 147) by 3, is in the bin above it); x == max is counted in the last
- * bin. counts: [bins] uint32 (overwritten).
+ * [0, 147) by 3, is in the bin above it; a true edge float64 does not hold
+ * may round either way: in [-a, a) by an even count, 0 can fall in the bin
+ * below when min + k·w rounds to just above 0); x == max is counted in the
+ * last bin. counts: [bins] uint32 (overwritten).
  * extra: [3] uint32 = {below (x < min, incl. -Inf), above (x > max, incl.
  * +Inf), nan}. sum(counts) + below + above + nan == n.
  * Preconditions: counts, extra, x != NULL; 0 <= n <= PN_MAX_ELEMENTS (n = 0

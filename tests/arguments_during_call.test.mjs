@@ -126,3 +126,37 @@ for (const { name, pn } of all) {
     b.free();
   });
 }
+
+for (const { name, pn } of all) {
+  test(`${name}: a typed array that misstates its size, type or species is a TypeError, and the module stays usable`, () => {
+    const before = pn.heapStats();
+    class LyingByteLength extends Float32Array { get byteLength() { return 4; } }
+    class TinySpecies extends Float32Array { static get [Symbol.species]() { return function tiny() { return new Float32Array(1); }; } }
+    const ownConstructor = new Float32Array(4);
+    Object.defineProperty(ownConstructor, 'constructor', { value: Float64Array });
+    const ownLength = new Float32Array(4);
+    Object.defineProperty(ownLength, 'length', { value: 4096 });
+    const proxied = new Proxy(new Float32Array(1024), {});
+    // before: 4 bytes copied for 4096 written (a RuntimeError, and every later
+    // call failed too), a raw engine error, or a LayerNorm read as float64
+    for (const [what, x] of [['byteLength', new LyingByteLength(1024)], ['species', new TinySpecies(1024)], ['own constructor', ownConstructor], ['own length', ownLength], ['Proxy', proxied]]) {
+      assert.throws(() => pn.layerNorm(x, { cols: x === ownConstructor || x === ownLength ? 4 : 1024 }),
+        (e) => e instanceof TypeError && e.message.startsWith('posnorm.layerNorm: x must be a typed array as the engine makes it'), what);
+    }
+    const gamma = new Proxy(new Float32Array(4).fill(2), {});
+    assert.throws(() => pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4, gamma }), (e) => e instanceof TypeError && e.message.includes('gamma must be a typed array as the engine makes it'));
+    // still usable: LayerNorm of 1, 2, 3, 4 is (x − 2.5)/sqrt(1.25 + 1e-5)
+    const y = pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4 }).y;
+    y.forEach((v, k) => assert.ok(Math.abs(v - (k + 1 - 2.5) / Math.sqrt(1.25 + 1e-5)) <= 1e-6, `y[${k}] ${v}`));
+    assert.equal(pn.heapStats().allocations, before.allocations);
+  });
+
+  test(`${name}: options a Proxy hands out by its get trap alone are read`, () => {
+    const x = new Float32Array([1, 2, 3, 4]);
+    const gamma = new Float32Array(4).fill(2);
+    const out = new Float32Array(4);
+    // `in` asks the bare target, which has only cols
+    pn.layerNorm(x, new Proxy({ cols: 4 }, { get: (t, k) => (k === 'gamma' ? gamma : k === 'out' ? out : t[k]) }));
+    out.forEach((v, k) => assert.ok(Math.abs(v - 2 * (k + 1 - 2.5) / Math.sqrt(1.25 + 1e-5)) <= 2e-6, `out[${k}] ${v}`));
+  });
+}

@@ -38,6 +38,13 @@ export function noteOffset(view) {
   if (ArrayBuffer.isView(view)) noted.set(view, { offset: view.byteOffset, length: view.length });
 }
 
+/**
+ * The typed arrays the API takes, by prototype (validate.js accepts no
+ * other): copies and views of an argument are made with these constructors,
+ * never with what the argument says its constructor or species is.
+ */
+export const BUILT_IN = new Map([Float32Array, Float64Array, Int32Array, Uint32Array, Uint8Array, Uint8ClampedArray].map((T) => [T.prototype, T]));
+
 /** Whether `view` is a typed array whose ArrayBuffer was detached (e.g. by memory growth). */
 export function isDetached(view) {
   if (!ArrayBuffer.isView(view) || view.buffer.byteLength !== 0) return false;
@@ -282,7 +289,7 @@ export class Frame {
     if (own !== null) return own;
     const src = this.#asChecked(data, what);
     const ptr = this.#temp(src.byteLength, what);
-    this.heap.view(data.constructor, ptr, src.length).set(src);
+    this.heap.view(BUILT_IN.get(Object.getPrototypeOf(src)), ptr, src.length).set(src);
     return ptr;
   }
 
@@ -294,6 +301,7 @@ export class Frame {
    */
   #asChecked(data, what) {
     if (!ArrayBuffer.isView(data)) return data;
+    const Type = BUILT_IN.get(Object.getPrototypeOf(data));
     if (isDetached(data)) {
       throw new TypeError(`posnorm.${this.fn}: ${what} was detached after it was checked (by an option's getter, or the module's memory grew since the view was taken); take a fresh view and call again`);
     }
@@ -301,7 +309,7 @@ export class Frame {
     if (data.length < length) {
       throw new TypeError(`posnorm.${this.fn}: ${what} shrank from ${length} to ${data.length} values after it was checked (its resizable buffer was resized during the call)`);
     }
-    return data.length === length ? data : data.subarray(0, length);
+    return data.length === length ? data : new Type(data.buffer, data.byteOffset, length);
   }
 
   /** A PnBuffer's pointer (checking it is this heap's), a view's byteOffset in this memory, else null. */
@@ -328,7 +336,7 @@ export class Frame {
       if (own !== null) {
         // a view of this memory is written in place; if the call grew the
         // memory the caller's view is detached, so a fresh one is returned
-        return { ptr: own, result: () => (out.isPnBuffer || !isDetached(out) ? out : this.heap.view(out.constructor, own, length)) };
+        return { ptr: own, result: () => (out.isPnBuffer || !isDetached(out) ? out : this.heap.view(BUILT_IN.get(Object.getPrototypeOf(out)), own, length)) };
       }
     }
     const Type = BUFFER_TYPES[type];
@@ -355,7 +363,7 @@ export class Frame {
     if (own !== null) return { ptr: own, sync: () => {} };
     const { length } = this.#asChecked(data, what);
     const ptr = this.input(data, what);
-    return { ptr, sync: () => data.set(this.heap.view(data.constructor, ptr, length)) };
+    return { ptr, sync: () => data.set(this.heap.view(BUILT_IN.get(Object.getPrototypeOf(data)), ptr, length)) };
   }
 
   release() {

@@ -1,5 +1,5 @@
 // validate.js — argument checks that name the argument and the allowed range.
-import { isDetached, noteOffset } from './memory.js';
+import { BUILT_IN, isDetached, noteOffset } from './memory.js';
 
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
@@ -75,8 +75,13 @@ export function options(fn, v, allowed) {
   // otherwise give the checks one value and the copy another (a longer
   // cosCache checked, a shorter one copied), or resize or detach an array
   // in the middle of the checks.
+  // (each read with get, not tested with `in`: a Proxy with a get trap
+  // alone answers `in` from its bare target)
   const snapshot = {};
-  for (const key of allowed) if (key in v) snapshot[key] = v[key];
+  for (const key of allowed) {
+    const value = v[key];
+    if (value !== undefined) snapshot[key] = value;
+  }
   return snapshot;
 }
 
@@ -102,7 +107,11 @@ export function f32(fn, name, v, length) {
  * view of WebAssembly memory taken before the memory grew).
  */
 export function live(fn, name, v) {
-  if (v.isPnBuffer && v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  if (v.isPnBuffer) {
+    if (v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
+  } else if (!Array.isArray(v) && !plainView(v)) {
+    throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);
+  }
   if (isDetached(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array`);
   }
@@ -124,6 +133,22 @@ export function eps(fn, value) {
     throw new RangeError(`posnorm.${fn}: eps must be 0 or in (${F32_HALF_MIN}, ${F32_MAX}] (a smaller positive eps rounds to float32 0), got ${e}`);
   }
   return e;
+}
+
+/** What a typed array's own properties must not shadow. */
+const SHADOWED = ['length', 'byteLength', 'byteOffset', 'buffer', 'constructor', 'set'];
+
+/**
+ * Whether v is a typed array of a built-in type with nothing in front of
+ * its built-in getters: ArrayBuffer.isView is false for a Proxy, the
+ * prototype is a subclass's, an own property shadows a getter. A typed
+ * array whose length or byteLength lied made a copy smaller than what the
+ * kernel read or wrote (a RuntimeError that left the module unusable).
+ */
+function plainView(v) {
+  if (!ArrayBuffer.isView(v) || !BUILT_IN.has(Object.getPrototypeOf(v))) return false;
+  for (const key of SHADOWED) if (Object.hasOwn(v, key)) return false;
+  return true;
 }
 
 /** Checks a product of sizes against the per-tensor limit. */

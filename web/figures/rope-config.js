@@ -81,8 +81,9 @@ export async function unpackConfig(packed) {
 export function classifyPairs(plain, scaled, factor) {
   return Array.from(scaled, (w, i) => {
     const ratio = plain[i] / w;
-    // both 0 where float32 ω_i underflowed (a base past about 1e45): the same
-    if (plain[i] === w || Math.abs(ratio - 1) <= REL) return 'kept';
+    // both 0 where float32 ω_i underflowed (a base past about 1e45): the
+    // same without scaling; with it, what the scaling did is not known there
+    if ((plain[i] === w && (w !== 0 || factor <= 1)) || Math.abs(ratio - 1) <= REL) return 'kept';
     if (factor > 1 && ratio >= factor * (1 - REL)) return 'interpolated';
     return 'blended';
   });

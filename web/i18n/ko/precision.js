@@ -23,7 +23,7 @@ export default {
     precNoCrossover: (p, code) => `pos ${p}까지는 모든 차원 쌍에서 ${code}의 오차가 한 칸 이동보다 작습니다.`,
     precPositions: (type, exact, p, stored, share) => `${type}의 위치는 ${exact}까지만 정확한 정수입니다; pos ${p}는 ${stored}(으)로 저장됩니다${share > 1 ? ` (이웃한 위치 ${share}개가 같은 값)` : ''}.`,
     precReadoutOverflow: (p, code, type, e64, d64) => `pos ${p}: ${type}에서 pos는 Infinity로 저장됩니다(범위 초과). 그래서 ${code}의 sin과 cos는 여기서 모두 NaN이며, 그 코드의 오차·거리·가장 나쁜 쌍은 pos에서 없습니다; posnorm의 최대 오차 ${e64}; PE(pos+1)과의 거리 float64 ${d64}`,
-    precDistOverflow: (q, type) => `없음 (${type}에서 pos+1 = ${q}는 Infinity로 저장됨)`,
+    precDistOverflow: (q, type) => `없음 (${type}에서 pos+1 = ${q}은(는) Infinity로 저장됨)`,
     precPositionsOverflow: (type, exact, p, max, from) => `${type}의 위치는 ${exact}까지만 정확한 정수입니다; 가장 큰 유한값은 ${max}, 따라서 ${from} 이상의 모든 정수(pos ${p} 포함)는 Infinity로 저장됩니다.`,
     precConstant: (p, dim, n, d) => (dim === null ? `위치 0…${p}에서 상수인 cos 열은 없습니다.` : `위치 0…${p}에서 차원 ${dim}부터의 cos 열은 모두 상수 1입니다 (${d}열 중 ${n}열): 그 느린 쌍들은 여기서 위치를 전혀 담지 못합니다.`),
     precAlt: (s) => `${s.type ?? 'float32'} 위치 인코딩의 정밀도${s.type && s.type !== 'float32' ? (s.compute === 'low' ? ' (모든 단계를 그 형식으로)' : ' (float32 계산 후 반올림)') : ''}: d_model ${s.dModel}, 위치 1부터 2^${s.maxExp}까지 오차와 이웃 거리를 로그 축으로 그립니다.`,
