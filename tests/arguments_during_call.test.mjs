@@ -122,6 +122,13 @@ for (const { name, pn } of all) {
     let big;
     b.set({ length: 2, get 0() { big = growing(pn); return 5; }, 1: 6 });
     assert.deepEqual(Array.from(b.array), [5, 6]);
+    // a view detached by that growth is named, not an engine error
+    const stale = pn.alloc(2);
+    const view = stale.array;
+    const more = growing(pn);
+    assert.throws(() => b.set(view), (e) => e instanceof TypeError && e.message.startsWith('posnorm.PnBuffer.set: source is a detached typed array'));
+    more.free();
+    stale.free();
     big.free();
     b.free();
   });

@@ -216,6 +216,9 @@ export class PnBuffer {
     if (source === null || typeof source !== 'object' || !Number.isInteger(source.length)) {
       throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
     }
+    if (isDetached(source)) {
+      throw new TypeError('posnorm.PnBuffer.set: source is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array');
+    }
     // an array's values are read first: reading one may run a getter that
     // grows the memory, and a view taken before would drop the writes
     const values = ArrayBuffer.isView(source) ? source : this.array.constructor.from(source);
