@@ -9,6 +9,20 @@ import { peLowPrecision, rounder } from './reference/lowprec.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-precision';
+
+/**
+ * Sets the figure's type, compute, pos (and any other control) and waits
+ * for the render that drew them: a render that was already due (resize,
+ * language) can land first.
+ */
+async function applySetting(page, setting) {
+  const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+  await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
+  await page.waitForFunction(([t, k, s]) => {
+    const el = document.querySelector(t), r = el.result;
+    return el.renderTimes.length > k && r && r.p === s.pos && r.type === s.type && r.compute === s.compute;
+  }, [tag, n, setting]);
+}
 test('precision: errors, neighbour distances and the blur position equal float64 and the float32 emulation', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 800 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
@@ -108,14 +122,7 @@ test('precision: the type selector — bfloat16/float16 errors, exact positions 
     { type: 'float16', compute: 'float32', dModel: 256, pos: 100000 },
   ];
   for (const setting of settings) {
-    const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
-    await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
-    // a render that was already due (resize, language) can land first: wait
-    // for the one that drew this setting
-    await page.waitForFunction(([t, k, s]) => {
-      const el = document.querySelector(t), r = el.result;
-      return el.renderTimes.length > k && r && r.p === s.pos && r.type === s.type && r.compute === s.compute;
-    }, [tag, n, setting]);
+    await applySetting(page, setting);
     const r = await page.evaluate((t) => { const el = document.querySelector(t); return { attrs: { type: el.getAttribute('type'), compute: el.getAttribute('compute') }, result: el.result, text: el.shadowRoot.querySelector('.readout').textContent }; }, tag);
     const { type: precision, compute, dModel: d, pos: p } = setting;
     assert.deepEqual(r.attrs, { type: precision, compute }, 'reflected attributes');
@@ -311,12 +318,7 @@ test('precision: a position float16 cannot hold (every step in float16, from 655
     const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=${lang}`, { width: 800 });
     await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
     for (const { round, ...setting } of settings) {
-      const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
-      await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
-      await page.waitForFunction(([t, k, s]) => {
-        const el = document.querySelector(t), r = el.result;
-        return el.renderTimes.length > k && r && r.p === s.pos && r.type === s.type && r.compute === s.compute;
-      }, [tag, n, setting]);
+      await applySetting(page, setting);
       // (Infinity and NaN do not survive page.evaluate's serialisation: spelled out)
       const r = await page.evaluate((t) => {
         const el = document.querySelector(t);
