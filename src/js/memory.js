@@ -289,8 +289,11 @@ export class Frame {
   input(data, what) {
     if (data === undefined || data === null) return 0;
     const own = this.#ownPointer(data, what);
-    if (own !== null) return own;
-    const src = this.#asChecked(data, what);
+    return own !== null ? own : this.#copy(this.#asChecked(data, what), what);
+  }
+
+  /** A temp holding a copy of `src`, a typed array as checked. */
+  #copy(src, what) {
     const ptr = this.#temp(src.byteLength, what);
     this.heap.view(BUILT_IN.get(Object.getPrototypeOf(src)), ptr, src.length).set(src);
     return ptr;
@@ -364,9 +367,9 @@ export class Frame {
   inout(data, what) {
     const own = this.#ownPointer(data, what);
     if (own !== null) return { ptr: own, sync: () => {} };
-    const { length } = this.#asChecked(data, what);
-    const ptr = this.input(data, what);
-    return { ptr, sync: () => data.set(this.heap.view(BUILT_IN.get(Object.getPrototypeOf(data)), ptr, length)) };
+    const src = this.#asChecked(data, what);
+    const ptr = this.#copy(src, what);
+    return { ptr, sync: () => data.set(this.heap.view(BUILT_IN.get(Object.getPrototypeOf(src)), ptr, src.length)) };
   }
 
   release() {

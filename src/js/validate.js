@@ -54,17 +54,16 @@ export function bool(fn, name, v) {
 }
 
 /**
- * Checks that an options argument is an object (or undefined) and, given
- * `allowed`, that it names no other option: a misspelt option (`gama`,
- * `precison`) would otherwise be ignored without a word. Returns a plain
- * copy of the options it names.
+ * Checks that an options argument is an object (or undefined) that names
+ * no option outside `allowed`: a misspelt option (`gama`, `precison`) would
+ * otherwise be ignored without a word. Returns a plain copy of the options
+ * it names that are not undefined.
  */
 export function options(fn, v, allowed) {
   if (v === undefined) return {};
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
     throw new TypeError(`posnorm.${fn}: options must be an object, got ${describe(v)}`);
   }
-  if (!allowed) return { ...v };
   // for-in over the own keys: Object.keys made an array at every call
   for (const key in v) {
     if (Object.hasOwn(v, key) && !allowed.includes(key)) {
@@ -74,9 +73,8 @@ export function options(fn, v, allowed) {
   // A snapshot, each option read once and here: a getter or a Proxy could
   // otherwise give the checks one value and the copy another (a longer
   // cosCache checked, a shorter one copied), or resize or detach an array
-  // in the middle of the checks.
-  // (each read with get, not tested with `in`: a Proxy with a get trap
-  // alone answers `in` from its bare target)
+  // in the middle of the checks. Each is read with get, not tested with
+  // `in`: a Proxy with a get trap alone answers `in` from its bare target.
   const snapshot = {};
   for (const key of allowed) {
     const value = v[key];

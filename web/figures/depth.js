@@ -105,8 +105,7 @@ export class PosnormDepth extends PnFigure {
     const { layers, width, scale, stack } = this;
     // the decoder takes all 96 W_l (_decoderInputs): drawn at once, not `layers` first
     const { x0, w } = this._weights(stack === 'decoder' ? MAX_LAYERS : layers);
-    // (the weights' width and seed too: the kept spreads below must be of these weights)
-    const key = `${layers}|${scale}|${stack}|${this._wKey}`;
+    const key = this._spreadsKey();
     if (key !== this._key) {
       // the spreads of the state shown just before are kept beside the
       // current ones, so a reader who switches encoder ↔ decoder back and
@@ -507,9 +506,15 @@ export class PosnormDepth extends PnFigure {
 
   /** The overflows of the spreads of the current values, once computed (none before). */
   _currentOverflows() {
-    const { layers, scale, stack, width, seed } = this;
-    return this._key === `${layers}|${scale}|${stack}|${width}|${seed}` && this.stds ? this._overflows(this.stds) : [];
+    return this._key === this._spreadsKey() && this.stds ? this._overflows(this.stds) : [];
   }
+
+  /**
+   * What the spreads of the current values are computed for: the sizes, the
+   * stack and the weights' width and seed (spreads kept for a key are
+   * those of these weights).
+   */
+  _spreadsKey() { return `${this.layers}|${this.scale}|${this.stack}|${this.width}|${this.seed}`; }
 
   describe() {
     const overflows = this._currentOverflows();

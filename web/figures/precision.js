@@ -39,10 +39,10 @@ const EMAX = { float32: 127, bfloat16: 127, float16: 15 };
  * even goes up (the largest finite value's significand is odd). float16:
  * 65504 and 65520; bfloat16 and float32 only past 3.4e38, far above 2^24.
  */
-function overflow(type) {
+const OVERFLOW = Object.fromEntries(Object.keys(BITS).map((type) => {
   const e = EMAX[type], bits = BITS[type];
-  return { max: 2 ** (e + 1) - 2 ** (e + 1 - bits), from: 2 ** (e + 1) - 2 ** (e - bits) };
-}
+  return [type, { max: 2 ** (e + 1) - 2 ** (e + 1 - bits), from: 2 ** (e + 1) - 2 ** (e - bits) }];
+}));
 
 /**
  * How many integers a type with `bits` significant bits stores as v (finite,
@@ -236,7 +236,7 @@ export class PosnormPrecision extends PnFigure {
     // and cos NaN: its errors there are none (null), not numbers to show
     // (overflow marks the row), and so is its distance to pos + 1 when
     // that one is stored as Infinity (at 65519)
-    const from = overflow(this._posType()).from, over = p >= from, next = p + 1 >= from;
+    const from = OVERFLOW[this._posType()].from, over = p >= from, next = p + 1 >= from;
     return { p, err32: over ? null : e[0], err64, errNorm32: over ? null : Math.sqrt(e[1]), dist32: next ? null : Math.sqrt(e[2]), dist64: this._dist64, blur: over ? null : e[3], overflow: over, row: sample ? null : a32.subarray(0, d) };
   }
 
@@ -254,7 +254,7 @@ export class PosnormPrecision extends PnFigure {
     const posType = this._posType();
     const exact = 2 ** BITS[posType];
     const stored = posType === 'float32' ? Math.fround(at.p) : this.pn.roundToPrecision(Float32Array.of(at.p), { precision: posType })[0];
-    const { max, from } = overflow(posType);
+    const { max, from } = OVERFLOW[posType];
     const share = Number.isFinite(stored) ? sharing(stored, BITS[posType]) : null;
     const d = this.dModel;
     let first = d;

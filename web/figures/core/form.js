@@ -5,6 +5,9 @@ import { bound } from './controls.js';
 
 let uid = 0;
 
+/** A slider's step: over log10 of the value for a log control. */
+const stepOf = (c) => (c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
+
 /** Builds the labelled native input for `c`; `onInput(value)` gets reader changes. */
 function buildControl(c, id, onInput) {
   const wrap = document.createElement('div');
@@ -27,7 +30,7 @@ function buildControl(c, id, onInput) {
   } else {
     input = document.createElement('input');
     input.type = 'range';
-    input.step = String(c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
+    input.step = String(stepOf(c));
     output = document.createElement('output');
     output.htmlFor = id;
     wrap.append(output);
@@ -62,7 +65,7 @@ function syncControl(fig, c, entry, value) {
   // 2^24 − 1 by 0.01) was out of reach. The slider's top is the first step
   // at or past the max; the figure clamps what lies past it to the max.
   const lo = scale(bound(fig, c, 'min')), hi = scale(bound(fig, c, 'max'));
-  const step = c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1);
+  const step = stepOf(c);
   const min = String(lo), max = String(lo + Math.ceil((hi - lo) / step - 1e-9) * step);
   if (input.min !== min) input.min = min;
   if (input.max !== max) input.max = max;
