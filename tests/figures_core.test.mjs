@@ -362,6 +362,41 @@ test('"Copy link" leaves someone else\'s address bar alone, and updates it where
   }
 });
 
+test('a figure without lang follows the language it inherits: moved into another section, or when <html lang> is switched; one with its own lang keeps it', async () => {
+  const { page: p, context, problems } = await page(`
+    <section id="ko" lang="ko"></section>
+    <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
+    <posnorm-waveform id="own" lang="en"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  await started(p, '#own');
+  const state = () => p.evaluate(() => ['#h', '#own'].map((s) => {
+    const el = document.querySelector(s);
+    return { language: el.language, label: el.shadowRoot.querySelector('canvas').getAttribute('aria-label'), lang: el.shadowRoot.querySelector('[data-key]').textContent };
+  }));
+  const [enH, enOwn] = await state();
+  assert.equal(enH.language, 'en');
+  assert.match(enH.label, /^Heatmap of the sinusoidal positional encoding/);
+  // moved into the Korean section: the labels and the text alternative follow
+  await p.evaluate(() => document.querySelector('#ko').append(document.querySelector('#h')));
+  await settle(p);
+  let [h, own] = await state();
+  assert.equal(h.language, 'ko');
+  assert.match(h.label, /^사인파 위치 인코딩 히트맵/);
+  assert.notEqual(h.lang, enH.lang, 'the control labels too');
+  // moved back, then the page switches <html lang> to Korean: it follows; the waveform with lang="en" does not
+  await p.evaluate(() => document.body.append(document.querySelector('#h')));
+  await settle(p);
+  assert.match((await state())[0].label, /^Heatmap of the sinusoidal/);
+  await p.evaluate(() => { document.documentElement.lang = 'ko'; });
+  await settle(p);
+  [h, own] = await state();
+  assert.match(h.label, /^사인파 위치 인코딩 히트맵/);
+  assert.deepEqual(own, enOwn);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('every canvas has the figure\'s text alternative from the moment it is built, after each change and in the new language', async () => {
   // #far is built at once, but starts only when it comes near the viewport
   const { page: p, context, problems } = await page(`

@@ -51,6 +51,7 @@ export class PnFigure extends PnElement {
       this._describePictures();
       this.invalidate();
     });
+    this.addController(this._language);
     this._toolbar = new ToolbarController(this);
     this._poster = new PosterController(this);
     this._form = new ControlsForm(this);

@@ -2,6 +2,7 @@
 // ancestor's, the document's, else Korean (the article's); and the
 // controller that keeps the figure's labels in it.
 import { hasStrings, loadStrings, strings } from '../../i18n.js';
+import { onLanguageChange } from './observers.js';
 
 /** 'en' or 'ko' for element `el`. */
 export function languageOf(el) {
@@ -16,11 +17,34 @@ export function languageOf(el) {
  * `data-key-label="KEY"` has it as its aria-label. What the figure draws
  * or writes itself follows at its next render; `onRelabel` is called after
  * each relabelling (the base describes its pictures again and redraws).
+ * While the figure is on the page it follows the language it inherits: a
+ * figure moved into a section of another lang, or on a page whose <html
+ * lang> is switched, relabels (a figure with its own lang keeps it).
  */
 export class LanguageController {
   constructor(host, onRelabel) {
     this.host = host;
     this._onRelabel = onRelabel;
+    /** the language the labels are in (set by relabel) */
+    this._shown = null;
+    this._stopWatch = null;
+  }
+
+  hostConnected() {
+    this._stopWatch ??= onLanguageChange(() => this.refresh());
+    this.refresh();
+  }
+
+  hostDisconnected() {
+    this._stopWatch?.();
+    this._stopWatch = null;
+  }
+
+  /** Relabels (and loads the strings) if the figure's language is not the one its labels are in. */
+  refresh() {
+    if (this._shown === null || this._shown === this.lang) return;
+    this.relabel();
+    this.load();
   }
 
   /** 'en' or 'ko'. */
@@ -38,6 +62,7 @@ export class LanguageController {
 
   /** Puts every marked label in the figure's language. */
   relabel() {
+    this._shown = this.lang;
     const t = this.strings;
     const root = this.host.shadowRoot;
     for (const el of root.querySelectorAll('[data-key]')) {

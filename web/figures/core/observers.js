@@ -124,3 +124,22 @@ export function onColorSchemeChange(onChange) {
   schemeCallbacks.add(onChange);
   return () => schemeCallbacks.delete(onChange);
 }
+
+const languageCallbacks = new Set();
+let languageWatch = null;
+
+/**
+ * Calls `onChange()` when a `lang` attribute changes anywhere in the
+ * document (<html lang> switched by a page, a section's lang): one
+ * MutationObserver for all figures. The callee checks whether its own
+ * language changed (a figure with its own lang does not follow). Attributes
+ * inside other shadow roots are not seen. Returns a stop function.
+ */
+export function onLanguageChange(onChange) {
+  if (!languageWatch && typeof document !== 'undefined' && typeof MutationObserver === 'function') {
+    languageWatch = new MutationObserver(() => { for (const cb of [...languageCallbacks]) cb(); });
+    languageWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+  }
+  languageCallbacks.add(onChange);
+  return () => languageCallbacks.delete(onChange);
+}
