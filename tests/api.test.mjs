@@ -17,6 +17,11 @@ test('init picks SIMD where available and accepts a URL, bytes or a Module', asy
   assert.equal((await init({ wasm: bytes })).simd, false);
   assert.equal((await init({ wasm: new WebAssembly.Module(await readFile(simdUrl)) })).simd, true);
   assert.equal((await init({ wasm: simdUrl.href })).simd, true);
+  // a build named by simd must be the build given: the other one is a TypeError naming wasm
+  await assert.rejects(init({ simd: false, wasm: simdUrl }), { name: 'TypeError', message: 'posnorm.init: wasm is the SIMD128 build, but simd: false was requested' });
+  await assert.rejects(init({ simd: true, wasm: bytes }), { name: 'TypeError', message: 'posnorm.init: wasm is the scalar build, but simd: true was requested' });
+  assert.equal((await init({ simd: true, wasm: simdUrl })).simd, true);
+  assert.equal((await init({ simd: false, wasm: { simd: simdUrl, scalar: scalarUrl } })).simd, false);
   await assert.rejects(init({ wasm: 42 }), TypeError);
   await assert.rejects(init({ simd: 'yes' }), TypeError);
   await assert.rejects(init('fast'), TypeError);

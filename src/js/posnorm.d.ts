@@ -49,7 +49,11 @@ export interface TransformerBlockTrace {
 }
 
 export interface InitOptions {
-  /** 'auto' (default) uses the SIMD build where SIMD128 validates; true or false forces one. */
+  /**
+   * 'auto' (default) uses the SIMD build where SIMD128 validates; true or
+   * false forces one. With true or false, a `wasm` of the other build is a
+   * TypeError (after it was compiled; nothing is kept).
+   */
   simd?: 'auto' | boolean;
   /**
    * The wasm to load: a URL (or string), its bytes, or a compiled Module; or

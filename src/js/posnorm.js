@@ -297,6 +297,12 @@ export async function init(options = {}) {
   const module = await compileWasm(source);
   let api = null;
   const exports = await instantiate(module, () => api?._grew());
+  // a wasm given for the other build than the one asked for by name (the
+  // results are the same bits; the speed and the reported build are not)
+  const built = exports.pn_simd_enabled() === 1;
+  if (want !== 'auto' && built !== want) {
+    throw new TypeError(`posnorm.init: wasm is the ${built ? 'SIMD128' : 'scalar'} build, but simd: ${want} was requested`);
+  }
   api = new Posnorm(exports, module);
   return api;
 }
