@@ -202,6 +202,26 @@ test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and 
     return out;
   });
   assert.deepEqual(r, [[2, 2, 2, 2], [2, 2, 2, 2], [2, 3, 2, 3], [2, 3, 2, 3], [0, 63, 0, 63], [29, 0, 29, 0]]);
+  // sizes that shrink under the cursor take it with them, at once and with an event; sizes that do not, give none
+  const shrunk = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const events = [];
+    el.addEventListener('posnorm-cursor', (e) => events.push([e.detail.pos, e.detail.dim]));
+    el.moveCursor(29, 63);
+    await frame();
+    el.seqLen = 10;
+    await Promise.resolve();
+    await new Promise((res) => setTimeout(res));
+    const atOnce = [el.cursor.pos, el.cursor.dim];
+    el.dModel = 16;
+    await frame();
+    el.seqLen = 20;
+    el.dModel = 64;
+    await frame();
+    return { events, atOnce, after: [el.cursor.pos, el.cursor.dim, el.readout.pos, el.readout.dim] };
+  });
+  assert.deepEqual(shrunk, { events: [[29, 63], [9, 63], [9, 15]], atOnce: [9, 63], after: [9, 15, 9, 15] });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -94,6 +94,20 @@ export class PosnormHeatmap extends PnFigure {
     this.invalidate();
   }
 
+  /**
+   * A smaller matrix takes the cursor with it: clamped to the last row or
+   * column as soon as the sizes change (not at the next frame), with a
+   * posnorm-cursor event, as moveCursor() gives.
+   */
+  controlsChanged() {
+    const { pos, dim } = this.cursor;
+    if (pos >= this.seqLen || dim >= this.dModel) {
+      this.cursor = { pos: Math.min(pos, this.seqLen - 1), dim: Math.min(dim, this.dModel - 1) };
+      emit(this, 'posnorm-cursor', { ...this.cursor });
+    }
+    super.controlsChanged();
+  }
+
   disconnectedCallback() {
     super.disconnectedCallback();
     // the pixels' canvas goes with the wasm buffers (made again on return)
@@ -174,9 +188,6 @@ export class PosnormHeatmap extends PnFigure {
 
   render() {
     this._compute();
-    if (this.cursor.pos >= this.seqLen || this.cursor.dim >= this.dModel) {
-      this.cursor = { pos: Math.min(this.cursor.pos, this.seqLen - 1), dim: Math.min(this.cursor.dim, this.dModel - 1) };
-    }
     const t = this.t;
     const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));
