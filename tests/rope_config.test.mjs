@@ -200,11 +200,11 @@ for (const { name, pn } of all) {
       ['longrope list missing', edit(phi, (c) => { delete c.rope_scaling.long_factor; }), TypeError, /long_factor is missing/],
       ['longrope factor a string', edit(phi, (c) => { c.rope_scaling.long_factor[3] = '1.3'; }), TypeError, /long_factor\[3\] must be a finite number/],
       ['factor a string', edit(llama, (c) => { c.rope_scaling.factor = '8'; }), TypeError, /rope_scaling\.factor must be a finite number, got "8"/],
-      ['no head size', edit(llama, (c) => { delete c.hidden_size; }), TypeError, /config\.hidden_size must be an integer/],
+      ['no head size', edit(llama, (c) => { delete c.hidden_size; }), TypeError, /^posnorm\.ropeFromConfig: config\.hidden_size is missing: it must be an integer >= 1 \(or give head_dim\)$/],
       ['attention_factor 0', edit(yarn, (c) => { c.rope_scaling.attention_factor = 0; }), RangeError, /attention_factor must be a number > 0/],
       ['truncate a string', edit(yarn, (c) => { c.rope_scaling.truncate = 'false'; }), TypeError, /truncate must be true or false/],
       ['odd rotary dim', edit(llama, (c) => { c.head_dim = 127; }), RangeError, /config\.head_dim must be a value that gives an even rotary dim/],
-      ['dynamic without max_position_embeddings', edit(llama, (c) => { c.rope_scaling = { rope_type: 'dynamic', factor: 2 }; delete c.max_position_embeddings; }), TypeError, /config\.max_position_embeddings must be an integer/],
+      ['dynamic without max_position_embeddings', edit(llama, (c) => { c.rope_scaling = { rope_type: 'dynamic', factor: 2 }; delete c.max_position_embeddings; }), TypeError, /^posnorm\.ropeFromConfig: config\.max_position_embeddings is missing: it must be an integer >= 1 \(dynamic grows from it\)$/],
       ['dynamic base beyond 2^1023 (checked by ropeFrequencies)', [edit(llama, (c) => { c.rope_theta = 1e300; c.rope_scaling = { rope_type: 'dynamic', factor: 1e9 }; }), { seqLen: 2 ** 31 }], RangeError, /^posnorm\.ropeFromConfig: scaling type "dynamic" grows config\.rope_theta 1e\+300 .* with config\.rope_scaling\.factor 1000000000, s = max\(seqLen, config\.max_position_embeddings\) = 2147483648, .*grown base .*: lower config\.rope_theta or config\.rope_scaling\.factor$/],
       // values HF derives from two keys, or fills in from another, named by those keys
       ['yarn factor derived, out of range', edit(yarn, (c) => { delete c.rope_scaling.factor; c.max_position_embeddings = 2 ** 31; c.rope_scaling.original_max_position_embeddings = 1; }), RangeError,

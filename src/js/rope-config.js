@@ -36,6 +36,8 @@ const has = (o, k) => isObject(o) && Object.hasOwn(o, k) && o[k] !== undefined;
 const opt = (o, k, name, check = number) => (has(o, k) && o[k] !== null ? check(name, o[k]) : undefined);
 
 function typeError(key, what, v) {
+  // a key that is absent is named as such, not as "got undefined" (a reader pastes the config, not a JS value)
+  if (v === undefined) return new TypeError(`posnorm.${FN}: config.${key} is missing: it must be ${what}`);
   return new TypeError(`posnorm.${FN}: config.${key} must be ${what}, got ${show(v)}`);
 }
 function rangeError(key, what, v, hf) {
