@@ -382,6 +382,41 @@ test('"Copy link" leaves someone else\'s address bar alone, and updates it where
   }
 });
 
+test('a link from one of two figures of a kind without an id restores that one only', async () => {
+  // a post with two heatmap snippets (no id: the Embed snippets give none) and one with an id between them
+  const body = `<posnorm-heatmap d-model="48" seq-len="24"></posnorm-heatmap>
+    <posnorm-heatmap id="named" d-model="32"></posnorm-heatmap>
+    <posnorm-heatmap d-model="20" layout="concat"></posnorm-heatmap>
+    <script type="module" src="${MODULES}"></script>`;
+  // tall enough that all three start at once
+  const { page: p, context, problems } = await page(body, { height: 3000 });
+  const all = () => p.waitForFunction(() => [...document.querySelectorAll('posnorm-heatmap')].every((e) => e.renderTimes?.length > 0), null, { timeout: 15000 });
+  await all();
+  const link = await p.evaluate(async () => {
+    const third = document.querySelectorAll('posnorm-heatmap')[2];
+    third.dModel = 100;
+    await new Promise((r) => setTimeout(r));
+    return third.shareUrl();
+  });
+  const query = new URL(link).searchParams;
+  assert.deepEqual([...query.keys()], ['posnorm-heatmap-2.d-model', 'posnorm-heatmap-2.seq-len', 'posnorm-heatmap-2.base', 'posnorm-heatmap-2.layout']);
+  assert.deepEqual([...query.values()], ['100', '30', '10000', 'concat']);
+  // the same page at the link's address
+  const path = new URL(link).pathname;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>${body}</body></html>`;
+  await p.route((u) => u.pathname === path, (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8' }));
+  await p.goto(link);
+  await all();
+  const values = await p.evaluate(() => [...document.querySelectorAll('posnorm-heatmap')].map((e) => e.values));
+  assert.deepEqual(values, [
+    { dModel: 48, seqLen: 24, base: 10000, layout: 'interleaved' },
+    { dModel: 32, seqLen: 30, base: 10000, layout: 'interleaved' },
+    { dModel: 100, seqLen: 30, base: 10000, layout: 'concat' },
+  ]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a figure without lang follows the language it inherits: moved into another section, or when <html lang> is switched; one with its own lang keeps it', async () => {
   const { page: p, context, problems } = await page(`
     <section id="ko" lang="ko"></section>

@@ -59,7 +59,7 @@ export declare class PnFigure extends HTMLElement {
   readonly ready: Promise<void>;
   /** Every control's current value, by property name. */
   readonly values: Record<string, number | string>;
-  /** URL parameter prefix for links (id or tag name; '' for plain names). */
+  /** URL parameter prefix for links (id, else tag name, numbered from the second figure of its kind without an id: TAG-2; '' for plain names). */
   shareKey: string;
   /** A link to this page that restores the figure's controls. */
   shareUrl(): string;

@@ -31,7 +31,7 @@ import { LanguageController } from './language.js';
 import { PosterController } from './poster.js';
 import { RenderScheduler } from './scheduler.js';
 import { ToolbarController } from './toolbar.js';
-import { restoreFromUrl, shareUrl } from './share.js';
+import { defaultShareKey, restoreFromUrl, shareUrl } from './share.js';
 import { embedCode } from './embed.js';
 import { FIGURE_CSS, adoptStyles } from './style.js';
 import { getPosnorm } from './runtime.js';
@@ -217,10 +217,12 @@ export class PnFigure extends PnElement {
 
   /**
    * The prefix of this figure's parameters in a page URL: its id, else its
-   * tag name ("fig-a1.d-model=128"). Set `shareKey = ''` for a page that
-   * holds one figure and uses plain names ("d-model=128").
+   * tag name, numbered from the second figure of its kind without an id
+   * ("fig-a1.d-model=128", "posnorm-heatmap-2.d-model=128"; share.js). Set
+   * `shareKey = ''` for a page that holds one figure and uses plain names
+   * ("d-model=128").
    */
-  get shareKey() { return this._shareKey ?? (this.id || this.localName); }
+  get shareKey() { return this._shareKey ?? (this.id || defaultShareKey(this)); }
   set shareKey(v) { this._shareKey = String(v); }
 
   /** A link to the current page that restores this figure's controls. */

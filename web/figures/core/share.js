@@ -1,7 +1,28 @@
 // share.js — links that restore a figure: its controls as URL parameters
-// `KEY.ATTR=value` (KEY is the element's id, else its tag name; '' for a
-// page that holds one figure and uses plain names).
+// `KEY.ATTR=value` (KEY is the element's id, else its tag name, numbered
+// from the second figure of that kind without an id; '' for a page that
+// holds one figure and uses plain names).
 import { figureSettings } from './runtime.js';
+
+/**
+ * The key of a figure without an id: its tag name, and `TAG-2`, `TAG-3` …
+ * for the second, third … figure of its kind without an id in its document
+ * (or shadow root), in document order. With the tag name for all of them, a
+ * link copied from one (a post with two heatmap snippets) restored every
+ * one of them to its values. Figures whose key was set (shareKey) do not
+ * count: the Embed dialog's still copy, figure.html's one figure.
+ */
+export function defaultShareKey(fig) {
+  const root = fig.getRootNode?.();
+  let n = 1;
+  if (fig.isConnected && typeof root?.querySelectorAll === 'function') {
+    for (const other of root.querySelectorAll(fig.localName)) {
+      if (other === fig) break;
+      if (!other.id && other._shareKey === undefined) n++;
+    }
+  }
+  return n === 1 ? fig.localName : `${fig.localName}-${n}`;
+}
 
 function param(fig, attr) {
   return fig.shareKey ? `${fig.shareKey}.${attr}` : attr;
