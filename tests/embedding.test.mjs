@@ -127,6 +127,26 @@ test('figure.html names an unknown figure — also __proto__, constructor, toStr
   }
 });
 
+test('figure.html and the demo page read lang= as a figure reads its lang attribute: EN and en-US are English', async () => {
+  const expected = { 'lang=en': 'en', 'lang=EN': 'en', 'lang=en-US': 'en', 'lang=En-gb': 'en', 'lang=ko': 'ko', 'lang=xx': 'ko', 'lang=': 'ko', '': 'ko' };
+  for (const [query, lang] of Object.entries(expected)) {
+    const { page, context, problems } = await open(browser, `${server.url}/web/figure.html?fig=heatmap&${query}`);
+    await rendered(page, 'posnorm-heatmap');
+    const got = await page.evaluate(() => [document.documentElement.lang, document.querySelector('posnorm-heatmap').language, document.querySelector('posnorm-heatmap').shadowRoot.querySelector('[data-action=copyLink]').textContent]);
+    assert.deepEqual(got, [lang, lang, lang === 'en' ? 'Copy link' : '링크 복사'], `figure.html?${query}`);
+    assert.deepEqual(problems, [], query);
+    await context.close();
+  }
+  for (const [query, lang] of [['lang=EN', 'en'], ['lang=en-GB', 'en'], ['lang=xx', 'ko']]) {
+    const { page, context, problems } = await open(browser, `${server.url}/web/?${query}`);
+    await rendered(page, 'posnorm-order');
+    const got = await page.evaluate(() => [document.documentElement.lang, document.querySelector('posnorm-order').language, document.querySelector('button[data-lang=en]').getAttribute('aria-pressed')]);
+    assert.deepEqual(got, [lang, lang, String(lang === 'en')], `index.html?${query}`);
+    assert.deepEqual(problems, [], query);
+    await context.close();
+  }
+});
+
 test('without JavaScript, index.html and embed.html show each figure\'s poster and description; with it, no poster is downloaded', async () => {
   for (const [path, count] of [['/web/', FIGURES.length], ['/web/embed.html', 2]]) {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });

@@ -131,6 +131,14 @@ test('a figure\'s page shows its figure, in its language, and takes a state from
   assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.querySelector('posnorm-heatmap').dModel, document.querySelector('posnorm-heatmap').layout, document.title]), ['en', 100, 'concat', 'Sinusoidal positional encoding heatmap — posnorm']);
   assert.deepEqual(problems, []);
   await context.close();
+  // an empty or upper-case lang= keeps the page English (it made it Korean)
+  for (const query of ['?lang=', '?lang=EN']) {
+    const en = await open(browser, `${pageUrl('heatmap', 'en')}${query}`);
+    await en.page.waitForFunction(() => document.querySelector('posnorm-heatmap')?.renderTimes?.length > 0);
+    assert.deepEqual(await en.page.evaluate(() => [document.documentElement.lang, document.querySelector('posnorm-heatmap').language]), ['en', 'en'], query);
+    assert.deepEqual(en.problems, [], query);
+    await en.context.close();
+  }
   const ko = await open(browser, pageUrl('block', 'ko'));
   await ko.page.waitForFunction(() => document.querySelector('posnorm-block')?.renderTimes?.length > 0);
   assert.equal(await ko.page.evaluate(() => document.querySelector('posnorm-block').shadowRoot.querySelector('[data-action=showEmbed]').textContent), '퍼가기');

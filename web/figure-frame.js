@@ -24,6 +24,15 @@
     }
   }
 
+  /**
+   * 'en' or 'ko': the rule of a figure's own lang (core/language.js), so
+   * that lang=EN or lang=en-US is English as <x lang="en-US"> is; an empty
+   * lang= leaves the page's own (web/fig/NAME.en.html stays English).
+   */
+  function frameLanguage(asked, page) {
+    return (asked || page || 'ko').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
+  }
+
   function say(text) {
     const p = document.createElement('p');
     p.className = 'error';
@@ -46,7 +55,7 @@
       say(`Unknown figure "${name}"; use one of: ${FIGURES.map((f) => f.name).join(', ')}.`);
       return undefined;
     }
-    document.documentElement.lang = (params.get('lang') ?? document.documentElement.lang) === 'en' ? 'en' : 'ko';
+    document.documentElement.lang = frameLanguage(params.get('lang'), document.documentElement.lang);
     return figure.load().then(() => customElements.whenDefined(figure.tag)).then(() => {
       const el = document.createElement(figure.tag);
       el.shareKey = ''; // plain parameter names: ?d-model=128

@@ -13,7 +13,8 @@ import { FIGURES } from './figures/registry.js';
 configure({ history: true });
 
 const params = new URLSearchParams(location.search);
-let lang = params.get('lang') === 'en' ? 'en' : 'ko';
+// the rule of a figure's own lang (figures/core/language.js): ?lang=EN and ?lang=en-GB are English too
+let lang = (params.get('lang') ?? '').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
 let simd = null;
 let pageStrings = null;
 // the engine note in Korean, so that the Korean page never loads page-i18n.js
