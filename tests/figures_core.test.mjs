@@ -104,14 +104,14 @@ test('one parse rule for bad values; removing an attribute returns the default',
     const el = document.querySelector('#h');
     const tick = () => new Promise((res) => setTimeout(res));
     const out = {};
-    for (const v of ['', 'abc', '0x40', 'Infinity', '1e2', ' 96 ', '-5', '2.6', '100000']) {
+    for (const v of ['', 'abc', '0x40', 'Infinity', '1e2', ' 96 ', '-5', '2.6', '100000', '1e309', '-1e309', `1${'0'.repeat(400)}`]) {
       el.setAttribute('d-model', '128');
       await tick();
       el.setAttribute('d-model', v);
       await tick();
       out[JSON.stringify(v)] = [el.dModel, el.getAttribute('d-model')];
     }
-    for (const v of [NaN, '12', true, null, undefined, 300.4]) {
+    for (const v of [NaN, '12', true, null, undefined, 300.4, Infinity]) {
       el.dModel = 128;
       el.dModel = v;
       await tick();
@@ -137,14 +137,35 @@ test('one parse rule for bad values; removing an attribute returns the default',
   assert.deepEqual(r['"-5"'], [2, '-5']);
   assert.deepEqual(r['"2.6"'], [3, '2.6']);
   assert.deepEqual(r['"100000"'], [1024, '100000']);
+  // decimals past a double's range are numbers outside the range too: clamped, not the default
+  assert.deepEqual(r['"1e309"'], [1024, '1e309']);
+  assert.deepEqual(r['"-1e309"'], [2, '-1e309']);
+  assert.deepEqual(r[JSON.stringify(`1${'0'.repeat(400)}`)], [1024, `1${'0'.repeat(400)}`]);
   assert.equal(r['prop NaN'], 64);
   assert.equal(r['prop 12'], 12);
   assert.equal(r['prop true'], 64);
   assert.equal(r['prop null'], 64);
   assert.equal(r['prop undefined'], 64);
   assert.equal(r['prop 300.4'], 300);
+  assert.equal(r['prop Infinity'], 64, 'a number that is not finite is not one');
   assert.equal(r.layout, 'interleaved');
   assert.deepEqual(r.removed, [64, false, '64']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a decimal past a double\'s range is clamped to a range that depends on another control, and follows it', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-waveform id="w" i="1e309" d-model="16"></posnorm-waveform><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#w');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#w');
+    const at16 = [el.i, el.shadowRoot.querySelector('input[name=i]').value];
+    el.dModel = 64;
+    await new Promise((res) => setTimeout(res));
+    return { at16, at64: [el.i, el.shadowRoot.querySelector('input[name=i]').value] };
+  });
+  // d_model 16 has pairs 0…7, d_model 64 pairs 0…31
+  assert.deepEqual(r, { at16: [7, '7'], at64: [31, '31'] });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -13,9 +13,10 @@
 // pair index i < d_model / 2).
 //
 // The parse rule, the same for attributes, properties and URL parameters:
-//   - numeric controls take a number, or a string in plain decimal notation
-//     ("64", "-1.5", "1e-5", surrounding spaces allowed); anything else —
-//     "", "abc", "0x40", "Infinity", NaN, null, true — means the default;
+//   - numeric controls take a finite number, or a string in plain decimal
+//     notation ("64", "-1.5", "1e-5", "1e309", surrounding spaces allowed);
+//     anything else — "", "abc", "0x40", "Infinity", NaN, Infinity, null,
+//     true — means the default;
 //   - a choice control takes one of its choices exactly; anything else
 //     means the default;
 //   - a text control takes a string that matches its pattern and length;
@@ -52,9 +53,17 @@ export function parseControl(c, raw) {
   if (c.kind === 'choice') return c.choices.includes(raw) ? raw : c.def;
   if (c.kind === 'text') return typeof raw === 'string' && raw.length <= c.maxLength && c.pattern.test(raw) ? raw : c.def;
   let value = NaN;
-  if (typeof raw === 'number') value = raw;
-  else if (typeof raw === 'string' && DECIMAL.test(raw)) value = Number(raw);
-  if (!Number.isFinite(value)) return c.def;
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return c.def;
+    value = raw;
+  } else if (typeof raw === 'string' && DECIMAL.test(raw)) {
+    // a decimal past a double's range ("1e309", 400 digits) is ±Infinity
+    // here: still a number outside the range, clamped as "1e308" is (it
+    // meant the default); a bound that depends on other controls clamps
+    // it in resolveControl()
+    value = Number(raw);
+  }
+  if (Number.isNaN(value)) return c.def;
   const fixed = (key) => (typeof c[key] === 'function' ? undefined : c[key]);
   return clampRound(c, value, fixed('min'), fixed('max'));
 }
