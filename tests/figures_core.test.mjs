@@ -438,6 +438,18 @@ test('a link from one of two figures of a kind without an id restores that one o
   await context.close();
 });
 
+test('a link points at the figure by its id, but keeps a fragment that is the page\'s own (a hash router\'s route)', async () => {
+  const { page: p, context, problems } = await page(`<h2 id="intro">Intro</h2><posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  const hashes = await p.evaluate(() => Object.fromEntries(['', '#intro', '#h', '#/posts/rope', '#%E0%A4%A'].map((hash) => {
+    history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+    return [hash, new URL(document.querySelector('#h').shareUrl()).hash];
+  })));
+  assert.deepEqual(hashes, { '': '#h', '#intro': '#h', '#h': '#h', '#/posts/rope': '#/posts/rope', '#%E0%A4%A': '#%E0%A4%A' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a figure without lang follows the language it inherits: moved into another section, or when <html lang> is switched; one with its own lang keeps it', async () => {
   const { page: p, context, problems } = await page(`
     <section id="ko" lang="ko"></section>

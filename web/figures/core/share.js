@@ -38,12 +38,29 @@ export function restoreFromUrl(fig) {
   }
 }
 
-/** The page URL with the figure's current controls. */
+/**
+ * Whether the page's fragment `hash` may give way to the figure's id: it is
+ * empty, or names an element of the page (an anchor). Any other fragment is
+ * the page's own — a hash router's route ("#/posts/rope") — and the link
+ * must keep it to open the same page.
+ */
+function replaceableFragment(fig, hash) {
+  if (!hash) return true;
+  let id = hash.slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // a malformed escape: the fragment as written
+  }
+  return fig.ownerDocument.getElementById(id) !== null;
+}
+
+/** The page URL with the figure's current controls (and its id as the fragment, to scroll to it). */
 export function shareUrl(fig) {
   const url = new URL(location.href);
   const values = fig.values;
   for (const c of fig.constructor.controls) url.searchParams.set(param(fig, c.attr), String(values[c.prop]));
-  if (fig.id) url.hash = fig.id;
+  if (fig.id && replaceableFragment(fig, url.hash)) url.hash = fig.id;
   return url.href;
 }
 
