@@ -155,3 +155,90 @@ test('the heatmap\'s pixels\' canvas, when it must grow, keeps a larger side onl
     await context.close();
   }
 });
+
+// A figure moved into a document that has no window — one made by
+// document.implementation.createHTMLDocument(), or an iframe's once the
+// iframe is removed — is still connected, but shown nowhere. It drew there,
+// took its wasm buffers anew and ran its error line in the background, and
+// what it held in an iframe's document stayed held for good: removing the
+// iframe disconnects nothing inside it.
+test('a figure in a document without a window (createHTMLDocument\'s, a removed iframe\'s) holds no wasm memory and draws and computes nothing; back on the page it shows the current state\'s errors', async () => {
+  const tag = 'posnorm-heatmap';
+  // 200 positions × 100 columns: the error line runs in slices of the main thread
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=heatmap&lang=en&d-model=128&seq-len=200`);
+  try {
+    await startFigure(page, tag, 30000);
+    await page.waitForFunction((t) => document.querySelector(t).peErrors, tag, { timeout: 20000 });
+    const r = await page.evaluate(async (t) => {
+      const el = document.querySelector(t);
+      const home = el.parentNode;
+      const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      const quiet = async () => { await frames(); await new Promise((res) => setTimeout(res, 300)); await frames(); };
+      const slices = [];
+      new PerformanceObserver((l) => slices.push(...l.getEntries().filter((e) => e.name === 'posnorm-background-slice'))).observe({ type: 'measure' });
+      // what the figure holds, how often it drew and how many slices ran since `from`
+      const held = () => el.pn.heapStats().allocations;
+      const since = (from) => ({ held: held(), renders: el.renderTimes.length - from.renders, slices: slices.length - from.slices });
+      const mark = () => ({ renders: el.renderTimes.length, slices: slices.length });
+      // the max |PE − sin/cos| of posnorm's values and of the float32 code,
+      // from float64 sin/cos here: column c of row p is sin (even c) or cos
+      // (odd c) of p·base^(-2⌊c/2⌋/dModel)
+      const errors = () => {
+        const { seqLen, dModel, base } = el;
+        const ours = el.pn.positionalEncoding({ seqLen, dModel, base }), code = el.pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' });
+        let e64 = 0, e32 = 0;
+        for (let p = 0; p < seqLen; p++) {
+          for (let c = 0; c < dModel; c++) {
+            const a = p * Math.pow(base, -2 * Math.floor(c / 2) / dModel), ref = c % 2 ? Math.cos(a) : Math.sin(a);
+            e64 = Math.max(e64, Math.abs(ours[p * dModel + c] - ref));
+            e32 = Math.max(e32, Math.abs(code[p * dModel + c] - ref));
+          }
+        }
+        return { e64, e32 };
+      };
+      const shown = async () => {
+        await frames();
+        for (let k = 0; k < 500 && !el.peErrors; k++) await new Promise((res) => setTimeout(res, 20));
+        const want = errors();
+        const e = el.peErrors;
+        return { sizes: e && `${e.sizes.seqLen}×${e.sizes.dModel}`, state: `${el.seqLen}×${el.dModel}`, close: Boolean(e) && Math.abs(e.posnorm - want.e64) <= 1e-12 && Math.abs(e.float32 - want.e32) <= 1e-12 };
+      };
+      const out = { onPage: held() };
+      // into a document made by createHTMLDocument(), where the values change
+      let from = mark();
+      document.implementation.createHTMLDocument().body.append(el);
+      el.dModel = 100;
+      await quiet();
+      out.inert = since(from);
+      home.append(el);
+      out.backFromInert = await shown();
+      // into an iframe's document (a page: it draws there), then the iframe goes
+      const iframe = document.createElement('iframe');
+      document.body.append(iframe);
+      iframe.contentDocument.body.append(el);
+      el.seqLen = 150;
+      await quiet();
+      out.inIframe = { held: held() > 0, errors: await shown() };
+      iframe.remove();
+      await Promise.resolve();
+      out.iframeRemoved = { held: held(), image: el._image };
+      from = mark();
+      el.dModel = 90;
+      await quiet();
+      out.afterRemoval = since(from);
+      home.append(el);
+      out.backFromIframe = await shown();
+      return out;
+    }, tag);
+    assert.ok(r.onPage > 0, 'on the page it holds its buffers');
+    assert.deepEqual(r.inert, { held: 0, renders: 0, slices: 0 }, 'in a document without a window: no buffer, no render, no slice');
+    assert.deepEqual(r.backFromInert, { sizes: '200×100', state: '200×100', close: true });
+    assert.deepEqual(r.inIframe, { held: true, errors: { sizes: '150×100', state: '150×100', close: true } }, 'in an iframe\'s document it is on a page');
+    assert.deepEqual(r.iframeRemoved, { held: 0, image: null }, 'the iframe removed: its buffers and its pixels\' canvas go at once');
+    assert.deepEqual(r.afterRemoval, { held: 0, renders: 0, slices: 0 }, 'left in the removed iframe\'s document');
+    assert.deepEqual(r.backFromIframe, { sizes: '150×90', state: '150×90', close: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

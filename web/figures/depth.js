@@ -250,7 +250,7 @@ export class PosnormDepth extends PnFigure {
    * weights at the next render after a change, not at the change).
    */
   _inputsAre(width, seed, stack, layers) {
-    return Boolean(this.pn) && this.isConnected && this.width === width && this.seed === seed && this.stack === stack && this._wKey === `${width}|${seed}` && this._wLayers >= layers;
+    return Boolean(this.pn) && this.onPage && this.width === width && this.seed === seed && this.stack === stack && this._wKey === `${width}|${seed}` && this._wLayers >= layers;
   }
 
   /**

@@ -49,6 +49,15 @@ export class PosnormHeatmap extends PnFigure {
     hint.dataset.key = 'cursorHint';
     this._errors = new PeErrorLine(this);
     figure.append(plot, readout, shape, this._errors.element, hint);
+    // off the page the pixels' canvas goes with the wasm buffers (made
+    // again on return); a controller, so that it goes also when the page
+    // goes from under the figure (base.js onPage: a removed iframe's document)
+    this.addController({
+      hostDisconnected: () => {
+        if (this._image) Object.assign(this._image, { width: 0, height: 0 });
+        this._image = null;
+      },
+    });
 
     const fromPointer = (e) => {
       const g = this._geom;
@@ -106,13 +115,6 @@ export class PosnormHeatmap extends PnFigure {
       emit(this, 'posnorm-cursor', { ...this.cursor });
     }
     super.controlsChanged();
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    // the pixels' canvas goes with the wasm buffers (made again on return)
-    if (this._image) Object.assign(this._image, { width: 0, height: 0 });
-    this._image = null;
   }
 
   describe() { return this.t.heatmapAlt(this); }

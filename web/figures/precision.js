@@ -180,7 +180,7 @@ export class PosnormPrecision extends PnFigure {
    * at its first wasm buffer; nothing is kept for it).
    */
   _reference(samples) {
-    if (!this.isConnected || !this.pn) return null;
+    if (!this.onPage || !this.pn) return null;
     const d = this.dModel;
     const key = `${d}|${this.base}|${this.maxExp}`;
     if (this._ref?.key === key) return this._ref;

@@ -57,6 +57,8 @@ export declare class PnFigure extends HTMLElement {
   readonly pn: Posnorm | null;
   /** Resolves after the first frame; rejects where the figure cannot run (no WebAssembly). */
   readonly ready: Promise<void>;
+  /** Whether it is on a page: connected to a document that has a window (not one made by createHTMLDocument, nor a removed iframe's); only then does it draw and hold wasm memory. */
+  readonly onPage: boolean;
   /** Every control's current value, by property name. */
   readonly values: Record<string, number | string>;
   /** URL parameter prefix for links (id, else tag name, numbered from the second figure of its kind without an id: TAG-2; '' for plain names). */

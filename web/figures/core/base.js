@@ -57,6 +57,8 @@ export class PnFigure extends PnElement {
     this._form = new ControlsForm(this);
     this._built = false;
     this._started = false;
+    /** Whether the controllers follow a page now (between connecting to one and leaving it). */
+    this._here = false;
   }
 
   /** Adds a controller: its hostConnected() and hostDisconnected() follow the figure's. */
@@ -64,7 +66,7 @@ export class PnFigure extends PnElement {
     this._controllers.add(controller);
     // one added after the figure connected hears of it now; one added while
     // it builds (buildBody) hears it from connectedCallback, once
-    if (this._built && this.isConnected && !this._building) controller.hostConnected?.();
+    if (this._built && this._here && !this._building) controller.hostConnected?.();
   }
 
   removeController(controller) {
@@ -86,7 +88,20 @@ export class PnFigure extends PnElement {
   /** performance.now() at the end of the first frame. */
   get firstFrameAt() { return this._scheduler.firstFrameAt; }
 
+  /**
+   * Whether the figure is on a page: connected to a document that has a
+   * window. One made by document.implementation.createHTMLDocument() or
+   * DOMParser has none, and an iframe's loses its window when the iframe is
+   * removed, with no disconnectedCallback for what is in it: a figure there
+   * is shown nowhere, so it draws nothing and holds no wasm memory (it drew,
+   * took 16 MB anew at the heatmap's largest sizes and ran its error line
+   * there, and in a removed iframe's document kept it all for good).
+   */
+  get onPage() { return this.isConnected && Boolean(this.ownerDocument.defaultView); }
+
   connectedCallback() {
+    // in a document without a window it stays as it was off the page
+    if (!this.ownerDocument.defaultView) return;
     if (!this._built) {
       this._building = true;
       try {
@@ -96,7 +111,9 @@ export class PnFigure extends PnElement {
       }
     }
     this.settle();
+    this._here = true;
     for (const c of this._controllers) c.hostConnected?.();
+    this._watchWindow();
     if (this._started || this._poster.shown) return;
     if (typeof WebAssembly !== 'object') {
       this._fail(new Error('posnorm: this browser has no WebAssembly'));
@@ -106,6 +123,31 @@ export class PnFigure extends PnElement {
   }
 
   disconnectedCallback() {
+    this._leave();
+  }
+
+  /**
+   * In another window's document (an iframe's), the figure leaves the page
+   * when that document goes (the iframe removed or navigated): `pagehide`,
+   * not persisted, is the last the figure hears of it. Its own window's
+   * pages end with the figure.
+   */
+  _watchWindow() {
+    const view = this.ownerDocument.defaultView;
+    if (view === globalThis) return;
+    const onHide = (event) => {
+      if (!event.persisted) this._leave();
+    };
+    view.addEventListener('pagehide', onHide);
+    this._stopWatch = () => view.removeEventListener('pagehide', onHide);
+  }
+
+  /** Off the page (once per arrival): nothing drawn or computed, every buffer freed. */
+  _leave() {
+    if (!this._here) return;
+    this._here = false;
+    this._stopWatch?.();
+    this._stopWatch = null;
     this._cancelStart?.();
     for (const c of this._controllers) c.hostDisconnected?.();
     this.buffers.clear();
@@ -124,7 +166,7 @@ export class PnFigure extends PnElement {
     }
     this._poster.started();
     // the first frame is drawn at once, to be painted with the page's next frame
-    if (this.isConnected && this.firstFrameAt === undefined) this.renderNow();
+    if (this.onPage && this.firstFrameAt === undefined) this.renderNow();
     else this.invalidate();
   }
 
@@ -160,7 +202,7 @@ export class PnFigure extends PnElement {
    * freed, shorter or of another type). Only while the figure is on the page and started.
    */
   buffer(name, length, type = 'f32') {
-    if (!this.isConnected || !this.pn) {
+    if (!this.onPage || !this.pn) {
       throw new Error(`${this.localName}: wasm buffers exist only while the figure is on the page and started`);
     }
     return this.buffers.get(this.pn, name, length, type);

@@ -64,7 +64,7 @@ export class RenderScheduler {
 
   /** Schedules one render for the next animation frame (once started, and only on the page). */
   request() {
-    if (!this.host.pn || !this.host.isConnected || this._frame) return;
+    if (!this.host.pn || !this.host.onPage || this._frame) return;
     this._frame = requestAnimationFrame(() => {
       this._frame = 0;
       this.now();
@@ -82,7 +82,7 @@ export class RenderScheduler {
   /** Renders synchronously and logs how long it took. */
   now() {
     const { host } = this;
-    if (!host.pn || !host.isConnected) return;
+    if (!host.pn || !host.onPage) return;
     const t0 = performance.now();
     this.style = getComputedStyle(host);
     // the colours of the first render: what a colour-scheme change is compared with

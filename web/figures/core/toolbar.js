@@ -55,7 +55,7 @@ export class ToolbarController {
   /** Saves the figure's pixels (at devicePixelRatio; several canvases side by side) as a PNG file. */
   downloadPng() {
     const { host } = this;
-    if (!host.pn || !host.isConnected) return;
+    if (!host.pn || !host.onPage) return;
     host.renderNow();
     joinCanvases(host.shadowRoot, host.color('--pn-bg')).toBlob((blob) => saveBlob(host.shadowRoot, blob, `${fileStem(host)}.png`), 'image/png');
   }
@@ -63,7 +63,7 @@ export class ToolbarController {
   /** Saves the numbers behind the figure (its toCsv()) as a CSV file. */
   downloadCsv() {
     const { host } = this;
-    if (!host.pn || !host.isConnected) return;
+    if (!host.pn || !host.onPage) return;
     // (toCsv() draws a change not yet drawn first)
     saveBlob(host.shadowRoot, new Blob([host.toCsv()], { type: 'text/csv' }), `${fileStem(host)}.csv`);
   }
@@ -71,7 +71,7 @@ export class ToolbarController {
   /** Opens the Embed dialog for the figure (loading its code the first time); resolves once it is open. */
   async showEmbed() {
     const { host } = this;
-    if (!host.pn || !host.isConnected) return;
+    if (!host.pn || !host.onPage) return;
     this._dialog ??= import('./embed-dialog.js').then(({ EmbedDialog }) => new EmbedDialog(host, this.element.querySelector('[data-action=showEmbed]')), (error) => {
       this._dialog = null; // a failed load is tried again on the next press
       throw error;
