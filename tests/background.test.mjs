@@ -76,6 +76,23 @@ test('slices of 1 ms units keep to the budget and the result is the generator\'s
   assert.equal(SLICE_PLAN, 0.5);
 });
 
+test('slices leave no entry in the performance timeline: observers see each one, the buffer keeps none', async () => {
+  // User Timing entries stay in the timeline until cleared (it has no
+  // size limit for them): one per slice, about 0.9 KB each in Chromium,
+  // kept for the page's life — one per input of a waveform, properties or
+  // compare drag at the default sizes, hundreds per input at the largest
+  // sizes where no Worker runs
+  performance.clearMeasures(SLICE_MEASURE);
+  for (let run = 0; run < 3; run++) {
+    const { value, slices } = await slicesOf(() => runSliced(units(6, 1, []), { budget: 4, label: 'timeline' }));
+    assert.equal(value, 6);
+    // 6 units of 1 ms and the call that returns, at most 2 to a slice
+    assert.ok(slices.length >= 4, `an observer saw ${slices.length} slices`);
+    assert.ok(slices.every((e) => e.detail.label === 'timeline'));
+    assert.deepEqual(performance.getEntriesByName(SLICE_MEASURE), [], `after run ${run + 1}`);
+  }
+});
+
 test('on a clock of the test\'s own, units of exactly 1 ms run two to a slice: a third would pass the 2 ms plan', async () => {
   // (the test above spins on the real clock, whose overshoot keeps a third
   // unit out even when the plan is 3 ms; here only the units move the

@@ -39,8 +39,18 @@ const slicesOf = (page) => page.evaluate(() => {
   return slices;
 });
 
-/** The measures themselves, with their units (drag() keeps durations only). */
-const sliceEntries = (page) => page.evaluate((name) => performance.getEntriesByName(name).map((e) => ({ duration: e.duration, units: e.detail.units, label: e.detail.label, budget: e.detail.budget, lastUnit: e.detail.lastUnit })), SLICE_MEASURE);
+/**
+ * From here on, the page keeps the slices' measures themselves, with their
+ * units (drag() keeps durations only; the timeline keeps none of them).
+ */
+const watchSlices = (page) => page.evaluate((name) => {
+  window.__slices = [];
+  new PerformanceObserver((l) => window.__slices.push(...l.getEntries().filter((e) => e.name === name)
+    .map((e) => ({ duration: e.duration, units: e.detail.units, label: e.detail.label, budget: e.detail.budget, lastUnit: e.detail.lastUnit })))).observe({ type: 'measure' });
+}, SLICE_MEASURE);
+
+/** The measures watchSlices() kept. */
+const sliceEntries = (page) => page.evaluate(() => window.__slices);
 
 /**
  * No slice longer than its budget. The runner starts a unit only while the
@@ -70,7 +80,7 @@ function assertWithinBudget(entries, label) {
  */
 async function heatmapDrag(options, { from } = {}) {
   const { page, context, problems } = await figure('heatmap', 'd-model=1024&seq-len=2048&base=100000', options);
-  await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
+  await watchSlices(page);
   // the readout is pending right after an input
   const pending = await page.evaluate(async () => {
     const el = document.querySelector('posnorm-heatmap');
@@ -137,7 +147,7 @@ async function depthDrag(options) {
   // it starts at 48 layers: the drag ends at 96, whose gradients are not yet known
   // (gradients already shown are kept, and a drag back to them computes nothing)
   const { page, context, problems } = await figure('depth', 'layers=48&width=64', options);
-  await page.evaluate((name) => performance.clearMeasures(name), SLICE_MEASURE);
+  await watchSlices(page);
   await drag(page, 'posnorm-depth', 'layers', 32);
   // the gradients wait for the values to settle (their unit is longer than a slice at this size)
   await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 60000 });
