@@ -96,3 +96,25 @@ test('PeErrorLine shows only the errors of its last sizes as they cross the Work
   assert.equal(host.peErrors, null);
   assert.deepEqual(stale, []);
 });
+
+test('a language change while the errors are computed shows the pending text in the new language, then the line in it', async () => {
+  const pn = await init();
+  const ko = { peErrorPending: '계산 중', peErrorLine: (a, b) => `오차 ${a} ${b}` };
+  const en = { peErrorPending: 'computing', peErrorLine: (a, b) => `error ${a} ${b}` };
+  const host = { pn, t: ko, addController() {} };
+  const line = new PeErrorLine(host);
+  for (const sizes of [{ seqLen: 2048, dModel: 64, base: 10000 }, { seqLen: 30, dModel: 64, base: 10000 }]) {
+    host.t = ko;
+    host.peErrors = null;
+    line.hostDisconnected();
+    line.show(sizes);
+    assert.equal(line.element.textContent, '계산 중');
+    // relabelled: the figure repaints with the same sizes in the new language, still computing
+    host.t = en;
+    line.show(sizes);
+    assert.equal(host.peErrors, null, 'still computing');
+    assert.equal(line.element.textContent, 'computing');
+    for (let waited = 0; !host.peErrors && waited < 5000; waited += 20) await sleep(20);
+    assert.match(line.element.textContent, /^error \S+ \S+$/);
+  }
+});

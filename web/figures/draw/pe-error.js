@@ -247,8 +247,10 @@ export class PeErrorLine {
     const key = JSON.stringify(sizes);
     const task = sizes.seqLen * (sizes.dims?.length ?? sizes.dModel) > OFF_THREAD_VALUES ? this._worker : this._sliced;
     if (task === this._task && task.key === key) {
-      // known (relabelled in the current language), or still being computed
+      // known, or still being computed: either way in the current language
+      // (a relabel repaints with the same sizes)
       if (host.peErrors) this._write();
+      else setText(this.element, host.t.peErrorPending);
       return;
     }
     (task === this._sliced ? this._worker : this._sliced).cancel();
