@@ -203,7 +203,9 @@ test('a figure in a document without a window (createHTMLDocument\'s, a removed 
         const e = el.peErrors;
         return { sizes: e && `${e.sizes.seqLen}×${e.sizes.dModel}`, state: `${el.seqLen}×${el.dModel}`, close: Boolean(e) && Math.abs(e.posnorm - want.e64) <= 1e-12 && Math.abs(e.float32 - want.e32) <= 1e-12 };
       };
-      const out = { onPage: held() };
+      // styled as on the page (its stylesheets belong to the document that made them)
+      const styled = () => ({ sheets: el.shadowRoot.adoptedStyleSheets.length, form: getComputedStyle(el.shadowRoot.querySelector('form')).display });
+      const out = { onPage: held(), styledOnPage: styled() };
       // into a document made by createHTMLDocument(), where the values change
       let from = mark();
       document.implementation.createHTMLDocument().body.append(el);
@@ -212,13 +214,21 @@ test('a figure in a document without a window (createHTMLDocument\'s, a removed 
       out.inert = since(from);
       home.append(el);
       out.backFromInert = await shown();
+      out.styledBackFromInert = styled();
+      // and its sliders still move it
+      const slider = el.shadowRoot.querySelector('input[name=dModel]');
+      slider.value = '96';
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await frames();
+      out.sliderBackFromInert = el.dModel;
+      el.dModel = 100;
       // into an iframe's document (a page: it draws there), then the iframe goes
       const iframe = document.createElement('iframe');
       document.body.append(iframe);
       iframe.contentDocument.body.append(el);
       el.seqLen = 150;
       await quiet();
-      out.inIframe = { held: held() > 0, errors: await shown() };
+      out.inIframe = { held: held() > 0, errors: await shown(), styled: styled() };
       iframe.remove();
       await Promise.resolve();
       out.iframeRemoved = { held: held(), image: el._image };
@@ -228,15 +238,20 @@ test('a figure in a document without a window (createHTMLDocument\'s, a removed 
       out.afterRemoval = since(from);
       home.append(el);
       out.backFromIframe = await shown();
+      out.styledBackFromIframe = styled();
       return out;
     }, tag);
     assert.ok(r.onPage > 0, 'on the page it holds its buffers');
     assert.deepEqual(r.inert, { held: 0, renders: 0, slices: 0 }, 'in a document without a window: no buffer, no render, no slice');
     assert.deepEqual(r.backFromInert, { sizes: '200×100', state: '200×100', close: true });
-    assert.deepEqual(r.inIframe, { held: true, errors: { sizes: '150×100', state: '150×100', close: true } }, 'in an iframe\'s document it is on a page');
+    assert.ok(r.styledOnPage.sheets >= 1 && r.styledOnPage.form === 'grid', JSON.stringify(r.styledOnPage));
+    assert.deepEqual(r.styledBackFromInert, r.styledOnPage, 'back from createHTMLDocument\'s document, styled');
+    assert.equal(r.sliderBackFromInert, 96, 'and its slider works');
+    assert.deepEqual(r.inIframe, { held: true, errors: { sizes: '150×100', state: '150×100', close: true }, styled: r.styledOnPage }, 'in an iframe\'s document it is on a page, styled');
     assert.deepEqual(r.iframeRemoved, { held: 0, image: null }, 'the iframe removed: its buffers and its pixels\' canvas go at once');
     assert.deepEqual(r.afterRemoval, { held: 0, renders: 0, slices: 0 }, 'left in the removed iframe\'s document');
     assert.deepEqual(r.backFromIframe, { sizes: '150×90', state: '150×90', close: true });
+    assert.deepEqual(r.styledBackFromIframe, r.styledOnPage, 'back from the removed iframe, styled');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -208,6 +208,43 @@ test('posnorm-change fires once per changed control after the figure is on the p
   await context.close();
 });
 
+test('without constructable stylesheets (older engines) a figure is styled by <style> elements in order, once each, also after the Embed dialog adds its own and after a move to another document', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`, {
+    init: () => { delete CSSStyleSheet.prototype.replaceSync; },
+  });
+  await started(p, '#h');
+  const look = () => p.evaluate(() => {
+    const el = document.querySelector('#h');
+    const root = el.shadowRoot;
+    return {
+      adopted: root.adoptedStyleSheets.length,
+      styles: [...root.children].filter((c) => c.localName === 'style').map((s) => (s.textContent.includes(':host {') && s.textContent.includes('--pn-bg') ? 'figure' : s.textContent.includes('.embed') ? 'dialog' : 'own')),
+      first: root.firstElementChild.localName,
+      form: getComputedStyle(root.querySelector('form')).display,
+    };
+  });
+  const before = await look();
+  assert.equal(before.adopted, 0);
+  assert.equal(before.styles[0], 'figure', JSON.stringify(before));
+  assert.ok(!before.styles.includes('dialog'));
+  assert.equal(before.first, 'style');
+  assert.equal(before.form, 'grid');
+  await p.evaluate(() => document.querySelector('#h').showEmbed());
+  const withDialog = await look();
+  assert.deepEqual(withDialog.styles, [...before.styles, 'dialog'], 'the dialog\'s after the figure\'s');
+  await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const iframe = document.createElement('iframe');
+    document.body.append(iframe);
+    iframe.contentDocument.body.append(el);
+    document.body.append(el);
+    iframe.remove();
+  });
+  assert.deepEqual(await look(), withDialog, 'nothing added twice by a move');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and ignores what is not a number', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');
@@ -243,6 +280,20 @@ test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and 
     return { events, atOnce, after: [el.cursor.pos, el.cursor.dim, el.readout.pos, el.readout.dim] };
   });
   assert.deepEqual(shrunk, { events: [[29, 63], [9, 63], [9, 15]], atOnce: [9, 63], after: [9, 15, 9, 15] });
+  // shrunk and read in the same task, before the batch ends: the cell read is the clamped one
+  const sameTask = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    el.moveCursor(19, 63);
+    await frame();
+    const events = [];
+    el.addEventListener('posnorm-cursor', (e) => events.push([e.detail.pos, e.detail.dim]));
+    el.seqLen = 5;
+    el.dModel = 8;
+    const csv = el.toCsv().trimEnd().split('\n');
+    return { rows: csv.length, cols: csv[0].split(',').length, cursor: [el.cursor.pos, el.cursor.dim], readout: [el.readout.pos, el.readout.dim], events };
+  });
+  assert.deepEqual(sameTask, { rows: 6, cols: 9, cursor: [4, 7], readout: [4, 7], events: [[4, 7]] });
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -454,7 +505,7 @@ test('a figure without lang follows the language it inherits: moved into another
   const { page: p, context, problems } = await page(`
     <section id="ko" lang="ko"></section>
     <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
-    <posnorm-waveform id="own" lang="en"></posnorm-waveform>
+    <posnorm-waveform id="own" lang="ko"></posnorm-waveform>
     <script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');
   await started(p, '#own');
@@ -462,8 +513,9 @@ test('a figure without lang follows the language it inherits: moved into another
     const el = document.querySelector(s);
     return { language: el.language, label: el.shadowRoot.querySelector('canvas').getAttribute('aria-label'), lang: el.shadowRoot.querySelector('[data-key]').textContent };
   }));
-  const [enH, enOwn] = await state();
+  const [enH, koOwn] = await state();
   assert.equal(enH.language, 'en');
+  assert.equal(koOwn.language, 'ko');
   assert.match(enH.label, /^Heatmap of the sinusoidal positional encoding/);
   // moved into the Korean section: the labels and the text alternative follow
   await p.evaluate(() => document.querySelector('#ko').append(document.querySelector('#h')));
@@ -472,7 +524,8 @@ test('a figure without lang follows the language it inherits: moved into another
   assert.equal(h.language, 'ko');
   assert.match(h.label, /^사인파 위치 인코딩 히트맵/);
   assert.notEqual(h.lang, enH.lang, 'the control labels too');
-  // moved back, then the page switches <html lang> to Korean: it follows; the waveform with lang="en" does not
+  // moved back, then the page switches <html lang> to Korean: it follows; then to English: it follows,
+  // and the waveform with its own lang="ko" keeps Korean throughout
   await p.evaluate(() => document.body.append(document.querySelector('#h')));
   await settle(p);
   assert.match((await state())[0].label, /^Heatmap of the sinusoidal/);
@@ -480,7 +533,12 @@ test('a figure without lang follows the language it inherits: moved into another
   await settle(p);
   [h, own] = await state();
   assert.match(h.label, /^사인파 위치 인코딩 히트맵/);
-  assert.deepEqual(own, enOwn);
+  assert.deepEqual(own, koOwn);
+  await p.evaluate(() => { document.documentElement.lang = 'en'; });
+  await settle(p);
+  [h, own] = await state();
+  assert.match(h.label, /^Heatmap of the sinusoidal/);
+  assert.deepEqual(own, koOwn);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -109,12 +109,22 @@ export class PosnormHeatmap extends PnFigure {
    * posnorm-cursor event, as moveCursor() gives.
    */
   controlsChanged() {
+    this._clampCursor();
+    super.controlsChanged();
+  }
+
+  /**
+   * Clamps the cursor to the matrix of the current sizes, with a
+   * posnorm-cursor event if it moved: after each batch of changes, and
+   * before anything reads the cursor's cell (a render, toCsv() or a
+   * download right after a change, before the batch ends).
+   */
+  _clampCursor() {
     const { pos, dim } = this.cursor;
     if (pos >= this.seqLen || dim >= this.dModel) {
       this.cursor = { pos: Math.min(pos, this.seqLen - 1), dim: Math.min(dim, this.dModel - 1) };
       emit(this, 'posnorm-cursor', { ...this.cursor });
     }
-    super.controlsChanged();
   }
 
   describe() { return this.t.heatmapAlt(this); }
@@ -162,6 +172,7 @@ export class PosnormHeatmap extends PnFigure {
 
   /** Value, function, pair index and wavelength at the cursor. */
   _readout() {
+    this._clampCursor();
     const { pos, dim } = this.cursor;
     const d = this.dModel;
     let i, fn;
@@ -190,6 +201,7 @@ export class PosnormHeatmap extends PnFigure {
 
   render() {
     this._compute();
+    this._clampCursor();
     const t = this.t;
     const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));

@@ -33,7 +33,7 @@ import { RenderScheduler } from './scheduler.js';
 import { ToolbarController } from './toolbar.js';
 import { defaultShareKey, restoreFromUrl, shareUrl } from './share.js';
 import { embedCode } from './embed.js';
-import { FIGURE_CSS, adoptStyles } from './style.js';
+import { FIGURE_CSS, adoptStyles, restyle } from './style.js';
 import { getPosnorm } from './runtime.js';
 
 export class PnFigure extends PnElement {
@@ -109,6 +109,8 @@ export class PnFigure extends PnElement {
       } finally {
         this._building = false;
       }
+    } else {
+      restyle(this.shadowRoot); // its sheets, if it comes from another document
     }
     this.settle();
     this._here = true;

@@ -10,7 +10,7 @@
 // table; the styles are an adopted stylesheet (no inline style).
 import { addKoreanStrings } from '../../i18n.js';
 import koStrings from '../../i18n/ko/embed-dialog.js';
-import { FIGURE_CSS } from './style.js';
+import { FIGURE_CSS, addStyles } from './style.js';
 import { saveBlob } from './download.js';
 import { embedCode, stillFileName } from './embed.js';
 import { makeCopy, stillLayout } from './still.js';
@@ -43,23 +43,7 @@ dialog.embed::backdrop { background: rgb(0 0 0 / 0.5); }
 .embed .status { min-height: 1.45em; color: var(--pn-muted); font-size: 0.9em; }
 `;
 
-let sheet = null;
 let uid = 0;
-
-/** Adds the dialog's styles to the figure's shadow root (once). */
-function adoptDialogStyles(root) {
-  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(DIALOG_CSS);
-    }
-    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-    return;
-  }
-  const style = document.createElement('style');
-  style.textContent = DIALOG_CSS;
-  root.append(style);
-}
 
 /** The light theme's colours: the custom properties of the first :host rule of the figures' stylesheet. */
 export function lightColors() {
@@ -117,7 +101,7 @@ export class EmbedDialog {
   _build() {
     const { host } = this;
     const root = host.shadowRoot;
-    adoptDialogStyles(root);
+    addStyles(root, DIALOG_CSS);
     const id = `pn-embed-${++uid}`;
     const el = (tag, props = {}, ...children) => {
       const node = document.createElement(tag);

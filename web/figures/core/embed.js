@@ -105,7 +105,7 @@ export function liveUrl(fig, root) {
  * The figure must be on the page and started.
  */
 export function embedCode(fig, { base, picture } = {}) {
-  if (!fig.pn || !fig.isConnected) {
+  if (!fig.pn || !fig.onPage) {
     throw new Error(`${fig.localName}.embedCode: the figure must be on the page and started (await el.ready first)`);
   }
   const root = embedRoot(base);

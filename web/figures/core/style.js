@@ -82,28 +82,80 @@ button:focus-visible, select:focus-visible, input:focus-visible { outline: 2px s
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 `;
 
-const sheets = new Map();
+/** The stylesheets made for each document: document → (CSS text → CSSStyleSheet). */
+const sheetsByDocument = new WeakMap();
+/** The CSS texts each shadow root was given, in order (to give them again in another document). */
+const textsOf = new WeakMap();
+
+const constructable = (root) =>
+  'adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype;
+
+/**
+ * The shared sheet for `text` in `doc`. A constructed stylesheet can be
+ * adopted only by shadow roots of the document whose window made it, so
+ * each document (an iframe's too) gets its own, made by its window's
+ * constructor.
+ */
+function sheetFor(doc, text) {
+  let sheets = sheetsByDocument.get(doc);
+  if (!sheets) sheetsByDocument.set(doc, (sheets = new Map()));
+  let sheet = sheets.get(text);
+  if (!sheet) {
+    const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;
+    sheet = new Sheet();
+    sheet.replaceSync(text);
+    sheets.set(text, sheet);
+  }
+  return sheet;
+}
+
+/** Puts the root's texts in place: adopted sheets of its document, or a <style> element per text (older engines). */
+function apply(root) {
+  const texts = textsOf.get(root) ?? [];
+  const doc = root.ownerDocument;
+  if (constructable(root)) {
+    if (!doc.defaultView) return; // a document without a window: nothing is shown there
+    const wanted = texts.map((text) => sheetFor(doc, text));
+    const have = root.adoptedStyleSheets;
+    if (have.length !== wanted.length || wanted.some((sheet, k) => have[k] !== sheet)) root.adoptedStyleSheets = wanted;
+    return;
+  }
+  // (':scope >' matches nothing in a shadow root: its children are read directly)
+  const present = [...root.children].filter((el) => el.localName === 'style' && 'pnStyle' in el.dataset);
+  if (present.length === texts.length && present.every((el, k) => el.textContent === texts[k])) return;
+  // all of them again, in order, first in the root (the cascade's order is the texts')
+  for (const el of present) el.remove();
+  root.prepend(...texts.map((text) => {
+    const style = doc.createElement('style');
+    style.dataset.pnStyle = '';
+    style.textContent = text;
+    return style;
+  }));
+}
 
 /**
  * Gives `root` (a shadow root) the stylesheets for `cssTexts`: one shared
- * CSSStyleSheet per text where constructable stylesheets exist, else a
- * <style> element (older engines).
+ * CSSStyleSheet per text and document where constructable stylesheets
+ * exist, else <style> elements (older engines).
  */
 export function adoptStyles(root, ...cssTexts) {
-  const texts = cssTexts.filter(Boolean);
-  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-    root.adoptedStyleSheets = texts.map((text) => {
-      let sheet = sheets.get(text);
-      if (!sheet) {
-        sheet = new CSSStyleSheet();
-        sheet.replaceSync(text);
-        sheets.set(text, sheet);
-      }
-      return sheet;
-    });
-    return;
-  }
-  const style = document.createElement('style');
-  style.textContent = texts.join('\n');
-  root.prepend(style);
+  textsOf.set(root, cssTexts.filter(Boolean));
+  apply(root);
+}
+
+/** Adds the stylesheet for `cssText` to what `root` has (once). */
+export function addStyles(root, cssText) {
+  const texts = textsOf.get(root) ?? [];
+  if (!texts.includes(cssText)) textsOf.set(root, [...texts, cssText]);
+  apply(root);
+}
+
+/**
+ * Gives `root` its stylesheets again where it is now: a shadow root moved
+ * to another document loses its adopted sheets (they belong to the
+ * document that made them), and a figure brought back, or shown in an
+ * iframe's document, was left unstyled.
+ */
+export function restyle(root) {
+  if (textsOf.has(root)) apply(root);
 }
