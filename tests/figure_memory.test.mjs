@@ -15,6 +15,7 @@ import { drag, setSizes, settle } from '../bench/frames.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 import { MEMORY_FLOOR } from '../web/figures/core/runtime.js';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
+import { maxErrorVsFloat64 } from './reference/pe.mjs';
 
 const env = useBrowser(before, after);
 const GROWS = new Set(['heatmap']);
@@ -180,28 +181,16 @@ test('a figure in a document without a window (createHTMLDocument\'s, a removed 
       const held = () => el.pn.heapStats().allocations;
       const since = (from) => ({ held: held(), renders: el.renderTimes.length - from.renders, slices: slices.length - from.slices });
       const mark = () => ({ renders: el.renderTimes.length, slices: slices.length });
-      // the max |PE − sin/cos| of posnorm's values and of the float32 code,
-      // from float64 sin/cos here: column c of row p is sin (even c) or cos
-      // (odd c) of p·base^(-2⌊c/2⌋/dModel)
-      const errors = () => {
-        const { seqLen, dModel, base } = el;
-        const ours = el.pn.positionalEncoding({ seqLen, dModel, base }), code = el.pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' });
-        let e64 = 0, e32 = 0;
-        for (let p = 0; p < seqLen; p++) {
-          for (let c = 0; c < dModel; c++) {
-            const a = p * Math.pow(base, -2 * Math.floor(c / 2) / dModel), ref = c % 2 ? Math.cos(a) : Math.sin(a);
-            e64 = Math.max(e64, Math.abs(ours[p * dModel + c] - ref));
-            e32 = Math.max(e32, Math.abs(code[p * dModel + c] - ref));
-          }
-        }
-        return { e64, e32 };
-      };
+      // the errors shown, the state, and posnorm's values and the float32
+      // code's for that state (their errors are worked out in Node below)
       const shown = async () => {
         await frames();
         for (let k = 0; k < 500 && !el.peErrors; k++) await new Promise((res) => setTimeout(res, 20));
-        const want = errors();
-        const e = el.peErrors;
-        return { sizes: e && `${e.sizes.seqLen}×${e.sizes.dModel}`, state: `${el.seqLen}×${el.dModel}`, close: Boolean(e) && Math.abs(e.posnorm - want.e64) <= 1e-12 && Math.abs(e.float32 - want.e32) <= 1e-12 };
+        const { seqLen, dModel, base } = el, e = el.peErrors;
+        return {
+          sizes: e && `${e.sizes.seqLen}×${e.sizes.dModel}`, state: { seqLen, dModel, base }, got: e && { posnorm: e.posnorm, float32: e.float32 },
+          ours: Array.from(el.pn.positionalEncoding({ seqLen, dModel, base })), code: Array.from(el.pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' })),
+        };
       };
       // styled as on the page (its stylesheets belong to the document that made them)
       const styled = () => ({ sheets: el.shadowRoot.adoptedStyleSheets.length, form: getComputedStyle(el.shadowRoot.querySelector('form')).display });
@@ -241,6 +230,15 @@ test('a figure in a document without a window (createHTMLDocument\'s, a removed 
       out.styledBackFromIframe = styled();
       return out;
     }, tag);
+    // what a readout showed: its sizes, the state's, and whether its errors are
+    // those of the state's values against float64 sin/cos
+    const check = ({ sizes, state, got, ours, code }) => ({
+      sizes, state: `${state.seqLen}×${state.dModel}`,
+      close: Boolean(got) && Math.abs(got.posnorm - maxErrorVsFloat64(ours, state)) <= 1e-12 && Math.abs(got.float32 - maxErrorVsFloat64(code, state)) <= 1e-12,
+    });
+    r.backFromInert = check(r.backFromInert);
+    r.inIframe.errors = check(r.inIframe.errors);
+    r.backFromIframe = check(r.backFromIframe);
     assert.ok(r.onPage > 0, 'on the page it holds its buffers');
     assert.deepEqual(r.inert, { held: 0, renders: 0, slices: 0 }, 'in a document without a window: no buffer, no render, no slice');
     assert.deepEqual(r.backFromInert, { sizes: '200×100', state: '200×100', close: true });

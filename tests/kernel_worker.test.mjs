@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
 import { answer } from '../web/figures/worker/kernel-worker.js';
 import { peErrors } from '../web/figures/draw/pe-error.js';
+import { maxErrorVsFloat64 } from './reference/pe.mjs';
 
 /** The message answer() posts for `data`. */
 async function ask(data) {
@@ -36,15 +37,8 @@ test('kernel worker: one of its functions runs on its instance; an unknown one i
   // the first, from float64 sin/cos here: column c of row p is sin (even c)
   // or cos (odd c) of p·base^(-2⌊c/2⌋/dModel)
   const { seqLen, dModel, base } = sizes[0];
-  const ours = pn.positionalEncoding({ seqLen, dModel, base }), code = pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' });
-  let e64 = 0, e32 = 0;
-  for (let p = 0; p < seqLen; p++) {
-    for (let c = 0; c < dModel; c++) {
-      const a = p * Math.pow(base, -2 * Math.floor(c / 2) / dModel), ref = c % 2 ? Math.cos(a) : Math.sin(a);
-      e64 = Math.max(e64, Math.abs(ours[p * dModel + c] - ref));
-      e32 = Math.max(e32, Math.abs(code[p * dModel + c] - ref));
-    }
-  }
+  const e64 = maxErrorVsFloat64(pn.positionalEncoding({ seqLen, dModel, base }), { seqLen, dModel, base });
+  const e32 = maxErrorVsFloat64(pn.positionalEncoding({ seqLen, dModel, base, precision: 'float32' }), { seqLen, dModel, base });
   assert.ok(Math.abs(got.results[0].posnorm - e64) <= 1e-12 && Math.abs(got.results[0].float32 - e32) <= 1e-12, `${JSON.stringify(got.results[0])} vs ${e64}, ${e32}`);
   for (const r of got.results) assert.ok(r.posnorm > 0 && r.posnorm < 1e-7 && r.float32 > r.posnorm, JSON.stringify(r));
   const bad = await ask({ id: 2, calls: [{ fn: 'noSuchFunction', args: [] }, { fn: 'toString', args: [] }] });

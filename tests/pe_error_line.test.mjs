@@ -30,6 +30,7 @@ globalThis.Worker = class {
   terminate() {}
 };
 const { init } = await import('../src/js/posnorm.js');
+const { maxErrorVsFloat64 } = await import('./reference/pe.mjs');
 const { PeErrorLine, OFF_THREAD_VALUES } = await import('../web/figures/draw/pe-error.js');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -39,18 +40,10 @@ test('PeErrorLine shows only the errors of its last sizes as they cross the Work
   const host = { pn, t: { peErrorPending: 'pending', peErrorLine: (a, b) => `${a} ${b}` }, addController() {} };
   const line = new PeErrorLine(host);
   // float64 errors of the sizes used, from the API (posnorm's values and the float32 code's)
-  const expected = (s) => {
-    const ours = pn.positionalEncoding(s), code = pn.positionalEncoding({ ...s, precision: 'float32' });
-    let posnorm = 0, float32 = 0;
-    for (let p = 0; p < s.seqLen; p++) {
-      for (let c = 0; c < s.dModel; c++) {
-        const a = p * Math.exp((-2 * Math.floor(c / 2) / s.dModel) * Math.log(s.base)), ref = c % 2 ? Math.cos(a) : Math.sin(a);
-        posnorm = Math.max(posnorm, Math.abs(ours[p * s.dModel + c] - ref));
-        float32 = Math.max(float32, Math.abs(code[p * s.dModel + c] - ref));
-      }
-    }
-    return { posnorm, float32 };
-  };
+  const expected = (s) => ({
+    posnorm: maxErrorVsFloat64(pn.positionalEncoding(s), s),
+    float32: maxErrorVsFloat64(pn.positionalEncoding({ ...s, precision: 'float32' }), s),
+  });
   const big = { seqLen: 2048, dModel: 64, base: 10000 }, big2 = { seqLen: 2048, dModel: 66, base: 10000 }, small = { seqLen: 30, dModel: 64, base: 10000 };
   assert.ok(big.seqLen * big.dModel > OFF_THREAD_VALUES && small.seqLen * small.dModel <= OFF_THREAD_VALUES);
   let current = null;

@@ -42,3 +42,15 @@ export function float32CodeRow(pos, dModel, base = 10000) {
     return f(c % 2 ? Math.cos(a) : Math.sin(a));
   });
 }
+
+/**
+ * The largest |values − PE| over a [seqLen × dModel] encoding (interleaved
+ * unless `layout` says otherwise), PE from float64 sin/cos (peValue).
+ */
+export function maxErrorVsFloat64(values, { seqLen, dModel, base = 10000, layout = 'interleaved' }) {
+  let worst = 0;
+  for (let p = 0; p < seqLen; p++) {
+    for (let c = 0; c < dModel; c++) worst = Math.max(worst, Math.abs(values[p * dModel + c] - peValue(p, c, dModel, { base, layout })));
+  }
+  return worst;
+}
