@@ -25,7 +25,8 @@
   }
 
   /**
-   * 'en' or 'ko': the rule of a figure's own lang (core/language.js), so
+   * 'en' or 'ko': the rule of a figure's own lang (core/language.js
+   * languageCode, not importable from this classic script), so
    * that lang=EN or lang=en-US is English as <x lang="en-US"> is; an empty
    * lang= leaves the page's own (web/fig/NAME.en.html stays English).
    */

@@ -7,14 +7,15 @@
 // (page-i18n.js) are loaded only for English.
 import './figures/order.js'; // the top figure, the registry's first
 import { configure, getPosnorm } from './figures/core/runtime.js';
+import { languageCode } from './figures/core/language.js';
 import { FIGURES } from './figures/registry.js';
 
 // posnorm's own page: "Copy link" may also update the address bar
 configure({ history: true });
 
 const params = new URLSearchParams(location.search);
-// the rule of a figure's own lang (figures/core/language.js): ?lang=EN and ?lang=en-GB are English too
-let lang = (params.get('lang') ?? '').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
+// the rule of a figure's own lang: ?lang=EN and ?lang=en-GB are English too
+let lang = languageCode(params.get('lang'));
 let simd = null;
 let pageStrings = null;
 // the engine note in Korean, so that the Korean page never loads page-i18n.js

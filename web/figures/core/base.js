@@ -219,9 +219,7 @@ export class PnFigure extends PnElement {
   }
 
   languageChanged() {
-    if (!this._built) return;
-    this._language.relabel();
-    this._language.load();
+    this._language.refresh();
   }
 
   /** Adds a button (labelled by string `key`) to the controls; returns it. */

@@ -4,11 +4,15 @@
 import { hasStrings, loadStrings, strings } from '../../i18n.js';
 import { onLanguageChange } from './observers.js';
 
+/** 'en' for a language tag of English ('en', 'EN', 'en-US'), else 'ko' (the article's). */
+export function languageCode(tag) {
+  return String(tag ?? '').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
+}
+
 /** 'en' or 'ko' for element `el`. */
 export function languageOf(el) {
   const owner = el.closest?.('[lang]');
-  const lang = (owner?.getAttribute('lang') || globalThis.document?.documentElement.lang || 'ko').slice(0, 2).toLowerCase();
-  return lang === 'en' ? 'en' : 'ko';
+  return languageCode(owner?.getAttribute('lang') || globalThis.document?.documentElement.lang);
 }
 
 /**
