@@ -49,10 +49,26 @@ for (const k of [0, 1, 17, lastLN]) expect('ahead_layernorm', k, Math.fround(Mat
 // rows without the accuracy machinery still compute LayerNorm: a few rows
 // against the shipped kernel (float32 sums, so within 1e-5, not to the bit)
 const ref = pn.layerNorm(x.array.slice(0, 4 * cols), { cols, eps: 1e-5 }).y;
-for (const fold of [0, 1]) {
-  pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, fold);
+const scratch = pn.alloc(Math.max(4 * rows, 2 * cols)); // 2·rows doubles for rows_wholepass_layernorm, two rows for rows_scratch_layernorm
+const rowLoops = {
+  'rows_layernorm (fold 0)': () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 0),
+  'rows_layernorm (fold 1)': () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 1),
+  rows_copy_layernorm: () => pn.raw.rows_copy_layernorm(y.ptr, x.ptr, rows, cols),
+  rows_copyfused_layernorm: () => pn.raw.rows_copyfused_layernorm(y.ptr, x.ptr, rows, cols),
+  rows_scratch_layernorm: () => pn.raw.rows_scratch_layernorm(y.ptr, x.ptr, rows, cols, scratch.ptr),
+  rows_wholepass_layernorm: () => pn.raw.rows_wholepass_layernorm(y.ptr, x.ptr, rows, cols, scratch.ptr),
+};
+{ // the read-only stream sums every value (float32 lanes, so to 1e-4 of Σ|x|)
+  let sum = 0, abs = 0;
+  for (const v of x.array) { sum += v; abs += Math.abs(v); }
+  const got = pn.raw.read_only(x.ptr, n);
+  if (!(Math.abs(got - sum) <= 1e-4 * abs)) throw new Error(`read_only returned ${got}, the values sum to ${sum}`);
+}
+for (const [name, f] of Object.entries(rowLoops)) {
+  y.array.fill(NaN);
+  f();
   for (let k = 0; k < ref.length; k++) {
-    if (!(Math.abs(y.array[k] - ref[k]) <= 1e-5)) throw new Error(`rows_layernorm (fold ${fold}) wrote y[${k}] = ${y.array[k]}, LayerNorm gives ${ref[k]}`);
+    if (!(Math.abs(y.array[k] - ref[k]) <= 1e-5)) throw new Error(`${name} wrote y[${k}] = ${y.array[k]}, LayerNorm gives ${ref[k]}`);
   }
 }
 
@@ -72,9 +88,17 @@ for (const d of [0, 64, 256, 1024, cols].filter((d, i, a) => d <= cols && a.inde
 }
 runs['rows of LayerNorm, no accuracy machinery, sums folded per row'] = () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 0);
 runs['rows of LayerNorm, no accuracy machinery, sums folded per 128'] = () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 1);
+runs['rows copied to y while summed, then normalised in place in y (no machinery)'] = rowLoops.rows_copy_layernorm;
+runs['rows copied to y while summed, y a row behind normalised in place, fused (no machinery)'] = rowLoops.rows_copyfused_layernorm;
+runs['rows summed as they are copied to a scratch of two rows, written from the scratch a row behind (no machinery)'] = rowLoops.rows_scratch_layernorm;
+runs['whole matrix: all sums, then all writes in one stream (no machinery)'] = rowLoops.rows_wholepass_layernorm;
+runs['read-only stream, 4 accumulators'] = () => pn.raw.read_only(x.ptr, n);
 const bare0 = 'bare loop (y = x·c, Σx\', 8 loads and 4 adds per 16 values), sums 0 B ahead';
 runs[bare0] = () => aheadBare(y.ptr, x.ptr, n, 0);
 runs[`bare loop, sums ${cols * 4} B ahead`] = () => aheadBare(y.ptr, x.ptr, n, cols);
+for (const d of [0, cols]) {
+  runs[`two streams, no re-read (y = c, Σx'), sums ${d * 4} B ahead`] = () => pn.raw.ahead_noreread(y.ptr, x.ptr, n, d);
+}
 
 const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
@@ -92,4 +116,28 @@ console.log('| loop | median ms | fastest ms | median ÷ pn_copy_f32 | median ÷
 for (const [k, t] of Object.entries(times)) {
   console.log(`| ${k} | ${med(t).toFixed(2)} | ${min(t).toFixed(2)} | ${(med(t) / copy).toFixed(2)}× | ${(med(t) / stream).toFixed(2)}× |`);
 }
-x.free(); y.free(); mean.free(); inv.free();
+x.free(); y.free(); mean.free(); inv.free(); scratch.free();
+
+// PLACEMENT=1: the same copy loop, LayerNorm and RMSNorm with the output at
+// several distances after the input in one allocation (x at its start, y
+// at n values + OFFSET bytes), medians of 9, twice: within one process the
+// ratios move with where y lies, though every distance is a multiple of
+// 4 KiB (so the same L1 sets) and the copy loop hardly moves.
+if (process.env.PLACEMENT) {
+  const big = pn.alloc(2 * n + (1 << 18));
+  const xs = big.subarray(0, n);
+  pn.randomNormal(n, { out: xs, mean: 3, std: 2, seed: 7 });
+  const m = pn.alloc(rows), v = pn.alloc(rows);
+  const median9 = (f) => { const t = []; for (let i = 0; i < 9; i++) { const t0 = performance.now(); f(); t.push(performance.now() - t0); } return med(t); };
+  console.log('\n| y − x (bytes) | copy loop ms | LayerNorm ÷ copy | RMSNorm ÷ copy |\n|---|---:|---:|---:|');
+  for (let rep = 0; rep < 2; rep++) {
+    for (const off of [0, 4096, 8192, 12288, 16384, 32768, 65536, 131072]) {
+      const ys = big.subarray(n + off / 4, 2 * n + off / 4);
+      const c = median9(() => pn.raw.pn_copy_f32(ys.ptr, xs.ptr, n));
+      const l = median9(() => pn.layerNorm(xs, { cols, out: ys, meanOut: m, invStdDevOut: v }));
+      const r = median9(() => pn.rmsNorm(xs, { cols, out: ys, invRmsOut: v }));
+      console.log(`| ${4 * n} + ${off} | ${c.toFixed(2)} | ${(l / c).toFixed(2)}× | ${(r / c).toFixed(2)}× |`);
+    }
+  }
+  big.free(); m.free(); v.free();
+}

@@ -6,15 +6,28 @@
  * Each loop writes y[j] for j in [0, n - ahead) while it sums x[j + ahead]
  * (16 values of each per step): ahead = 0 is one stream, ahead = a row is
  * the pattern of a row normalisation, which must read a row before its
- * first output. The sums are returned so that no load is dead. */
+ * first output. The sums are returned so that no load is dead. The rows_*
+ * loops compute LayerNorm (about the shift 3, without the kernel's
+ * accuracy machinery) in other arrangements of the same reads and writes;
+ * bench/row-ahead.mjs checks each against layerNorm before it times it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <wasm_simd128.h>
 
 float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead);
 float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead);
+float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead);
+float read_only(const float *x, int32_t n);
 float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold);
+float rows_copy_layernorm(float *y, const float *x, int32_t rows,
+                          int32_t cols);
+float rows_copyfused_layernorm(float *y, const float *x, int32_t rows,
+                               int32_t cols);
+float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
+                             int32_t cols, float *scratch);
+float rows_wholepass_layernorm(float *y, const float *x, int32_t rows,
+                               int32_t cols, double *stats);
 
 /* s += (d0 + d1) + (d2 + d3), q += the same of their squares: a step's
  * sums, in the kernels' order (src/pn_sums.h) */
@@ -97,6 +110,12 @@ static v128_t fold(v128_t acc, v128_t a) {
                               wasm_i32x4_shuffle(a, a, 2, 3, 2, 3))));
 }
 
+float rows_copy_layernorm(float *y, const float *x, int32_t rows, int32_t cols);
+float rows_wholepass_layernorm(float *y, const float *x, int32_t rows, int32_t cols, double *stats);
+float read_only(const float *x, int32_t n);
+float rows_scratch_layernorm(float *y, const float *x, int32_t rows, int32_t cols, float *scratch);
+float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead);
+float rows_copyfused_layernorm(float *y, const float *x, int32_t rows, int32_t cols);
 float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold_blocks) {
   const v128_t k = wasm_f32x4_splat(3.0f);
@@ -132,6 +151,234 @@ float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
     s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
     q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
     last += yr[0];
+  }
+  return last;
+}
+
+/* Rows of LayerNorm written through the output: each row is copied to y
+ * while it is summed (one stream, as the copy loop), then normalised in
+ * place in y while it is in L1. */
+float rows_copy_layernorm(float *y, const float *x, int32_t rows,
+                          int32_t cols) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
+  float last = 0.0f;
+  for (int32_t r = 0; r < rows; r++) {
+    const float *xr = x + (size_t)r * (size_t)cols;
+    float *yr = y + (size_t)r * (size_t)cols;
+    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
+    for (int32_t j = 0; j + 16 <= cols; j += 16) {
+      v128_t d[4];
+      for (int i = 0; i < 4; i++) {
+        const v128_t v = wasm_v128_load(xr + j + 4 * i);
+        wasm_v128_store(yr + j + 4 * i, v);
+        d[i] = wasm_f32x4_sub(v, k);
+      }
+      sum_step(&sb, &qb, d);
+      if ((j & 127) == 112) {
+        S = fold(S, sb);
+        Q = fold(Q, qb);
+        sb = wasm_f32x4_splat(0.0f);
+        qb = sb;
+      }
+    }
+    S = fold(S, sb);
+    Q = fold(Q, qb);
+    const double s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
+    const double q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
+    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
+    const v128_t a = wasm_f32x4_splat((float)mean);
+    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+    for (int32_t j = 0; j + 16 <= cols; j += 16) {
+      for (int i = 0; i < 4; i++) {
+        const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
+        wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+      }
+    }
+    last += yr[0];
+  }
+  return last;
+}
+
+/* The same, fused: row r+1 is copied to y and summed while row r of y is
+ * normalised in place, so the DRAM streams (x's row r+1 read, y's row r+1
+ * written) move together as in the copy loop, and the row a row behind is
+ * read from cache. */
+float rows_copyfused_layernorm(float *y, const float *x, int32_t rows,
+                               int32_t cols) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
+  float last = 0.0f;
+  double s = 0, q = 0;
+  for (int32_t r = -1; r < rows; r++) {
+    const float *xn = x + (size_t)(r + 1) * (size_t)cols;
+    float *yn = y + (size_t)(r + 1) * (size_t)cols;
+    float *yr = y + (size_t)(r < 0 ? 0 : r) * (size_t)cols;
+    const int has_next = r + 1 < rows, has_row = r >= 0;
+    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
+    const v128_t a = wasm_f32x4_splat((float)mean);
+    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
+    if (has_next && has_row) {
+      for (int32_t j = 0; j + 16 <= cols; j += 16) {
+        v128_t d[4];
+        for (int i = 0; i < 4; i++) {
+          const v128_t v = wasm_v128_load(xn + j + 4 * i);
+          wasm_v128_store(yn + j + 4 * i, v);
+          d[i] = wasm_f32x4_sub(v, k);
+          const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
+          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+        }
+        sum_step(&sb, &qb, d);
+        if ((j & 127) == 112) {
+          S = fold(S, sb); Q = fold(Q, qb);
+          sb = wasm_f32x4_splat(0.0f); qb = sb;
+        }
+      }
+    } else if (has_next) {
+      for (int32_t j = 0; j + 16 <= cols; j += 16) {
+        v128_t d[4];
+        for (int i = 0; i < 4; i++) {
+          const v128_t v = wasm_v128_load(xn + j + 4 * i);
+          wasm_v128_store(yn + j + 4 * i, v);
+          d[i] = wasm_f32x4_sub(v, k);
+        }
+        sum_step(&sb, &qb, d);
+        if ((j & 127) == 112) {
+          S = fold(S, sb); Q = fold(Q, qb);
+          sb = wasm_f32x4_splat(0.0f); qb = sb;
+        }
+      }
+    } else {
+      for (int32_t j = 0; j + 16 <= cols; j += 16)
+        for (int i = 0; i < 4; i++) {
+          const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
+          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+        }
+    }
+    S = fold(S, sb); Q = fold(Q, qb);
+    s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
+    q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
+    if (has_row) last += yr[0];
+  }
+  return last;
+}
+
+/* Whole-matrix two passes: every row's sums first (a read-only stream over
+ * the matrix), then every row written in one stream (x read and y written
+ * at the same place, as the copy loop). stats holds 2·rows doubles. */
+float rows_wholepass_layernorm(float *y, const float *x, int32_t rows,
+                               int32_t cols, double *stats) {
+  for (int32_t r = 0; r < rows; r++)
+    sums_row(x + (size_t)r * (size_t)cols, cols, &stats[2 * r], &stats[2 * r + 1]);
+  float last = 0.0f;
+  for (int32_t r = 0; r < rows; r++) {
+    const float *xr = x + (size_t)r * (size_t)cols;
+    float *yr = y + (size_t)r * (size_t)cols;
+    const double mean = stats[2 * r] / cols,
+                 var = stats[2 * r + 1] / cols - (mean - 3.0) * (mean - 3.0);
+    const v128_t a = wasm_f32x4_splat((float)mean);
+    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+    for (int32_t j = 0; j + 16 <= cols; j += 16)
+      for (int i = 0; i < 4; i++) {
+        const v128_t t = wasm_f32x4_sub(wasm_v128_load(xr + j + 4 * i), a);
+        wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+      }
+    last += yr[0];
+  }
+  return last;
+}
+
+/* a read-only stream with four independent accumulators (memory-bound) */
+float read_only(const float *x, int32_t n) {
+  v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+  for (int32_t j = 0; j + 16 <= n; j += 16) {
+    a0 = wasm_f32x4_add(a0, wasm_v128_load(x + j));
+    a1 = wasm_f32x4_add(a1, wasm_v128_load(x + j + 4));
+    a2 = wasm_f32x4_add(a2, wasm_v128_load(x + j + 8));
+    a3 = wasm_f32x4_add(a3, wasm_v128_load(x + j + 12));
+  }
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3));
+  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
+         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
+}
+
+/* Two streams only, `ahead` apart: y[j] is written (a constant) while
+ * x[j + ahead] is summed; nothing reads x[j]. Against ahead_bare, what the
+ * re-read of x a row behind costs. */
+float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead) {
+  const v128_t c = wasm_f32x4_splat(0.5f);
+  v128_t s = wasm_f32x4_splat(0.0f);
+  for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
+    v128_t d[4];
+    for (int k = 0; k < 4; k++) {
+      d[k] = wasm_v128_load(x + ahead + j + 4 * k);
+      wasm_v128_store(y + j + 4 * k, c);
+    }
+    s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                         wasm_f32x4_add(d[2], d[3])));
+  }
+  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
+         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
+}
+
+/* rows_layernorm (fold 1) with the row kept in a scratch of two rows: row
+ * r+1 is copied to scratch[(r+1) & 1] as it is summed, and row r is written
+ * from scratch[r & 1], not from x: the row behind is read from lines this
+ * loop stored, not from lines it loaded from DRAM a row earlier. */
+float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
+                             int32_t cols, float *scratch) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
+  double s = 0, q = 0;
+  float last = 0.0f;
+  for (int32_t r = -1; r < rows; r++) {
+    const float *xn = x + (size_t)(r + 1) * (size_t)cols;
+    float *sn = scratch + (size_t)((r + 1) & 1) * (size_t)cols;
+    const float *sr = scratch + (size_t)(r & 1) * (size_t)cols;
+    float *yr = y + (size_t)(r < 0 ? 0 : r) * (size_t)cols;
+    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
+    const v128_t a = wasm_f32x4_splat((float)mean);
+    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
+    if (r >= 0 && r + 1 < rows) {
+      for (int32_t j = 0; j + 16 <= cols; j += 16) {
+        v128_t d[4];
+        for (int i = 0; i < 4; i++) {
+          const v128_t v = wasm_v128_load(xn + j + 4 * i);
+          wasm_v128_store(sn + j + 4 * i, v);
+          d[i] = wasm_f32x4_sub(v, k);
+          const v128_t t = wasm_f32x4_sub(wasm_v128_load(sr + j + 4 * i), a);
+          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+        }
+        sum_step(&sb, &qb, d);
+        if ((j & 127) == 112) {
+          S = fold(S, sb); Q = fold(Q, qb);
+          sb = wasm_f32x4_splat(0.0f); qb = sb;
+        }
+      }
+    } else if (r < 0) {
+      for (int32_t j = 0; j + 16 <= cols; j += 16) {
+        v128_t d[4];
+        for (int i = 0; i < 4; i++) {
+          const v128_t v = wasm_v128_load(xn + j + 4 * i);
+          wasm_v128_store(sn + j + 4 * i, v);
+          d[i] = wasm_f32x4_sub(v, k);
+        }
+        sum_step(&sb, &qb, d);
+        if ((j & 127) == 112) {
+          S = fold(S, sb); Q = fold(Q, qb);
+          sb = wasm_f32x4_splat(0.0f); qb = sb;
+        }
+      }
+    } else {
+      for (int32_t j = 0; j + 16 <= cols; j += 16)
+        for (int i = 0; i < 4; i++) {
+          const v128_t t = wasm_f32x4_sub(wasm_v128_load(sr + j + 4 * i), a);
+          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
+        }
+    }
+    S = fold(S, sb); Q = fold(Q, qb);
+    s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
+    q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
+    if (r >= 0) last += yr[0];
   }
   return last;
 }
