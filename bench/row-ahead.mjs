@@ -63,6 +63,9 @@ const rowLoops = {
   for (const v of x.array) { sum += v; abs += Math.abs(v); }
   const got = pn.raw.read_only(x.ptr, n);
   if (!(Math.abs(got - sum) <= 1e-4 * abs)) throw new Error(`read_only returned ${got}, the values sum to ${sum}`);
+  // ahead_readtwice at distance 0 reads every value twice
+  const twice = pn.raw.ahead_readtwice(x.ptr, n, 0);
+  if (!(Math.abs(twice - 2 * sum) <= 2e-4 * abs)) throw new Error(`ahead_readtwice returned ${twice}, twice the sum is ${2 * sum}`);
 }
 for (const [name, f] of Object.entries(rowLoops)) {
   y.array.fill(NaN);
@@ -93,6 +96,7 @@ runs['rows copied to y while summed, y a row behind normalised in place, fused (
 runs['rows summed as they are copied to a scratch of two rows, written from the scratch a row behind (no machinery)'] = rowLoops.rows_scratch_layernorm;
 runs['whole matrix: all sums, then all writes in one stream (no machinery)'] = rowLoops.rows_wholepass_layernorm;
 runs['read-only stream, 4 accumulators'] = () => pn.raw.read_only(x.ptr, n);
+for (const d of [0, cols]) runs[`reads only: x read twice, ${d * 4} B apart`] = () => pn.raw.ahead_readtwice(x.ptr, n, d);
 const bare0 = 'bare loop (y = x·c, Σx\', 8 loads and 4 adds per 16 values), sums 0 B ahead';
 runs[bare0] = () => aheadBare(y.ptr, x.ptr, n, 0);
 runs[`bare loop, sums ${cols * 4} B ahead`] = () => aheadBare(y.ptr, x.ptr, n, cols);

@@ -18,6 +18,7 @@ float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead);
 float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead);
 float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead);
 float read_only(const float *x, int32_t n);
+float ahead_readtwice(const float *x, int32_t n, int32_t ahead);
 float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold);
 float rows_copy_layernorm(float *y, const float *x, int32_t rows,
@@ -381,4 +382,21 @@ float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
     if (r >= 0) last += yr[0];
   }
   return last;
+}
+
+/* Reads only: x[j + ahead] and x[j] summed, nothing written. Against
+ * read_only, what a second read of every value `ahead` later costs. */
+float ahead_readtwice(const float *x, int32_t n, int32_t ahead) {
+  v128_t s = wasm_f32x4_splat(0.0f), u = s;
+  for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
+    s = wasm_f32x4_add(s, wasm_f32x4_add(
+      wasm_f32x4_add(wasm_v128_load(x + ahead + j), wasm_v128_load(x + ahead + j + 4)),
+      wasm_f32x4_add(wasm_v128_load(x + ahead + j + 8), wasm_v128_load(x + ahead + j + 12))));
+    u = wasm_f32x4_add(u, wasm_f32x4_add(
+      wasm_f32x4_add(wasm_v128_load(x + j), wasm_v128_load(x + j + 4)),
+      wasm_f32x4_add(wasm_v128_load(x + j + 8), wasm_v128_load(x + j + 12))));
+  }
+  const v128_t t = wasm_f32x4_add(s, u);
+  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
+         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
 }
