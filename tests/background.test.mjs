@@ -547,3 +547,65 @@ test('BackgroundTask with expectLongUnits: its first run already waits for its k
   await until(() => next.length === 1);
   assert.ok(performance.now() - t1 < 200, 'no settling wait after short units');
 });
+
+/** A generator that runs `before` units of 0.1 ms, then throws `error`. */
+function* failing(before, error, log) {
+  for (let k = 0; k < before; k++) {
+    spin(0.1);
+    log.push(k);
+    yield;
+  }
+  throw error;
+}
+
+test('BackgroundTask: work that throws reaches onError(error, key) once, no result arrives, and the same key runs again (not "computing…" for good)', async () => {
+  const results = [], errors = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { onError: (e, key) => errors.push([key, e]) });
+  const boom = new RangeError('not enough WebAssembly memory');
+  const log = [];
+  assert.equal(task.run('a', () => failing(3, boom, log)), true);
+  await until(() => errors.length === 1);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(errors, [['a', boom]]);
+  assert.deepEqual(log, [0, 1, 2]);
+  assert.deepEqual(results, []);
+  assert.equal(task.key, undefined, 'the failed key is forgotten');
+  // the same key again: it runs (a repaint tries again), and this time it works
+  const again = [];
+  assert.equal(task.run('a', () => units(2, 0.1, again)), true);
+  await until(() => results.length === 1);
+  assert.deepEqual(results, [['a', 2]]);
+  assert.deepEqual(errors.length, 1);
+});
+
+test('BackgroundTask: an error of a run a new key abandoned never reaches onError; an AbortError thrown by the work itself does', async () => {
+  const errors = [], results = [];
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { onError: (e, key) => errors.push([key, e.name]) });
+  // a's units take long enough to be abandoned between two of them
+  function* slowThenThrow() {
+    for (let k = 0; k < 20; k++) { spin(1); yield; }
+    throw new Error('a failed');
+  }
+  task.run('a', slowThenThrow);
+  await new Promise((r) => setTimeout(r, 3));
+  task.run('b', () => units(1, 0, []));
+  await until(() => results.length === 1);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(results, [['b', 1]]);
+  // the work's own AbortError (not an abandon) is a failure like any other
+  const own = Object.assign(new Error('aborted inside'), { name: 'AbortError' });
+  task.run('c', () => failing(0, own, []));
+  await until(() => errors.length === 1);
+  assert.deepEqual(errors, [['c', 'AbortError']]);
+});
+
+test('KernelTask without a Worker (Node): an error of its sliced work goes to onError with its key', async () => {
+  const { KernelTask } = await import('../web/figures/core/off-thread.js');
+  const errors = [];
+  const task = new KernelTask('k', () => assert.fail('no result'), { onError: (e, key) => errors.push([key, e.message]) });
+  task.run('a', { offThread: () => ({ pn: {}, calls: [], keep: {} }), sliced: () => failing(1, new Error('kernel failed'), []) });
+  await until(() => errors.length === 1);
+  assert.deepEqual(errors, [['a', 'kernel failed']]);
+  assert.equal(task.key, undefined);
+});

@@ -199,3 +199,57 @@ test('depth: after a drag that comes back to the layers shown, the gradients are
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('depth: gradients that fail to compute say so in their panel and fire posnorm-error once, without a render loop or a page error; other layers, and then these again, compute', async () => {
+  const { page, context, problems } = await figure('depth', 'layers=12&width=16', { noWorker: true });
+  await page.waitForFunction(() => document.querySelector('posnorm-depth').result?.gradNorms, null, { timeout: 20000 });
+  const setLayers = (v) => page.evaluate(async (value) => {
+    const input = document.querySelector('posnorm-depth').shadowRoot.querySelector('form [name="layers"]');
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, String(v));
+  await page.evaluate(() => {
+    const el = document.querySelector('posnorm-depth');
+    window.__errors = [];
+    el.addEventListener('posnorm-error', (e) => window.__errors.push({ message: e.detail.message, error: String(e.detail.error) }));
+    window.__drawn = [];
+    const original = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      window.__drawn.push(String(text));
+      return original.call(this, text, ...rest);
+    };
+    // the gradient calls (and only they) run out of memory
+    const pn = el.pn;
+    window.__restore = () => { delete pn.residualStack; };
+    pn.residualStack = function (x, w, opts) {
+      if (opts?.gradients) throw new RangeError('posnorm: not enough WebAssembly memory for the gradients');
+      return Object.getPrototypeOf(pn).residualStack.call(this, x, w, opts);
+    };
+  });
+  await setLayers(13);
+  await page.waitForFunction(() => window.__errors.length > 0, null, { timeout: 20000 });
+  // what follows the failure: one repaint, not one per frame
+  const renders = await page.evaluate(() => document.querySelector('posnorm-depth').renderTimes.length);
+  await page.waitForTimeout(400);
+  const state = await page.evaluate(() => ({
+    errors: window.__errors,
+    failedShown: window.__drawn.includes('could not compute the gradients'),
+    pendingAfter: window.__drawn.lastIndexOf('computing the gradients…') > window.__drawn.lastIndexOf('could not compute the gradients'),
+    gradNorms: document.querySelector('posnorm-depth').result.gradNorms,
+    renders: document.querySelector('posnorm-depth').renderTimes.length,
+  }));
+  assert.deepEqual(state.errors, [{ message: 'could not compute the gradients', error: 'RangeError: posnorm: not enough WebAssembly memory for the gradients' }]);
+  assert.equal(state.failedShown, true, 'the panel says the gradients could not be computed');
+  assert.equal(state.pendingAfter, false, 'and does not go back to "computing…"');
+  assert.equal(state.gradNorms, null);
+  assert.ok(state.renders - renders <= 1, `${state.renders - renders} renders after the failure`);
+  // the memory is back: other layers compute, and then the failed ones do too
+  await page.evaluate(() => window.__restore());
+  for (const layers of [14, 13]) {
+    await setLayers(layers);
+    await page.waitForFunction((n) => document.querySelector('posnorm-depth').result?.gradNorms?.[0]?.length === n, layers, { timeout: 20000 });
+  }
+  assert.equal(await page.evaluate(() => window.__errors.length), 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -12,10 +12,16 @@ import { test } from 'node:test';
 globalThis.document ??= { createElement: () => ({ classList: { add() {} }, setAttribute() {}, textContent: '' }) };
 const { answer } = await import('../web/figures/worker/kernel-worker.js');
 let requests = 0;
+/** While true, the Worker answers every request with an error (a call that threw there). */
+let workerFails = false;
 globalThis.Worker = class {
   constructor() { this.queue = Promise.resolve(); }
   postMessage(message) {
     if (message.calls) requests++;
+    if (workerFails && message.calls) {
+      setTimeout(() => this.onmessage({ data: { id: message.id, error: 'RangeError: out of memory in the worker' } }), 5);
+      return;
+    }
     // each request answered 30 ms later, one at a time, as a Worker does
     this.queue = this.queue.then(() => new Promise((r) => setTimeout(r, 30))).then(async () => {
       const before = globalThis.postMessage;
@@ -110,4 +116,45 @@ test('a language change while the errors are computed shows the pending text in 
     for (let waited = 0; !host.peErrors && waited < 5000; waited += 20) await sleep(20);
     assert.match(line.element.textContent, /^error \S+ \S+$/);
   }
+});
+
+test('a computation that throws shows the failure in the line and fires posnorm-error, on the main thread and after the Worker failed; the next show tries again', async () => {
+  const pn = await init();
+  const events = [];
+  const t = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
+  const host = { pn, t, addController() {}, dispatchEvent: (e) => events.push(e) };
+  const line = new PeErrorLine(host);
+  const boom = new RangeError('posnorm: not enough WebAssembly memory');
+  const small = { seqLen: 30, dModel: 64, base: 10000 }, big = { seqLen: 2048, dModel: 64, base: 10000 };
+  for (const sizes of [small, big]) {
+    host.peErrors = null;
+    events.length = 0;
+    line.hostDisconnected();
+    // the scratch buffers are taken anew after hostDisconnected(): the first alloc throws
+    pn.alloc = () => { throw boom; };
+    workerFails = sizes === big;
+    try {
+      line.show(sizes);
+      assert.equal(line.element.textContent, 'pending');
+      for (let waited = 0; !events.length && waited < 5000; waited += 20) await sleep(20);
+    } finally {
+      delete pn.alloc;
+      workerFails = false;
+    }
+    const what = `${sizes.seqLen} × ${sizes.dModel}`;
+    assert.equal(line.element.textContent, `failed: ${boom.message}`, what);
+    assert.equal(host.peErrors, null, what);
+    assert.equal(events.length, 1, what);
+    assert.equal(events[0].type, 'posnorm-error');
+    assert.equal(events[0].detail.error, boom);
+    assert.equal(events[0].detail.message, `failed: ${boom.message}`);
+    assert.equal(events[0].bubbles && events[0].composed, true);
+    // the same sizes again (a repaint): computed this time, the line shows them
+    line.show(sizes);
+    assert.equal(line.element.textContent, 'pending', `${what}: tried again`);
+    for (let waited = 0; !host.peErrors && waited < 5000; waited += 20) await sleep(20);
+    assert.match(line.element.textContent, /^error \S+ \S+$/, what);
+    assert.equal(events.length, 1, what);
+  }
+  assert.equal(line.offThread, false, 'after the Worker failed, the big sizes ran on the main thread');
 });

@@ -6,6 +6,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/depth.js';
 import { PnFigure } from './core/base.js';
+import { emit } from './core/element.js';
 import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
@@ -204,6 +205,12 @@ export class PosnormDepth extends PnFigure {
     return out;
   }
 
+  /** The key of the gradients' inputs now. */
+  _gradInputs() {
+    const { layers, width, scale, seed, stack } = this;
+    return `${layers}|${width}|${scale}|${seed}|${stack}`;
+  }
+
   /**
    * Weight-gradient norms per layer for every block (residualStack with
    * gradients, on the first GRAD_ROWS rows), computed after the frame in the
@@ -215,7 +222,7 @@ export class PosnormDepth extends PnFigure {
    */
   _gradients() {
     const { layers, width, scale, seed, stack } = this;
-    const key = `${layers}|${width}|${scale}|${seed}|${stack}`;
+    const key = this._gradInputs();
     this._gradTask ??= new KernelTask('depth-gradients', (grads, k) => {
       // null: the figure left the page, or its inputs changed under the run
       if (!grads) {
@@ -224,16 +231,27 @@ export class PosnormDepth extends PnFigure {
       }
       this._grads = grads;
       this._gradKey = k;
+      this._gradFailedKey = undefined;
       this.invalidate();
       // a unit is one residualStack call with gradients: 0.5–1 ms at the
       // defaults but 8–12 ms at 96 layers × 64 on the machine of
       // docs/benchmarks.md, so a first run waits for its key to settle
       // until one has shown how long the calls take
-    }, { expectLongUnits: true });
-    if (this._gradKey === key) {
+    }, {
+      expectLongUnits: true,
+      // a call threw (wasm memory ran out, …): the panel says so and the
+      // figure fires posnorm-error; these inputs are not tried again until
+      // others have been (each try would repaint and fail again)
+      onError: (error, k) => {
+        this._gradFailedKey = k;
+        emit(this, 'posnorm-error', { error, message: this.t.depthGradFailed });
+        this.invalidate();
+      },
+    });
+    if (this._gradFailedKey === key || this._gradKey === key) {
       // back to the values shown: a run for other values is no longer wanted
       if (this._gradTask.key !== undefined && this._gradTask.key !== key) this._gradTask.cancel();
-      return this._grads;
+      return this._gradKey === key ? this._grads : null;
     }
     // the gradients kept stay those of _gradKey (a drag that comes back to
     // them shows them at once); other inputs wait for their run
@@ -432,7 +450,7 @@ export class PosnormDepth extends PnFigure {
         gradOverflows.push(t.depthGradOverflow(t[key], ranges, count));
       });
       note(b, gradOverflows, grads, Yb);
-    } else title(this, ctx, t.depthGradPending, b.x - 40, b.y - 10);
+    } else title(this, ctx, this._gradFailedKey === this._gradInputs() ? t.depthGradFailed : t.depthGradPending, b.x - 40, b.y - 10);
     const lastOf = (k) => {
       const over = overflows.find((o) => o.k === k);
       return over ? t.depthOverflow(over.layer) : fmt(stds[k][this.layers - 1], 4);

@@ -49,6 +49,7 @@ export default {
     head: '보일 헤드',
     peErrorLine: (ours, code) => `그린 값의 float64 대비 최대 오차: posnorm ${ours}, 같은 크기에서 글의 float32 코드 ${code}`,
     peErrorPending: 'float64 대비 오차를 계산하는 중…',
+    peErrorFailed: (why) => `float64 대비 오차를 계산하지 못했습니다: ${why}`,
     // depth
     layers: '층 수',
     width: '폭 (특성 수)',

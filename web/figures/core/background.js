@@ -163,10 +163,16 @@ export class BackgroundTask {
    * had been seen (it waits for its key to settle), for work whose units
    * are known to be long at its default sizes on a slow machine; a run
    * whose units turn out short lifts the wait, as after any run.
+   *
+   * `onError(error, key)`: the work of the current key threw (not an
+   * abandon). The key is forgotten, so run() with the same key tries again
+   * (a figure's next repaint); without onError the error is rethrown, an
+   * unhandled rejection.
    */
-  constructor(label, onResult, { settleMs = 150, expectLongUnits = false } = {}) {
+  constructor(label, onResult, { settleMs = 150, expectLongUnits = false, onError = null } = {}) {
     this.label = label;
     this.onResult = onResult;
+    this.onError = onError;
     this.settleMs = settleMs;
     this.key = undefined;
     /** The longest unit of the last run that finished or was abandoned (ms). */
@@ -204,7 +210,15 @@ export class BackgroundTask {
       }
     }, (error) => {
       if (stats.longestUnit > 0) this.longestUnit = stats.longestUnit;
-      if (error?.name !== 'AbortError') throw error;
+      if (error?.name === 'AbortError' && abort.signal.aborted) return;
+      // the work threw: a readout would say "computing…" for good, and the
+      // same key would never run again, unless both are undone here
+      if (this._abort !== abort) return;
+      this._abort = null;
+      this.key = undefined;
+      this.interrupted = false;
+      if (!this.onError) throw error;
+      this.onError(error, key);
     });
     return true;
   }

@@ -126,13 +126,15 @@ export function dropKept(name) {
  * whose calls took longer than a slice waits, as on the main thread, until
  * its key has stayed the same for `settleMs` (a drag shows "computing…" and
  * keeps the Worker's core free for the page meanwhile).
+ * A call that fails in the Worker is run again on the main thread, where
+ * an error it throws goes to `onError(error, key)` as in BackgroundTask.
  */
 export class KernelTask {
-  constructor(label, onResult, { settleMs = 150, expectLongUnits = false } = {}) {
+  constructor(label, onResult, { settleMs = 150, expectLongUnits = false, onError = null } = {}) {
     this.onResult = onResult;
     this.settleMs = settleMs;
     this.longestCall = expectLongUnits ? Infinity : 0;
-    this._sliced = new BackgroundTask(label, onResult, { settleMs, expectLongUnits });
+    this._sliced = new BackgroundTask(label, onResult, { settleMs, expectLongUnits, onError });
     this._onMainThread = false;
     this._key = undefined;
     /** { key, job } waiting to be sent (for the settle time, or while the Worker is busy) */

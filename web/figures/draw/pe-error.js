@@ -12,6 +12,7 @@ import { fmt } from './format.js';
 import { BackgroundTask } from '../core/background.js';
 import { pow2AtLeast } from '../core/buffers.js';
 import { KernelTask } from '../core/off-thread.js';
+import { emit } from '../core/element.js';
 import { peErrors } from './pe-errors.js';
 
 export { peErrors };
@@ -213,8 +214,16 @@ export class PeErrorLine {
       host.peErrors = { ...e, sizes: JSON.parse(key) };
       this._write();
     };
-    this._sliced = new BackgroundTask('pe-error', done);
-    this._worker = new KernelTask('pe-error', done);
+    // the computation threw (wasm memory ran out, …): said in the line and
+    // as the figure's posnorm-error event, not left at "computing…"; the
+    // next repaint tries again
+    const failed = (error) => {
+      host.peErrors = null;
+      setText(this.element, host.t.peErrorFailed(String(error?.message ?? error)));
+      emit(host, 'posnorm-error', { error, message: this.element.textContent });
+    };
+    this._sliced = new BackgroundTask('pe-error', done, { onError: failed });
+    this._worker = new KernelTask('pe-error', done, { onError: failed });
     /** the task of the last show(): one of the two above */
     this._task = this._sliced;
     this._scratch = new PeScratch();

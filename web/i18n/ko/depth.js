@@ -5,6 +5,7 @@ export default {
     depthStdTitle: '층별 활성값 표준편차 (로그)',
     depthGradTitle: '층별 가중치 기울기 노름 (로그)',
     depthGradPending: '기울기를 계산하는 중…',
+    depthGradFailed: '기울기를 계산하지 못했습니다',
     depthGradReadout: (post, pre, yes) => `마지막 층 ÷ 첫 층 기울기 노름: Post-LN ${post}, Pre-LN ${pre} — 이 스택은 Xiong 외(2020)의 결과를 ${yes ? '재현합니다' : '재현하지 않습니다'}.`,
     depthXiong: 'Xiong 외(ICML 2020, 그림 3): 초기화 직후 Post-LN의 기울기는 출력 쪽 층일수록 크고 Pre-LN은 거의 일정해서, Post-LN에는 학습률 워밍업이 필요합니다. (이 스택은 어텐션·FFN 없는 GELU(h·W) 블록입니다.)',
     weightScale: '가중치 스케일',
