@@ -54,7 +54,7 @@ const rowLoops = {
   'rows_layernorm (fold 0)': () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 0),
   'rows_layernorm (fold 1)': () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 1),
   rows_copy_layernorm: () => pn.raw.rows_copy_layernorm(y.ptr, x.ptr, rows, cols),
-  rows_copyfused_layernorm: () => pn.raw.rows_copyfused_layernorm(y.ptr, x.ptr, rows, cols),
+  'rows_scratch_layernorm through y': () => pn.raw.rows_scratch_layernorm(y.ptr, x.ptr, rows, cols, 0),
   rows_scratch_layernorm: () => pn.raw.rows_scratch_layernorm(y.ptr, x.ptr, rows, cols, scratch.ptr),
   rows_wholepass_layernorm: () => pn.raw.rows_wholepass_layernorm(y.ptr, x.ptr, rows, cols, scratch.ptr),
 };
@@ -92,7 +92,7 @@ for (const d of [0, 64, 256, 1024, cols].filter((d, i, a) => d <= cols && a.inde
 runs['rows of LayerNorm, no accuracy machinery, sums folded per row'] = () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 0);
 runs['rows of LayerNorm, no accuracy machinery, sums folded per 128'] = () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 1);
 runs['rows copied to y while summed, then normalised in place in y (no machinery)'] = rowLoops.rows_copy_layernorm;
-runs['rows copied to y while summed, y a row behind normalised in place, fused (no machinery)'] = rowLoops.rows_copyfused_layernorm;
+runs['rows copied to y while summed, y a row behind normalised in place, fused (no machinery)'] = rowLoops['rows_scratch_layernorm through y'];
 runs['rows summed as they are copied to a scratch of two rows, written from the scratch a row behind (no machinery)'] = rowLoops.rows_scratch_layernorm;
 runs['whole matrix: all sums, then all writes in one stream (no machinery)'] = rowLoops.rows_wholepass_layernorm;
 runs['read-only stream, 4 accumulators'] = () => pn.raw.read_only(x.ptr, n);

@@ -23,8 +23,6 @@ float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold);
 float rows_copy_layernorm(float *y, const float *x, int32_t rows,
                           int32_t cols);
-float rows_copyfused_layernorm(float *y, const float *x, int32_t rows,
-                               int32_t cols);
 float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
                              int32_t cols, float *scratch);
 float rows_wholepass_layernorm(float *y, const float *x, int32_t rows,
@@ -40,6 +38,12 @@ static inline void sum_step(v128_t *s, v128_t *q, const v128_t d[4]) {
                                         wasm_f32x4_mul(d[1], d[1])),
                          wasm_f32x4_add(wasm_f32x4_mul(d[2], d[2]),
                                         wasm_f32x4_mul(d[3], d[3]))));
+}
+
+/* the sum of a vector's four lanes */
+static inline float hsum(v128_t t) {
+  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
+         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
 }
 
 /* LayerNorm's arithmetic: y = (x - a)·c; Σ(x' - k) and Σ(x' - k)², x' the
@@ -58,14 +62,15 @@ float ahead_layernorm(float *y, const float *x, int32_t n, int32_t ahead) {
     }
     sum_step(&s, &q, d);
   }
-  const v128_t t = wasm_f32x4_add(s, q);
-  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
-         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
+  return hsum(wasm_f32x4_add(s, q));
 }
 
 /* Almost no arithmetic: y = x·c while x' is summed (per 16 values: 8 loads,
- * 4 stores, 4 multiplies, 4 adds). */
-float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
+ * 4 stores, 4 multiplies, 4 adds); without `reread`, y = c and nothing
+ * reads x[j] (two streams only, `ahead` apart). `reread` is a constant at
+ * each call, so the branch is gone once inlined. */
+static inline float bare_loop(float *y, const float *x, int32_t n,
+                              int32_t ahead, int reread) {
   const v128_t c = wasm_f32x4_splat(0.5f);
   v128_t s = wasm_f32x4_splat(0.0f);
   for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
@@ -73,13 +78,22 @@ float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
     for (int k = 0; k < 4; k++) {
       d[k] = wasm_v128_load(x + ahead + j + 4 * k);
       wasm_v128_store(y + j + 4 * k,
-                      wasm_f32x4_mul(wasm_v128_load(x + j + 4 * k), c));
+                      reread ? wasm_f32x4_mul(wasm_v128_load(x + j + 4 * k), c)
+                             : c);
     }
     s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
                                          wasm_f32x4_add(d[2], d[3])));
   }
-  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
-         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
+  return hsum(s);
+}
+
+float ahead_bare(float *y, const float *x, int32_t n, int32_t ahead) {
+  return bare_loop(y, x, n, ahead, 1);
+}
+
+/* Against ahead_bare, what the re-read of x a row behind costs. */
+float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead) {
+  return bare_loop(y, x, n, ahead, 0);
 }
 
 /* LayerNorm's rows without its accuracy machinery: row r written as
@@ -111,12 +125,43 @@ static v128_t fold(v128_t acc, v128_t a) {
                               wasm_i32x4_shuffle(a, a, 2, 3, 2, 3))));
 }
 
-float rows_copy_layernorm(float *y, const float *x, int32_t rows, int32_t cols);
-float rows_wholepass_layernorm(float *y, const float *x, int32_t rows, int32_t cols, double *stats);
-float read_only(const float *x, int32_t n);
-float rows_scratch_layernorm(float *y, const float *x, int32_t rows, int32_t cols, float *scratch);
-float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead);
-float rows_copyfused_layernorm(float *y, const float *x, int32_t rows, int32_t cols);
+/* Copies a row to dst while it sums it about 3 in the kernel's blocks
+ * (folded into double every 128 values): *s = Σx, *q = Σ(x - 3)². */
+static void copy_sum_row(float *dst, const float *src, int32_t cols,
+                         double *s, double *q) {
+  const v128_t k = wasm_f32x4_splat(3.0f);
+  v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
+  for (int32_t j = 0; j + 16 <= cols; j += 16) {
+    v128_t d[4];
+    for (int i = 0; i < 4; i++) {
+      const v128_t v = wasm_v128_load(src + j + 4 * i);
+      wasm_v128_store(dst + j + 4 * i, v);
+      d[i] = wasm_f32x4_sub(v, k);
+    }
+    sum_step(&sb, &qb, d);
+    if ((j & 127) == 112) {
+      S = fold(S, sb); Q = fold(Q, qb);
+      sb = wasm_f32x4_splat(0.0f); qb = sb;
+    }
+  }
+  S = fold(S, sb); Q = fold(Q, qb);
+  *s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
+  *q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
+}
+
+/* y = (src - mean)·inv of a row whose Σx is s and Σ(x - 3)² is q */
+static void normalise_row(float *y, const float *src, int32_t cols, double s,
+                          double q) {
+  const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
+  const v128_t a = wasm_f32x4_splat((float)mean);
+  const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
+  for (int32_t j = 0; j + 16 <= cols; j += 16)
+    for (int i = 0; i < 4; i++) {
+      const v128_t t = wasm_f32x4_sub(wasm_v128_load(src + j + 4 * i), a);
+      wasm_v128_store(y + j + 4 * i, wasm_f32x4_mul(t, c));
+    }
+}
+
 float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
                      int32_t fold_blocks) {
   const v128_t k = wasm_f32x4_splat(3.0f);
@@ -161,104 +206,13 @@ float rows_layernorm(float *y, const float *x, int32_t rows, int32_t cols,
  * place in y while it is in L1. */
 float rows_copy_layernorm(float *y, const float *x, int32_t rows,
                           int32_t cols) {
-  const v128_t k = wasm_f32x4_splat(3.0f);
   float last = 0.0f;
   for (int32_t r = 0; r < rows; r++) {
-    const float *xr = x + (size_t)r * (size_t)cols;
     float *yr = y + (size_t)r * (size_t)cols;
-    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
-    for (int32_t j = 0; j + 16 <= cols; j += 16) {
-      v128_t d[4];
-      for (int i = 0; i < 4; i++) {
-        const v128_t v = wasm_v128_load(xr + j + 4 * i);
-        wasm_v128_store(yr + j + 4 * i, v);
-        d[i] = wasm_f32x4_sub(v, k);
-      }
-      sum_step(&sb, &qb, d);
-      if ((j & 127) == 112) {
-        S = fold(S, sb);
-        Q = fold(Q, qb);
-        sb = wasm_f32x4_splat(0.0f);
-        qb = sb;
-      }
-    }
-    S = fold(S, sb);
-    Q = fold(Q, qb);
-    const double s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
-    const double q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
-    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
-    const v128_t a = wasm_f32x4_splat((float)mean);
-    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
-    for (int32_t j = 0; j + 16 <= cols; j += 16) {
-      for (int i = 0; i < 4; i++) {
-        const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
-        wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
-      }
-    }
+    double sum, sq;
+    copy_sum_row(yr, x + (size_t)r * (size_t)cols, cols, &sum, &sq);
+    normalise_row(yr, yr, cols, sum, sq);
     last += yr[0];
-  }
-  return last;
-}
-
-/* The same, fused: row r+1 is copied to y and summed while row r of y is
- * normalised in place, so the DRAM streams (x's row r+1 read, y's row r+1
- * written) move together as in the copy loop, and the row a row behind is
- * read from cache. */
-float rows_copyfused_layernorm(float *y, const float *x, int32_t rows,
-                               int32_t cols) {
-  const v128_t k = wasm_f32x4_splat(3.0f);
-  float last = 0.0f;
-  double s = 0, q = 0;
-  for (int32_t r = -1; r < rows; r++) {
-    const float *xn = x + (size_t)(r + 1) * (size_t)cols;
-    float *yn = y + (size_t)(r + 1) * (size_t)cols;
-    float *yr = y + (size_t)(r < 0 ? 0 : r) * (size_t)cols;
-    const int has_next = r + 1 < rows, has_row = r >= 0;
-    const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
-    const v128_t a = wasm_f32x4_splat((float)mean);
-    const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
-    v128_t S = wasm_f64x2_splat(0.0), Q = S, sb = wasm_f32x4_splat(0.0f), qb = sb;
-    if (has_next && has_row) {
-      for (int32_t j = 0; j + 16 <= cols; j += 16) {
-        v128_t d[4];
-        for (int i = 0; i < 4; i++) {
-          const v128_t v = wasm_v128_load(xn + j + 4 * i);
-          wasm_v128_store(yn + j + 4 * i, v);
-          d[i] = wasm_f32x4_sub(v, k);
-          const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
-          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
-        }
-        sum_step(&sb, &qb, d);
-        if ((j & 127) == 112) {
-          S = fold(S, sb); Q = fold(Q, qb);
-          sb = wasm_f32x4_splat(0.0f); qb = sb;
-        }
-      }
-    } else if (has_next) {
-      for (int32_t j = 0; j + 16 <= cols; j += 16) {
-        v128_t d[4];
-        for (int i = 0; i < 4; i++) {
-          const v128_t v = wasm_v128_load(xn + j + 4 * i);
-          wasm_v128_store(yn + j + 4 * i, v);
-          d[i] = wasm_f32x4_sub(v, k);
-        }
-        sum_step(&sb, &qb, d);
-        if ((j & 127) == 112) {
-          S = fold(S, sb); Q = fold(Q, qb);
-          sb = wasm_f32x4_splat(0.0f); qb = sb;
-        }
-      }
-    } else {
-      for (int32_t j = 0; j + 16 <= cols; j += 16)
-        for (int i = 0; i < 4; i++) {
-          const v128_t t = wasm_f32x4_sub(wasm_v128_load(yr + j + 4 * i), a);
-          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
-        }
-    }
-    S = fold(S, sb); Q = fold(Q, qb);
-    s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
-    q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
-    if (has_row) last += yr[0];
   }
   return last;
 }
@@ -297,34 +251,15 @@ float read_only(const float *x, int32_t n) {
     a2 = wasm_f32x4_add(a2, wasm_v128_load(x + j + 8));
     a3 = wasm_f32x4_add(a3, wasm_v128_load(x + j + 12));
   }
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3));
-  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
-         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
+  return hsum(wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3)));
 }
 
-/* Two streams only, `ahead` apart: y[j] is written (a constant) while
- * x[j + ahead] is summed; nothing reads x[j]. Against ahead_bare, what the
- * re-read of x a row behind costs. */
-float ahead_noreread(float *y, const float *x, int32_t n, int32_t ahead) {
-  const v128_t c = wasm_f32x4_splat(0.5f);
-  v128_t s = wasm_f32x4_splat(0.0f);
-  for (int32_t j = 0; j + 16 + ahead <= n; j += 16) {
-    v128_t d[4];
-    for (int k = 0; k < 4; k++) {
-      d[k] = wasm_v128_load(x + ahead + j + 4 * k);
-      wasm_v128_store(y + j + 4 * k, c);
-    }
-    s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
-                                         wasm_f32x4_add(d[2], d[3])));
-  }
-  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
-         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
-}
-
-/* rows_layernorm (fold 1) with the row kept in a scratch of two rows: row
- * r+1 is copied to scratch[(r+1) & 1] as it is summed, and row r is written
- * from scratch[r & 1], not from x: the row behind is read from lines this
- * loop stored, not from lines it loaded from DRAM a row earlier. */
+/* rows_layernorm (fold 1) with the row behind read from lines this loop
+ * stored, not from x: row r+1 is copied as it is summed, row r written from
+ * its copy. The copy is a scratch of two rows (scratch[(r+1) & 1]), or,
+ * with scratch NULL, y itself (row r+1 of y, then normalised in place a row
+ * later: the DRAM streams, x's row r+1 read and y's written, move together
+ * as in the copy loop). */
 float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
                              int32_t cols, float *scratch) {
   const v128_t k = wasm_f32x4_splat(3.0f);
@@ -332,9 +267,10 @@ float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
   float last = 0.0f;
   for (int32_t r = -1; r < rows; r++) {
     const float *xn = x + (size_t)(r + 1) * (size_t)cols;
-    float *sn = scratch + (size_t)((r + 1) & 1) * (size_t)cols;
-    const float *sr = scratch + (size_t)(r & 1) * (size_t)cols;
     float *yr = y + (size_t)(r < 0 ? 0 : r) * (size_t)cols;
+    float *sn = scratch ? scratch + (size_t)((r + 1) & 1) * (size_t)cols
+                        : y + (size_t)(r + 1) * (size_t)cols;
+    const float *sr = scratch ? scratch + (size_t)(r & 1) * (size_t)cols : yr;
     const double mean = s / cols, var = q / cols - (mean - 3.0) * (mean - 3.0);
     const v128_t a = wasm_f32x4_splat((float)mean);
     const v128_t c = wasm_f32x4_splat((float)(1.0 / __builtin_sqrt(var + 1e-5)));
@@ -356,30 +292,17 @@ float rows_scratch_layernorm(float *y, const float *x, int32_t rows,
         }
       }
     } else if (r < 0) {
-      for (int32_t j = 0; j + 16 <= cols; j += 16) {
-        v128_t d[4];
-        for (int i = 0; i < 4; i++) {
-          const v128_t v = wasm_v128_load(xn + j + 4 * i);
-          wasm_v128_store(sn + j + 4 * i, v);
-          d[i] = wasm_f32x4_sub(v, k);
-        }
-        sum_step(&sb, &qb, d);
-        if ((j & 127) == 112) {
-          S = fold(S, sb); Q = fold(Q, qb);
-          sb = wasm_f32x4_splat(0.0f); qb = sb;
-        }
-      }
+      copy_sum_row(sn, xn, cols, &s, &q);
+      continue;
     } else {
-      for (int32_t j = 0; j + 16 <= cols; j += 16)
-        for (int i = 0; i < 4; i++) {
-          const v128_t t = wasm_f32x4_sub(wasm_v128_load(sr + j + 4 * i), a);
-          wasm_v128_store(yr + j + 4 * i, wasm_f32x4_mul(t, c));
-        }
+      normalise_row(yr, sr, cols, s, q);
+      last += yr[0];
+      continue;
     }
     S = fold(S, sb); Q = fold(Q, qb);
     s = wasm_f64x2_extract_lane(S, 0) + wasm_f64x2_extract_lane(S, 1) + 3.0 * cols;
     q = wasm_f64x2_extract_lane(Q, 0) + wasm_f64x2_extract_lane(Q, 1);
-    if (r >= 0) last += yr[0];
+    last += yr[0];
   }
   return last;
 }
@@ -396,7 +319,5 @@ float ahead_readtwice(const float *x, int32_t n, int32_t ahead) {
       wasm_f32x4_add(wasm_v128_load(x + j), wasm_v128_load(x + j + 4)),
       wasm_f32x4_add(wasm_v128_load(x + j + 8), wasm_v128_load(x + j + 12))));
   }
-  const v128_t t = wasm_f32x4_add(s, u);
-  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) +
-         wasm_f32x4_extract_lane(t, 2) + wasm_f32x4_extract_lane(t, 3);
+  return hsum(wasm_f32x4_add(s, u));
 }
