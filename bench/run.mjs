@@ -56,6 +56,20 @@ load/store loop — the floors for a kernel that reads and writes every value.
 `);
 out(child('kernels.mjs').trim().replace('\n\n- ', '\n\nTargets:\n- '));
 out(`
+### What reading a row before writing it costs here (bench/row-ahead.mjs)
+
+A row normalisation reads every value twice: its row's mean and spread must
+be known before its first output. The loops below (a probe build, never
+shipped, linked beside the kernels into one instance) run that pattern with
+little or no arithmetic, next to the copy loop and the shipped kernels in
+the same instance and memory (median of 15 rounds): "bare loop, sums 16384 B
+ahead" and "x read twice, 16384 B apart" are what any LayerNorm or RMSNorm
+of 4096-value rows pays on this machine before its own arithmetic; "two
+streams, no re-read" shows that the distance alone costs nothing. Findings:
+docs/decisions.md, "LayerNorm past the caches".
+`);
+out(child('row-ahead.mjs').trim());
+out(`
 ## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)
 
 Float32Array in, Float32Array out — the path all three offer (posnorm also
