@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init } from '../src/js/posnorm.js';
-import { maxAbsDiff, normals } from './helpers.mjs';
+import { maxAbsDiff, named, normals } from './helpers.mjs';
 import { layerNorm } from './reference/norms.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -90,6 +90,33 @@ for (const simd of [true, false]) {
     buf.free();
     assert.ok(row2.freed);
     assert.throws(() => pn.layerNorm(row2, { cols }), /already freed/);
+  });
+
+  test(`${name}: set refuses a source longer than the buffer before it reads a value, and reads its length once`, async () => {
+    const pn = await init({ simd });
+    const buf = pn.alloc(8).set([1, 2, 3, 4, 5, 6, 7, 8]);
+    let reads = 0;
+    // an index read past the 8 the buffer holds is a read too many (before
+    // the fix, 2^32 values were read into a 16 GiB array: the process died)
+    const counted = (target) => new Proxy(target, {
+      get(t, k) {
+        if (typeof k === 'string' && /^\d+$/.test(k) && ++reads > 8) throw new Error('a value past the buffer was read');
+        return t[k];
+      },
+    });
+    const before = pn.heapStats();
+    for (const [length, source] of [[2 ** 32, counted({ length: 2 ** 32 })], [2 ** 53, counted({ length: 2 ** 53 })], [9, counted([1, 2, 3, 4, 5, 6, 7, 8, 9])], [-1, { length: -1 }]]) {
+      assert.throws(() => buf.set(source), named('PnBuffer.set', RangeError, [`source.length must be an integer in [0, 8] (the buffer's length), got ${length}`]), String(length));
+      assert.equal(reads, 0, `${length}: no value read`);
+    }
+    // a length that grows on its second read: the values read are the first length's
+    let lengthReads = 0;
+    const growing = counted({ get length() { return lengthReads++ ? 2 ** 32 : 2; }, 0: 10, 1: 20 });
+    buf.set(growing, 6);
+    assert.equal(lengthReads, 1);
+    assert.deepEqual(Array.from(buf.array), [1, 2, 3, 4, 5, 6, 10, 20]);
+    assert.deepEqual(pn.heapStats(), before, 'nothing allocated');
+    buf.free();
   });
 
   test(`${name}: Symbol.dispose frees a buffer`, async () => {

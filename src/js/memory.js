@@ -213,19 +213,31 @@ export class PnBuffer {
    */
   set(source, offset = 0) {
     this.#live('set');
-    if (source === null || typeof source !== 'object' || !Number.isInteger(source.length)) {
+    // the length is read once and checked before any value is read:
+    // converting an array-like of length 2^32 first made a 16 GiB array and
+    // read 2^32 values (the process was killed) before the offset check
+    const n = source !== null && typeof source === 'object' ? source.length : undefined;
+    if (!Number.isInteger(n)) {
       throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
     }
     if (isDetached(source)) {
       throw new TypeError('posnorm.PnBuffer.set: source is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array');
     }
-    // an array's values are read first: reading one may run a getter that
-    // grows the memory, and a view taken before would drop the writes
-    const values = ArrayBuffer.isView(source) ? source : this.array.constructor.from(source);
-    this.#live('set');
-    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - values.length) {
-      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - values.length}] for a source of ${values.length} values in a buffer of ${this.#length}, got ${String(offset)}`);
+    if (n < 0 || n > this.#length) {
+      throw new RangeError(`posnorm.PnBuffer.set: source.length must be an integer in [0, ${this.#length}] (the buffer's length), got ${n}`);
     }
+    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - n) {
+      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${String(offset)}`);
+    }
+    // an array's values are read first (n of them: its length is read once),
+    // since reading one may run a getter that grows the memory, and a view
+    // taken before would drop the writes
+    let values = source;
+    if (!ArrayBuffer.isView(source)) {
+      values = new BUFFER_TYPES[this.#type](n);
+      for (let k = 0; k < n; k++) values[k] = source[k];
+    }
+    this.#live('set');
     this.array.set(values, offset);
     return this;
   }
