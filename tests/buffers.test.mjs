@@ -119,6 +119,32 @@ for (const simd of [true, false]) {
     buf.free();
   });
 
+  test(`${name}: set and subarray name what they cannot take (engine errors before), write nothing, and a typed array's length is its own`, async () => {
+    const pn = await init({ simd });
+    const buf = pn.alloc(4).set([1, 2, 3, 4]);
+    const ownLength = Object.defineProperty(new Float32Array(100), 'length', { value: 2 });
+    class Short extends Float32Array { get length() { return 2; } }
+    const cases = [
+      // these said "offset is out of bounds" (the length said 2, the copy took 100)
+      [ownLength, RangeError, ['source.length must be an integer in [0, 4]', 'got 100']],
+      [new Short(100), RangeError, ['source.length must be an integer in [0, 4]', 'got 100']],
+      [new Proxy(new Float32Array(2), {}), TypeError, ['source must be an array or a typed array', 'Proxy of a typed array']],
+      [new BigInt64Array(2), TypeError, ['source must hold numbers, got a BigInt64Array']],
+      [[1, 2n], TypeError, ['source[1] must be a number, got the BigInt 2n']],
+      [[Symbol('s')], TypeError, ['source[0] must be a number, got Symbol(s)']],
+    ];
+    for (const [source, Err, words] of cases) {
+      assert.throws(() => buf.set(source), named('PnBuffer.set', Err, words), words[0]);
+      assert.deepEqual(Array.from(buf.array), [1, 2, 3, 4], `${words[0]}: nothing written`);
+    }
+    // a typed array is copied by its own length, whatever its length property says
+    const longer = Object.defineProperty(Float32Array.of(7, 8), 'length', { value: 4 });
+    assert.deepEqual(Array.from(buf.set(longer, 2).array), [1, 2, 7, 8]);
+    assert.throws(() => buf.subarray(Symbol('b')), named('PnBuffer.subarray', TypeError, ['begin must be a number, got Symbol(b)']));
+    assert.throws(() => buf.subarray(0, Symbol('e')), named('PnBuffer.subarray', TypeError, ['end must be a number, got Symbol(e)']));
+    buf.free();
+  });
+
   test(`${name}: Symbol.dispose frees a buffer`, async () => {
     const pn = await init({ simd });
     const before = pn.heapStats().allocations;

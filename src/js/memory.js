@@ -9,6 +9,36 @@ export const BUFFER_TYPES = Object.freeze({
   f64: Float64Array,
 });
 
+/**
+ * The built-in getters every typed array inherits: what they say cannot be
+ * changed by a subclass, an own property or a Proxy (on which they throw,
+ * or give undefined for the tag).
+ */
+const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array.prototype);
+const TA_LENGTH = Object.getOwnPropertyDescriptor(TYPED_ARRAY, 'length').get;
+const TA_TAG = Object.getOwnPropertyDescriptor(TYPED_ARRAY, Symbol.toStringTag).get;
+
+/**
+ * The number of values PnBuffer.set reads from `source`, read once: a typed
+ * array's own (TypedArray.prototype.set copies that many, whatever its
+ * length property says), else its length property; undefined for what has
+ * none. A BigInt typed array, and a length that cannot be read (a Proxy of
+ * a typed array), are TypeErrors naming source.
+ */
+function lengthOf(source) {
+  if (source === null || typeof source !== 'object') return undefined;
+  const tag = TA_TAG.call(source);
+  if (tag === 'BigInt64Array' || tag === 'BigUint64Array') {
+    throw new TypeError(`posnorm.PnBuffer.set: source must hold numbers, got a ${tag}; convert its values with Number() first`);
+  }
+  if (tag !== undefined) return TA_LENGTH.call(source);
+  try {
+    return source.length;
+  } catch (e) {
+    throw new TypeError(`posnorm.PnBuffer.set: source must be an array or a typed array, and its length could not be read (${e?.message}); a Proxy of a typed array is neither: copy it into a new typed array first`, { cause: e });
+  }
+}
+
 /** The heap each PnBuffer belongs to (buffers cannot cross instances). */
 const owners = new WeakMap();
 
@@ -191,6 +221,10 @@ export class PnBuffer {
    */
   subarray(begin = 0, end = this.#length) {
     this.#live('subarray');
+    for (const [name, v] of [['begin', begin], ['end', end]]) {
+      // Number() of a Symbol was the engine's TypeError, naming neither
+      if (typeof v === 'symbol') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got ${String(v)}`);
+    }
     const clamp = (i) => Math.min(this.#length, Math.max(0, i < 0 ? this.#length + i : i));
     const b = clamp(Math.trunc(Number(begin) || 0)), e = Math.max(b, clamp(Math.trunc(end === undefined ? this.#length : Number(end) || 0)));
     if (e - b < 1) throw new RangeError(`posnorm.PnBuffer.subarray: subarray(${begin}, ${end}) of a buffer of ${this.#length} values is empty`);
@@ -216,7 +250,7 @@ export class PnBuffer {
     // the length is read once and checked before any value is read:
     // converting an array-like of length 2^32 first made a 16 GiB array and
     // read 2^32 values (the process was killed) before the offset check
-    const n = source !== null && typeof source === 'object' ? source.length : undefined;
+    const n = lengthOf(source);
     if (!Number.isInteger(n)) {
       throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
     }
@@ -233,9 +267,16 @@ export class PnBuffer {
     // since reading one may run a getter that grows the memory, and a view
     // taken before would drop the writes
     let values = source;
-    if (!ArrayBuffer.isView(source)) {
+    if (TA_TAG.call(source) === undefined) {
       values = new BUFFER_TYPES[this.#type](n);
-      for (let k = 0; k < n; k++) values[k] = source[k];
+      for (let k = 0; k < n; k++) {
+        const value = source[k];
+        // a Symbol or a BigInt has no number value: the engine's TypeError named neither source nor the index
+        if (typeof value === 'symbol' || typeof value === 'bigint') {
+          throw new TypeError(`posnorm.PnBuffer.set: source[${k}] must be a number, got ${typeof value === 'bigint' ? `the BigInt ${value}n` : String(value)}`);
+        }
+        values[k] = value;
+      }
     }
     this.#live('set');
     this.array.set(values, offset);
