@@ -27,6 +27,29 @@ test('init picks SIMD where available and accepts a URL, bytes or a Module', asy
   await assert.rejects(init('fast'), TypeError);
 });
 
+test('init: a wasm that is not a posnorm build is a TypeError naming wasm, not the engine\'s error', async () => {
+  const header = [0, 97, 115, 109, 1, 0, 0, 0]; // "\0asm", version 1
+  const detached = new ArrayBuffer(8);
+  structuredClone(detached, { transfer: [detached] });
+  const cases = [
+    // were CompileErrors
+    ['three bytes', new Uint8Array([1, 2, 3]), 'wasm is not a WebAssembly module'],
+    ['no bytes', new Uint8Array(0), 'wasm is not a WebAssembly module'],
+    ['a detached ArrayBuffer', detached, 'wasm is not a WebAssembly module'],
+    // was "exports.pn_simd_enabled is not a function"
+    ['an empty module', new Uint8Array(header), 'wasm is not a posnorm build: it has no memory, malloc, free, pn_simd_enabled, pn_version'],
+    // a module importing m.f (type section: () -> (); import section: "m" "f" func 0): the engine's "Import #0 module=\"m\""
+    ['a module importing m.f', new Uint8Array([...header, 1, 4, 1, 96, 0, 0, 2, 7, 1, 1, 109, 1, 102, 0, 0]), 'wasm is not a posnorm build: it imports m.f, which posnorm does not give'],
+    // importing env.memory: the engine's LinkError
+    ['a module importing env.memory', new Uint8Array([...header, 2, 15, 1, 3, 101, 110, 118, 6, 109, 101, 109, 111, 114, 121, 2, 0, 1]), 'wasm is not a posnorm build: it imports env.memory'],
+  ];
+  for (const [what, wasm, words] of cases) {
+    await assert.rejects(init({ wasm }), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.init: ${words}`), what);
+    await assert.rejects(init({ wasm: { simd: wasm, scalar: wasm } }), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.init: ${words}`), `${what} in { simd, scalar }`);
+  }
+  assert.equal((await init({ wasm: await readFile(simdUrl) })).positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'the real build still loads');
+});
+
 /** [call, error class, words the message must contain] */
 function badCalls(pn) {
   const x = new Float32Array(12);

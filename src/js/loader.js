@@ -32,20 +32,40 @@ async function readFileUrl(url) {
 export async function compileWasm(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return WebAssembly.compile(source);
+    return compileBytes(() => WebAssembly.compile(source), 'its bytes');
   }
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(String(source), typeof location === 'object' ? location.href : import.meta.url);
-    if (url.protocol === 'file:') return WebAssembly.compile(await readFileUrl(url));
+    if (url.protocol === 'file:') {
+      const bytes = await readFileUrl(url);
+      return compileBytes(() => WebAssembly.compile(bytes), url);
+    }
     const response = await fetch(url);
     if (!response.ok) throw new Error(`posnorm: could not load ${url} (HTTP ${response.status})`);
     if (WebAssembly.compileStreaming && response.headers.get('content-type') === 'application/wasm') {
-      return WebAssembly.compileStreaming(response);
+      return compileBytes(() => WebAssembly.compileStreaming(response), url);
     }
-    return WebAssembly.compile(await response.arrayBuffer());
+    const bytes = await response.arrayBuffer();
+    return compileBytes(() => WebAssembly.compile(bytes), url);
   }
   throw new TypeError('posnorm.init: wasm must be a URL, a string, an ArrayBuffer, a typed array or a WebAssembly.Module');
 }
+
+/**
+ * Runs a compile; bytes that are not a WebAssembly module (a CompileError:
+ * wrong file, empty or detached bytes) are a TypeError naming wasm.
+ */
+async function compileBytes(compile, what) {
+  try {
+    return await compile();
+  } catch (e) {
+    if (!(e instanceof WebAssembly.CompileError)) throw e;
+    throw new TypeError(`posnorm.init: wasm is not a WebAssembly module (${what}: ${e.message})`, { cause: e });
+  }
+}
+
+/** What init() needs of a posnorm build's exports. */
+const REQUIRED = ['memory', 'malloc', 'free', 'pn_simd_enabled', 'pn_version'];
 
 /**
  * Instantiates a compiled posnorm module with the one import it needs.
@@ -53,10 +73,17 @@ export async function compileWasm(source) {
  * @param {() => void} onGrow called after wasm memory grows
  */
 export async function instantiate(module, onGrow) {
+  // another module than posnorm's: its imports fail to link, or it lacks an
+  // export init() calls (an engine error naming neither wasm nor posnorm)
+  const notPosnorm = (why, cause) => new TypeError(`posnorm.init: wasm is not a posnorm build: ${why}`, cause ? { cause } : undefined);
+  const imports = WebAssembly.Module.imports(module).filter((i) => !(i.module === 'env' && i.name === 'emscripten_notify_memory_growth' && i.kind === 'function'));
+  if (imports.length) throw notPosnorm(`it imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}, which posnorm does not give`);
   const instance = await WebAssembly.instantiate(module, {
     env: { emscripten_notify_memory_growth: () => onGrow() },
   });
   const exports = instance.exports;
+  const missing = REQUIRED.filter((name) => (name === 'memory' ? !(exports.memory instanceof WebAssembly.Memory) : typeof exports[name] !== 'function'));
+  if (missing.length) throw notPosnorm(`it has no ${missing.join(', ')}`);
   if (typeof exports._initialize === 'function') exports._initialize();
   return exports;
 }
