@@ -24,6 +24,7 @@ test('init picks SIMD where available and accepts a URL, bytes or a Module', asy
   assert.equal((await init({ simd: false, wasm: { simd: simdUrl, scalar: scalarUrl } })).simd, false);
   await assert.rejects(init({ wasm: 42 }), TypeError);
   await assert.rejects(init({ simd: 'yes' }), TypeError);
+  await assert.rejects(init({ simd: 1n }), { name: 'TypeError', message: 'posnorm.init: simd must be "auto", true or false, got the BigInt 1n' });
   await assert.rejects(init('fast'), TypeError);
 });
 
@@ -112,6 +113,12 @@ function badCalls(pn) {
     [() => pn.residualStack(x, new Float32Array(7), { width: 2, layers: 2 }), RangeError, 'weights.length must be at least layers × width × width = 8, got 7'],
     [() => pn.residualStack(x, new Float32Array(8), { width: 2, layers: 2, block: 'mid-ln' }), RangeError, 'block must be "plain" or "post-ln" or "pre-ln" or "pre-rms"'],
     [() => pn.layerNormSteps(x, { gamma: new Float32Array(2) }), RangeError, 'gamma.length must be 12, got 2'],
+    // a BigInt is shown with its n: "got 4" read as an allowed value
+    [() => pn.positionalEncoding({ seqLen: 4n, dModel: 8 }), TypeError, 'seqLen must be an integer in [1, 268435456], got the BigInt 4n'],
+    [() => pn.rope(new Float32Array(4), { seqLen: 1, heads: 1, headDim: 4, positionIds: [0n] }), TypeError, 'positionIds[0] must be an integer in [0, 2147483647], got the BigInt 0n'],
+    [() => pn.ropeFromConfig({ head_dim: 128n }), TypeError, 'config.head_dim must be an integer >= 1, got the BigInt 128n'],
+    // an object without a constructor name: "got a object" before
+    [() => pn.layerNorm(x, { cols: 4, gamma: Object.create(null) }), TypeError, 'gamma must be a Float32Array or a posnorm f32 buffer, got an object'],
     [() => pn.alloc(0), RangeError, 'length must be an integer in [1, 268435456], got 0'],
     [() => pn.alloc(2 ** 28 + 1), RangeError, 'length'],
     [() => pn.alloc(16, 'f64'), RangeError, 'type must be "f32" or "u32" or "i32" or "u8c"'],

@@ -140,6 +140,7 @@ for (const simd of [true, false]) {
     // a typed array is copied by its own length, whatever its length property says
     const longer = Object.defineProperty(Float32Array.of(7, 8), 'length', { value: 4 });
     assert.deepEqual(Array.from(buf.set(longer, 2).array), [1, 2, 7, 8]);
+    assert.throws(() => buf.set([1], 1n), named('PnBuffer.set', RangeError, ['offset must be an integer in [0, 3] for a source of 1 values in a buffer of 4, got the BigInt 1n']));
     assert.throws(() => buf.subarray(Symbol('b')), named('PnBuffer.subarray', TypeError, ['begin must be a number, got Symbol(b)']));
     assert.throws(() => buf.subarray(0, Symbol('e')), named('PnBuffer.subarray', TypeError, ['end must be a number, got Symbol(e)']));
     buf.free();

@@ -261,7 +261,7 @@ export class PnBuffer {
       throw new RangeError(`posnorm.PnBuffer.set: source.length must be an integer in [0, ${this.#length}] (the buffer's length), got ${n}`);
     }
     if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - n) {
-      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${String(offset)}`);
+      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : String(offset)}`);
     }
     // an array's values are read first (n of them: its length is read once),
     // since reading one may run a getter that grows the memory, and a view

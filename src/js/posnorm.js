@@ -282,7 +282,7 @@ export async function init(options = {}) {
   options = v.options('init', options, ['simd', 'wasm']);
   const want = options.simd ?? 'auto';
   if (!['auto', true, false].includes(want)) {
-    throw new TypeError(`posnorm.init: simd must be "auto", true or false, got ${String(want)}`);
+    throw new TypeError(`posnorm.init: simd must be "auto", true or false, got ${v.describe(want)}`);
   }
   const haveSimd = simdSupported();
   if (want === true && !haveSimd) {

@@ -29,7 +29,7 @@ const FN = 'ropeFromConfig';
 const SCALING_NAMES = ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'mscale', 'mscaleAllDim', 'attentionFactor',
   'lowFreqFactor', 'highFreqFactor', 'shortFactor', 'longFactor', 'truncate'];
 
-const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `an array of length ${v.length}` : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
+const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `the BigInt ${v}n` : Array.isArray(v) ? `an array of length ${v.length}` : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const has = (o, k) => isObject(o) && Object.hasOwn(o, k) && o[k] !== undefined;
 /** o[k] checked by `check` under the name `name`, or undefined where it is absent or null. */

@@ -7,12 +7,18 @@ export const F32_MAX = 3.4028234663852886e38;
 /** Largest element count of one tensor, as PN_MAX_ELEMENTS in posnorm.h. */
 export const MAX_ELEMENTS = 2 ** 28;
 
-const describe = (v) =>
+/**
+ * A value as an error message shows it. A BigInt is written with its n (4n
+ * printed as 4 read as an allowed value: "seqLen must be an integer in
+ * [1, …], got 4"), an object without a constructor name as "an object".
+ */
+export const describe = (v) =>
   typeof v === 'string' ? JSON.stringify(v)
+  : typeof v === 'bigint' ? `the BigInt ${v}n`
   : v === null ? 'null'
   : Array.isArray(v) ? `an array of length ${v.length}`
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
-  : typeof v === 'object' ? `a ${v.constructor?.name ?? 'object'}`
+  : typeof v === 'object' ? (typeof v.constructor?.name === 'string' && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object')
   : String(v);
 
 /** Checks that v is an integer in [min, max]. */
