@@ -87,6 +87,20 @@ for (const { name, pn } of all) {
     assert.throws(f({ type: 'linear', factr: 2 }), /unknown option "factr"/);
     assert.throws(f({ type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 4, highFreqFactor: 1 }), /highFreqFactor must be greater than lowFreqFactor/);
     assert.throws(f({ type: 'longrope', originalMaxPositions: 10, shortFactor: [1, 1], longFactor: [1, 1, 1, 1] }), /shortFactor must hold dim\/2 = 4 factors, got 2/);
+    // any typed array of numbers holds factors (an Int16Array was refused as "not a typed array as the engine makes it")
+    const lr = (shortFactor) => ({ type: 'longrope', originalMaxPositions: 10, shortFactor, longFactor: [1, 1, 1, 1] });
+    for (const Type of [Int8Array, Uint16Array, Int16Array, Float64Array]) {
+      const w = pn.ropeFrequencies({ dim: 8, seqLen: 5, scaling: lr(Type.of(1, 2, 4, 8)) }).invFreq;
+      // longrope below originalMaxPositions: w_i = base^(−2i/dim) / shortFactor[i] (float64, rounded once)
+      w.forEach((got, i) => assert.equal(got, Math.fround(10000 ** (-2 * i / 8) / 2 ** i), `${Type.name} pair ${i}`));
+    }
+    // what holds no numbers is a TypeError naming it and what it is (a RangeError "got object" or "got undefined" before)
+    const buf = pn.alloc(4).set([1, 1, 1, 1]);
+    for (const [a, got] of [[buf, 'got a PnBuffer'], [new DataView(new ArrayBuffer(16)), 'got a DataView'], [new BigInt64Array(4), 'got a BigInt64Array of length 4'],
+      [new Proxy(new Float32Array(4).fill(1), {}), 'got an object posing as a Float32Array (a Proxy of one?)'], ['1111', 'got "1111"']]) {
+      assert.throws(f(lr(a)), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.ropeFrequencies: scaling.shortFactor must be an array or a typed array of dim/2 = 4 numbers, ${got}`), got);
+    }
+    buf.free();
     assert.throws(() => pn.rope(new Float32Array(8), { seqLen: 1, heads: 1, headDim: 8, scaling: { type: 'linear', factor: 2 }, cosCache: new Float32Array(4), sinCache: new Float32Array(4) }), /cannot be combined/);
     assert.equal(pn.ropeFrequencies({ dim: 8 }).invFreq.length, 4, 'still usable');
   });

@@ -18,6 +18,11 @@ const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array.prototype);
 const TA_LENGTH = Object.getOwnPropertyDescriptor(TYPED_ARRAY, 'length').get;
 const TA_TAG = Object.getOwnPropertyDescriptor(TYPED_ARRAY, Symbol.toStringTag).get;
 
+/** The kind of typed array `v` is ('Float32Array', 'Int16Array', …) by its built-in tag, or undefined (also for a Proxy of one). */
+export function typedArrayTag(v) {
+  return v !== null && typeof v === 'object' ? TA_TAG.call(v) : undefined;
+}
+
 /**
  * The number of values PnBuffer.set reads from `source`, read once: a typed
  * array's own (TypedArray.prototype.set copies that many, whatever its

@@ -13,7 +13,7 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, ownerOf } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, ownerOf, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 import { readRopeConfig } from './rope-config.js';
 
@@ -216,10 +216,18 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
   const factors = (key) => {
     if (s[key] === undefined) return undefined;
     const a = s[key];
-    if (!(Array.isArray(a) || ArrayBuffer.isView(a)) || a.length !== dim / 2) {
-      throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${Array.isArray(a) || ArrayBuffer.isView(a) ? a.length : typeof a}`);
+    // any array or typed array of numbers: each value is read once below and
+    // checked (v.live's rule for the arrays a kernel reads refused an
+    // Int16Array as "not a typed array as the engine makes it"; a PnBuffer
+    // or a DataView was a RangeError "got object")
+    const tag = typedArrayTag(a);
+    if (!Array.isArray(a) && (tag === undefined || tag.startsWith('Big'))) {
+      // a Proxy of a typed array has its constructor, and is neither
+      const posing = tag === undefined && typeof a?.constructor?.BYTES_PER_ELEMENT === 'number';
+      throw new TypeError(`posnorm.${fn}: scaling.${key} must be an array or a typed array of dim/2 = ${dim / 2} numbers, got ${posing ? `an object posing as a ${a.constructor.name} (a Proxy of one?): copy it into a new array first` : v.describe(a)}`);
     }
-    if (ArrayBuffer.isView(a)) v.live(fn, `scaling.${key}`, a);
+    if (tag !== undefined && isDetached(a)) throw new TypeError(`posnorm.${fn}: scaling.${key} is a detached typed array; take a fresh view`);
+    if (a.length !== dim / 2) throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${a.length}`);
     // each value read once and checked as given (a string or a BigInt is
     // not converted); the kernel gets the values checked
     const checked = new Float64Array(dim / 2);

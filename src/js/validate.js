@@ -17,6 +17,7 @@ export const describe = (v) =>
   : typeof v === 'bigint' ? `the BigInt ${v}n`
   : v === null ? 'null'
   : Array.isArray(v) ? `an array of length ${v.length}`
+  : v instanceof DataView ? 'a DataView'
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
   : typeof v === 'object' ? (typeof v.constructor?.name === 'string' && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object')
   : String(v);
