@@ -105,6 +105,9 @@ function badCalls(pn) {
     [() => pn.histogram(x, { bins: 4, min: 1, max: 1 }), RangeError, 'min must be less than max'],
     [() => pn.colormap(x, { map: 'rainbow' }), RangeError, 'map must be "diverging" or "sequential"'],
     [() => pn.colormap(x, { vmin: 2, vmax: 1 }), RangeError, 'vmin must be less than vmax'],
+    // in order, but one float32: 2^24 + 1 rounds (to even) to 2^24, 2e-45 to the smallest subnormal 2^-149 like 1e-45
+    [() => pn.histogram(x, { bins: 4, min: 2 ** 24, max: 2 ** 24 + 1 }), RangeError, 'min must be less than max as float32 values, got min 16777216, max 16777217, both 16777216 as float32'],
+    [() => pn.colormap(x, { vmin: 1e-45, vmax: 2e-45 }), RangeError, `vmin must be less than vmax as float32 values, got vmin 1e-45, vmax 2e-45, both ${2 ** -149} as float32`],
     [() => pn.attention(x, { dModel: 4, wq: new Float32Array(16), wk: new Float32Array(16) }), TypeError, 'wv must be a Float32Array'],
     [() => pn.attention(x, { dModel: 4, dHead: 2, wq: new Float32Array(16), wk: new Float32Array(8), wv: new Float32Array(8) }), RangeError, 'wq.length must be 8, got 16'],
     [() => pn.gram(x, { cols: 0 }), RangeError, 'cols must be an integer in [1,'],

@@ -837,7 +837,7 @@ export class Posnorm {
     }
     v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
     v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
-    if (!(Math.fround(min) < Math.fround(max))) throw new RangeError(`posnorm.${fn}: min must be less than max, got min ${min}, max ${max}`);
+    lessAsFloat32(fn, 'min', min, 'max', max);
     this.#reserve(fn, `x.length ${size}, bins ${bins}`, [['x', x]], [], 4 * bins + 12);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -857,7 +857,7 @@ export class Posnorm {
     const map = v.oneOf(fn, 'map', o.map ?? 'diverging', COLORMAPS);
     const vmin = v.num(fn, 'vmin', o.vmin ?? (map === 'diverging' ? -1 : 0), -v.F32_MAX, v.F32_MAX);
     const vmax = v.num(fn, 'vmax', o.vmax ?? 1, -v.F32_MAX, v.F32_MAX);
-    if (!(Math.fround(vmin) < Math.fround(vmax))) throw new RangeError(`posnorm.${fn}: vmin must be less than vmax, got vmin ${vmin}, vmax ${vmax}`);
+    lessAsFloat32(fn, 'vmin', vmin, 'vmax', vmax);
     const out = outArg(fn, o.out, size * 4, 'u8c');
     this.#reserve(fn, `x.length ${size}`, [['x', x]], [[out, 4 * size]]);
     return framed(this.#heap, fn, (f) => {
@@ -1077,6 +1077,18 @@ export class Posnorm {
 /** Bytes of pn_rope_frequencies_f64's temporaries: the frequencies, the factor, params and the longrope factors. */
 function freqBytes(dim, scaling) {
   return 8 * (dim / 2) + 8 + 80 + (scaling.shortFactor ? 8 * (dim / 2) : 0) + (scaling.longFactor ? 8 * (dim / 2) : 0);
+}
+
+/**
+ * Checks lo < hi as the float32 values the kernel takes: two numbers in
+ * order that round to the same float32 (16777216 and 16777217, 1e-45 and
+ * 2e-45) are refused with both roundings shown (the message said "min must
+ * be less than max, got min 16777216, max 16777217").
+ */
+function lessAsFloat32(fn, loName, lo, hiName, hi) {
+  if (Math.fround(lo) < Math.fround(hi)) return;
+  const rounded = lo < hi ? `, both ${Math.fround(lo)} as float32, which the kernel takes them as` : '';
+  throw new RangeError(`posnorm.${fn}: ${loName} must be less than ${hiName} as float32 values, got ${loName} ${lo}, ${hiName} ${hi}${rounded}`);
 }
 
 function finiteRange(a) {
