@@ -66,6 +66,12 @@ for (const simd of [true, false]) {
     assert.throws(() => pn.layerNorm(stale, { cols: 64 }), { name: 'TypeError', message: /posnorm\.layerNorm: x is a detached typed array/ });
     assert.throws(() => pn.layerNorm(new Float32Array(64), { cols: 64, out: stale }), { name: 'TypeError', message: /out is a detached typed array/ });
     assert.throws(() => pn.colormap(stale), /detached/);
+    // a plain array whose buffer was transferred (to a Worker, say) is detached too, and the
+    // message says so rather than only blaming memory growth and suggesting buf.array
+    const sent = new Float32Array(64);
+    structuredClone(sent.buffer, { transfer: [sent.buffer] });
+    assert.throws(() => pn.layerNorm(sent, { cols: 64 }), named('layerNorm', TypeError, ['x is a detached typed array', 'an ArrayBuffer that was transferred']));
+    assert.throws(() => buf.set(sent), named('PnBuffer.set', TypeError, ['source is a detached typed array', 'an ArrayBuffer that was transferred']));
     assert.equal(pn.layerNorm(buf, { cols: 64 }).y.length, 64, 'still usable');
   });
 

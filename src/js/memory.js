@@ -260,7 +260,7 @@ export class PnBuffer {
       throw new TypeError('posnorm.PnBuffer.set: source must be an array or a typed array');
     }
     if (isDetached(source)) {
-      throw new TypeError('posnorm.PnBuffer.set: source is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array');
+      throw new TypeError('posnorm.PnBuffer.set: source is a detached typed array: a view of WebAssembly memory taken before the memory grew (take a fresh view, e.g. buf.array), or of an ArrayBuffer that was transferred (its values are gone: pass a live copy)');
     }
     if (n < 0 || n > this.#length) {
       throw new RangeError(`posnorm.PnBuffer.set: source.length must be an integer in [0, ${this.#length}] (the buffer's length), got ${n}`);

@@ -118,7 +118,9 @@ export function live(fn, name, v) {
     throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);
   }
   if (isDetached(v)) {
-    throw new TypeError(`posnorm.${fn}: ${name} is a detached typed array (a view of WebAssembly memory taken before the memory grew); take a fresh view, e.g. buf.array`);
+    // its buffer was transferred (postMessage, ArrayBuffer.prototype.transfer)
+    // or is a WebAssembly memory that grew: which, a detached buffer no longer says
+    throw new TypeError(`posnorm.${fn}: ${name} is a detached typed array: a view of WebAssembly memory taken before the memory grew (take a fresh view, e.g. buf.array), or of an ArrayBuffer that was transferred (its values are gone: pass a live copy)`);
   }
   noteOffset(v);
   return v;
