@@ -51,6 +51,24 @@ test('init: a wasm that is not a posnorm build is a TypeError naming wasm, not t
   assert.equal((await init({ wasm: await readFile(simdUrl) })).positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'the real build still loads');
 });
 
+test('init: a wasm file or address that cannot be read is an Error naming wasm and the URL, with the I/O error as its cause', async () => {
+  const { createServer } = await import('node:http');
+  const missing = new URL('./no-such-build.wasm', import.meta.url);
+  await assert.rejects(init({ wasm: missing }), (e) => e.constructor === Error && e.message === `posnorm.init: could not load wasm from ${missing} (ENOENT)` && e.cause?.code === 'ENOENT');
+  // over HTTP: a 404, and an address nothing answers at
+  const server = createServer((req, res) => { res.statusCode = 404; res.end(); });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  try {
+    const url = `http://127.0.0.1:${port}/posnorm-simd.wasm`;
+    await assert.rejects(init({ wasm: url }), (e) => e.constructor === Error && e.message === `posnorm.init: could not load wasm from ${url} (HTTP 404)`);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+  const closed = `http://127.0.0.1:${port}/posnorm-simd.wasm`;
+  await assert.rejects(init({ wasm: closed }), (e) => e.constructor === Error && e.message.startsWith(`posnorm.init: could not load wasm from ${closed} (`) && e.cause instanceof Error);
+});
+
 /** [call, error class, words the message must contain] */
 function badCalls(pn) {
   const x = new Float32Array(12);

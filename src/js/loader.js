@@ -36,12 +36,26 @@ export async function compileWasm(source) {
   }
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(String(source), typeof location === 'object' ? location.href : import.meta.url);
+    // a file or address that cannot be read is an Error (not a TypeError:
+    // the argument may be right and the file or network wrong) naming wasm
+    // and the URL, with the I/O error as its cause (its code: ENOENT, …)
+    const unreadable = (why, cause) => new Error(`posnorm.init: could not load wasm from ${url} (${why})`, cause ? { cause } : undefined);
     if (url.protocol === 'file:') {
-      const bytes = await readFileUrl(url);
+      let bytes;
+      try {
+        bytes = await readFileUrl(url);
+      } catch (e) {
+        throw unreadable(e?.code ?? e?.message ?? String(e), e);
+      }
       return compileBytes(() => WebAssembly.compile(bytes), url);
     }
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`posnorm: could not load ${url} (HTTP ${response.status})`);
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw unreadable(e?.message ?? String(e), e);
+    }
+    if (!response.ok) throw unreadable(`HTTP ${response.status}`);
     if (WebAssembly.compileStreaming && response.headers.get('content-type') === 'application/wasm') {
       return compileBytes(() => WebAssembly.compileStreaming(response), url);
     }
