@@ -93,6 +93,24 @@ test('slices leave no entry in the performance timeline: observers see each one,
   }
 });
 
+test('slices clear their own measures only: the page\'s measures and marks stay in the timeline', async () => {
+  // a host page's own User Timing (its analytics, a framework's): a
+  // clearMeasures() without the slices' name would wipe it at every slice
+  performance.mark('host-page-mark');
+  performance.measure('host-page-measure', { start: 0, end: 1 });
+  try {
+    const { value, slices } = await slicesOf(() => runSliced(units(4, 1, []), { budget: 4, label: 'host' }));
+    assert.equal(value, 4);
+    assert.ok(slices.length >= 2, `an observer saw ${slices.length} slices`);
+    assert.equal(performance.getEntriesByName('host-page-measure', 'measure').length, 1, 'the page\'s measure is kept');
+    assert.equal(performance.getEntriesByName('host-page-mark', 'mark').length, 1, 'the page\'s mark is kept');
+    assert.deepEqual(performance.getEntriesByName(SLICE_MEASURE), []);
+  } finally {
+    performance.clearMeasures('host-page-measure');
+    performance.clearMarks('host-page-mark');
+  }
+});
+
 test('on a clock of the test\'s own, units of exactly 1 ms run two to a slice: a third would pass the 2 ms plan', async () => {
   // (the test above spins on the real clock, whose overshoot keeps a third
   // unit out even when the plan is 3 ms; here only the units move the
