@@ -543,6 +543,41 @@ test('a figure without lang follows the language it inherits: moved into another
   await context.close();
 });
 
+test('a figure follows a lang switched on the section it stays in, and a lang change that leaves its language draws nothing', async () => {
+  const { page: p, context, problems } = await page(`
+    <p id="elsewhere" lang="fr">…</p>
+    <section id="sec" lang="en"><div><posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap></div></section>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  await settle(p);
+  const state = () => p.evaluate(() => {
+    const el = document.querySelector('#h');
+    return { language: el.language, renders: el.renderTimes.length, label: el.shadowRoot.querySelector('canvas').getAttribute('aria-label'), copy: el.shadowRoot.querySelector('[data-action=copyLink]').textContent };
+  });
+  const en = await state();
+  assert.equal(en.language, 'en');
+  assert.equal(en.copy, 'Copy link');
+  // lang changes that leave the figure English: another element's, its
+  // section's to another tag of English, <html lang> (overridden by the section)
+  await p.evaluate(() => { document.querySelector('#elsewhere').lang = 'de'; });
+  await settle(p);
+  await p.evaluate(() => { document.querySelector('#sec').lang = 'en-GB'; });
+  await settle(p);
+  await p.evaluate(() => { document.documentElement.lang = 'ko'; });
+  await settle(p);
+  assert.deepEqual(await state(), en, 'no relabel, no render');
+  // the section it stays in turns Korean (a subtree change, not <html>'s, and no move)
+  await p.evaluate(() => { document.querySelector('#sec').lang = 'ko'; });
+  await settle(p);
+  const ko = await state();
+  assert.equal(ko.language, 'ko');
+  assert.equal(ko.copy, '링크 복사');
+  assert.match(ko.label, /^사인파 위치 인코딩 히트맵/);
+  assert.ok(ko.renders > en.renders, 'drawn again in Korean');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('every canvas has the figure\'s text alternative from the moment it is built, after each change and in the new language', async () => {
   // #far is built at once, but starts only when it comes near the viewport
   const { page: p, context, problems } = await page(`
