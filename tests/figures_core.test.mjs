@@ -294,6 +294,29 @@ test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and 
     return { rows: csv.length, cols: csv[0].split(',').length, cursor: [el.cursor.pos, el.cursor.dim], readout: [el.readout.pos, el.readout.dim], events };
   });
   assert.deepEqual(sameTask, { rows: 6, cols: 9, cursor: [4, 7], readout: [4, 7], events: [[4, 7]] });
+  // shrunk to exactly the cursor's row, then its column: row seqLen is
+  // already outside (the rows are 0 … seqLen − 1)
+  const edge = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const tick = () => new Promise((res) => setTimeout(res));
+    el.seqLen = 30;
+    el.dModel = 64;
+    await frame();
+    el.moveCursor(12, 40);
+    await frame();
+    const events = [];
+    el.addEventListener('posnorm-cursor', (e) => events.push([e.detail.pos, e.detail.dim]));
+    el.seqLen = 12;
+    await tick();
+    const rows = [el.cursor.pos, el.cursor.dim];
+    el.dModel = 40;
+    await tick();
+    const cols = [el.cursor.pos, el.cursor.dim];
+    await frame();
+    return { events, rows, cols, readout: [el.readout.pos, el.readout.dim] };
+  });
+  assert.deepEqual(edge, { events: [[11, 40], [11, 39]], rows: [11, 40], cols: [11, 39], readout: [11, 39] });
   assert.deepEqual(problems, []);
   await context.close();
 });
