@@ -512,14 +512,37 @@ test('a link from one of two figures of a kind without an id restores that one o
   await context.close();
 });
 
+test('figures whose link key was set do not count in the numbering of those without an id', async () => {
+  // the Embed dialog's still copy and figure.html's figure set theirs; here a page sets the first one's
+  const { page: p, context, problems } = await page(`<posnorm-heatmap></posnorm-heatmap><posnorm-heatmap></posnorm-heatmap><posnorm-heatmap></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  const keys = await p.evaluate(async () => {
+    await customElements.whenDefined('posnorm-heatmap');
+    const [a, b, c] = document.querySelectorAll('posnorm-heatmap');
+    const all = () => [a.shareKey, b.shareKey, c.shareKey];
+    const unset = all();
+    a.shareKey = 'intro';
+    const named = all();
+    a.shareKey = '';
+    return { unset, named, plain: all() };
+  });
+  assert.deepEqual(keys, {
+    unset: ['posnorm-heatmap', 'posnorm-heatmap-2', 'posnorm-heatmap-3'],
+    named: ['intro', 'posnorm-heatmap', 'posnorm-heatmap-2'],
+    plain: ['', 'posnorm-heatmap', 'posnorm-heatmap-2'],
+  });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a link points at the figure by its id, but keeps a fragment that is the page\'s own (a hash router\'s route)', async () => {
-  const { page: p, context, problems } = await page(`<h2 id="intro">Intro</h2><posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  const { page: p, context, problems } = await page(`<h2 id="intro">Intro</h2><h2 id="été">Été</h2><posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');
-  const hashes = await p.evaluate(() => Object.fromEntries(['', '#intro', '#h', '#/posts/rope', '#%E0%A4%A'].map((hash) => {
+  // '#été' is in the address percent-encoded (#%C3%A9t%C3%A9): it still names the heading
+  const hashes = await p.evaluate(() => Object.fromEntries(['', '#intro', '#h', '#été', '#%C3%A9t%C3%A9', '#/posts/rope', '#%E0%A4%A'].map((hash) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     return [hash, new URL(document.querySelector('#h').shareUrl()).hash];
   })));
-  assert.deepEqual(hashes, { '': '#h', '#intro': '#h', '#h': '#h', '#/posts/rope': '#/posts/rope', '#%E0%A4%A': '#%E0%A4%A' });
+  assert.deepEqual(hashes, { '': '#h', '#intro': '#h', '#h': '#h', '#été': '#h', '#%C3%A9t%C3%A9': '#h', '#/posts/rope': '#/posts/rope', '#%E0%A4%A': '#%E0%A4%A' });
   assert.deepEqual(problems, []);
   await context.close();
 });
