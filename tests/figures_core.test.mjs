@@ -421,6 +421,28 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
   await context.close();
 });
 
+test('embedCode() and toCsv() ask for a figure on the page: in createHTMLDocument()\'s document they throw, back on the page they answer', async () => {
+  const { page: p, context, problems } = await page(`<main id="home"><posnorm-heatmap id="h" d-model="8" seq-len="3"></posnorm-heatmap></main><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  const r = await p.evaluate(() => {
+    const el = document.querySelector('#h');
+    const attempt = (fn) => { try { return { ok: fn() }; } catch (e) { return { error: e.message }; } };
+    document.implementation.createHTMLDocument().body.append(el);
+    const away = { connected: el.isConnected, onPage: el.onPage, embed: attempt(() => el.embedCode()), csv: attempt(() => el.toCsv()) };
+    document.querySelector('#home').append(el);
+    const csv = el.toCsv().trimEnd().split('\n');
+    return { away, back: { onPage: el.onPage, element: el.embedCode().element.includes('<posnorm-heatmap'), rows: csv.length, cols: csv[0].split(',').length } };
+  });
+  assert.deepEqual(r.away.connected, true, 'connected, in a document without a window');
+  assert.equal(r.away.onPage, false);
+  assert.match(r.away.embed.error ?? '', /^posnorm-heatmap\.embedCode: the figure must be on the page and started/, JSON.stringify(r.away.embed).slice(0, 200));
+  assert.match(r.away.csv.error ?? '', /^posnorm-heatmap: wasm buffers exist only while the figure is on the page and started/, JSON.stringify(r.away.csv).slice(0, 200));
+  // 3 positions and a header; a pos column and 8 dimensions
+  assert.deepEqual(r.back, { onPage: true, element: true, rows: 4, cols: 9 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('without WebAssembly: poster and message, no live-looking controls, ready rejects, posnorm-error fires', async () => {
   const { page: p, context, problems } = await page(`
     <posnorm-ln-simulator id="s"><img slot="poster" src="/web/posters/ln-simulator.en.png" alt="LN simulator poster"><p slot="poster">still</p></posnorm-ln-simulator>
