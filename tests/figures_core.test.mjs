@@ -443,6 +443,32 @@ test('embedCode() and toCsv() ask for a figure on the page: in createHTMLDocumen
   await context.close();
 });
 
+test('a figure back from an iframe\'s document stays on the page when that iframe is removed later', async () => {
+  const { page: p, context, problems } = await page(`<main id="home"><posnorm-heatmap id="h" d-model="8" seq-len="3"></posnorm-heatmap></main><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#h');
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const iframe = document.createElement('iframe');
+    document.body.append(iframe);
+    iframe.contentDocument.body.append(el);
+    await frames();
+    document.querySelector('#home').append(el);
+    await frames();
+    iframe.remove(); // its pagehide is not the figure's any more
+    await frames();
+    const held = el.pn.heapStats().allocations;
+    const renders = el.renderTimes.length;
+    document.documentElement.lang = 'ko';
+    await frames();
+    return { held, relabelled: el.shadowRoot.querySelector('[data-action=copyLink]').textContent, drawn: el.renderTimes.length > renders, language: el.language };
+  });
+  assert.ok(r.held > 0, 'its buffers kept');
+  assert.deepEqual({ ...r, held: undefined }, { held: undefined, relabelled: '링크 복사', drawn: true, language: 'ko' }, 'it still follows <html lang>');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('without WebAssembly: poster and message, no live-looking controls, ready rejects, posnorm-error fires', async () => {
   const { page: p, context, problems } = await page(`
     <posnorm-ln-simulator id="s"><img slot="poster" src="/web/posters/ln-simulator.en.png" alt="LN simulator poster"><p slot="poster">still</p></posnorm-ln-simulator>
