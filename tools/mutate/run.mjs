@@ -6,7 +6,9 @@
 // that the chosen tests pass; then applies each mutation of mutations.mjs
 // alone — one exact find/replace in one file, which must match exactly once —
 // rebuilds only what that file needs (src/*.c, src/*.h: ./build.sh wasm and
-// ./build.sh native; src/js/, web/: nothing), runs the mutation's fast subset
+// ./build.sh native; src/js/, web/: nothing) and the demo site of build/site
+// (tools/build-site.mjs, a second: it copies web/, src/js/ and the wasm, and
+// tests such as oembed's serve that copy), runs the mutation's fast subset
 // of tests (Node test files, the native C tests for C mutations, browser tests
 // only for mutations in web/), notes which tests failed, and restores the file
 // and the baseline builds. Prints a table mutation → caught by and exits 1 if
@@ -52,7 +54,13 @@ function parseTest(spec) {
 /** What a mutation of `file` needs rebuilt and run. */
 function needs(m) {
   const c = /^src\/[^/]+\.[ch]$/.test(m.file);
-  return { wasm: c && m.wasm !== false, native: c && m.native !== false };
+  return { wasm: c && m.wasm !== false, native: c && m.native !== false, site: c ? m.wasm !== false : /^(web|src\/js)\//.test(m.file) };
+}
+
+/** build/site from the tree as it is now (tests of the deployed pages serve it); throws with the log on failure. */
+async function buildSite(dir) {
+  const r = await run(process.execPath, ['tools/build-site.mjs'], dir);
+  if (r.code !== 0) throw Object.assign(new Error('build failed'), { log: r.out });
 }
 
 /** Runs one Node test file (with its name pattern); returns the names of the top-level tests that failed. */
@@ -134,6 +142,7 @@ async function main() {
     const all = { wasm: true, native: true };
     console.log('baseline: building (./build.sh wasm, ./build.sh native) …');
     await build(dir, all);
+    await buildSite(dir);
     const specs = [...new Set(list.flatMap((m) => m.tests))];
     const baseline = [];
     for (const spec of specs) baseline.push(...(await nodeTest(dir, spec)).failed);
@@ -158,6 +167,7 @@ async function main() {
         // the native build and its tests run beside the wasm build and the Node tests
         const native = need.native ? build(dir, { native: true }).then(() => nativeTest(dir)) : Promise.resolve({ failed: [] });
         const node = (need.wasm ? build(dir, { wasm: true }) : Promise.resolve()).then(async () => {
+          if (need.site) await buildSite(dir);
           const failed = [];
           for (const spec of m.tests) failed.push(...(await nodeTest(dir, spec)).failed);
           return failed;
@@ -171,6 +181,7 @@ async function main() {
       } finally {
         await writeFile(path, original);
         if (need.wasm || need.native) for (const f of BUILT) await copyFile(join(saved, f.replace(/\//g, '_')), join(dir, f));
+        if (need.site) await buildSite(dir);
       }
       const r = { ...m, caughtBy, error, s: (Date.now() - tm) / 1000 };
       results.push(r);
