@@ -450,4 +450,137 @@ export const MUTATIONS = [
     file: 'web/figures/depth.js', find: 'const post = ratio(1), pre = ratio(2);', replace: 'const post = ratio(2), pre = ratio(1);',
     tests: ['figures_article::depth'],
   },
+  // ---- the figure core: language, styles, the page, links, controls, slices ----
+  {
+    id: 'web-lang-subtree', what: "figures' lang watch: <html lang> only (no subtree), so a section's switched lang is missed",
+    file: 'web/figures/core/observers.js', find: "attributeFilter: ['lang'], subtree: true }", replace: "attributeFilter: ['lang'] }",
+    tests: ['figures_core::follows a lang switched'],
+  },
+  {
+    id: 'web-lang-refresh-same', what: 'figures: any lang change relabels and redraws, also one that leaves their language',
+    file: 'web/figures/core/language.js', find: 'if (this._shown === null || this._shown === this.lang) return;', replace: 'if (this._shown === null) return;',
+    tests: ['figures_core::follows a lang switched'],
+  },
+  {
+    id: 'web-lang-connect', what: 'figures: no language check on (re)connect, so one moved into a section of another lang keeps its labels',
+    file: 'web/figures/core/language.js', find: 'this._stopWatch ??= onLanguageChange(() => this.refresh());\n    this.refresh();', replace: 'this._stopWatch ??= onLanguageChange(() => this.refresh());',
+    tests: ['figures_core::follows the language it inherits'],
+  },
+  {
+    id: 'web-lang-code-case', what: "languageCode: 'EN' and 'En-gb' not English (case kept)",
+    file: 'web/figures/core/language.js', find: ".slice(0, 2).toLowerCase() === 'en'", replace: ".slice(0, 2) === 'en'",
+    tests: ['embedding::read lang='],
+  },
+  {
+    id: 'web-frame-lang-empty', what: "figure-frame.js: an empty ?lang= taken as a language (Korean), not the page's own",
+    file: 'web/figure-frame.js', find: "(asked || page || 'ko')", replace: "(asked ?? page ?? 'ko')",
+    tests: ["oembed::a figure's page shows"],
+  },
+  {
+    id: 'web-style-document', what: "figure styles: every document's sheet made by the top window's CSSStyleSheet",
+    file: 'web/figures/core/style.js', find: 'const Sheet = doc.defaultView?.CSSStyleSheet ?? CSSStyleSheet;', replace: 'const Sheet = CSSStyleSheet;',
+    tests: ['figure_memory::without a window'],
+  },
+  {
+    id: 'web-restyle', what: 'figures: no restyle on reconnect (back from another document, unstyled)',
+    file: 'web/figures/core/base.js', find: 'restyle(this.shadowRoot); // its sheets', replace: '// its sheets',
+    tests: ['figure_memory::without a window'],
+  },
+  {
+    id: 'web-onpage-window', what: 'onPage: connected is enough (a windowless document counts as the page)',
+    file: 'web/figures/core/base.js', find: 'return this.isConnected && Boolean(this.ownerDocument.defaultView);', replace: 'return this.isConnected;',
+    tests: ['figure_memory::without a window'],
+  },
+  {
+    id: 'web-onpage-pagehide', what: "figures: an iframe's pagehide not taken as leaving the page (persisted test inverted)",
+    file: 'web/figures/core/base.js', find: 'if (!event.persisted) this._leave();', replace: 'if (event.persisted) this._leave();',
+    tests: ['figure_memory::without a window'],
+  },
+  {
+    id: 'web-leave-keeps-pagehide', what: "figures: leaving an iframe's document keeps its pagehide listener (the figure, back on the page, leaves it when the iframe goes)",
+    file: 'web/figures/core/base.js', find: '    this._here = false;\n    this._stopWatch?.();\n', replace: '    this._here = false;\n',
+    tests: ['figures_core::back from an iframe'],
+  },
+  {
+    id: 'web-embed-onpage', what: 'embedCode: started is enough (a figure in a windowless document gives snippets)',
+    file: 'web/figures/core/embed.js', find: 'if (!fig.pn || !fig.onPage) {', replace: 'if (!fig.pn) {',
+    tests: ['figures_core::ask for a figure on the page'],
+  },
+  {
+    id: 'web-buffer-onpage', what: 'buffer(): connected is enough (toCsv() in a windowless document takes wasm memory)',
+    file: 'web/figures/core/base.js', find: 'if (!this.onPage || !this.pn) {', replace: 'if (!this.isConnected || !this.pn) {',
+    tests: ['figures_core::ask for a figure on the page'],
+  },
+  {
+    id: 'web-heatmap-image-kept', what: "heatmap: its pixels' canvas kept (blanked) when it leaves the page",
+    file: 'web/figures/heatmap.js', find: "if (this._image) Object.assign(this._image, { width: 0, height: 0 });\n        this._image = null;", replace: "if (this._image) Object.assign(this._image, { width: 0, height: 0 });",
+    tests: ['figure_memory::without a window'],
+  },
+  {
+    id: 'web-cursor-edge', what: 'heatmap: the cursor clamped only past the matrix (pos > seqLen), not at seqLen',
+    file: 'web/figures/heatmap.js', find: 'if (pos >= this.seqLen || dim >= this.dModel)', replace: 'if (pos > this.seqLen || dim > this.dModel)',
+    tests: ['figures_core::moveCursor'],
+  },
+  {
+    id: 'web-cursor-at-once', what: 'heatmap: the cursor clamped at the next render, not when the sizes change',
+    file: 'web/figures/heatmap.js', find: 'controlsChanged() {\n    this._clampCursor();', replace: 'controlsChanged() {',
+    tests: ['figures_core::moveCursor'],
+  },
+  {
+    id: 'web-sharekey-set', what: 'link keys: figures whose shareKey was set count in the numbering',
+    file: 'web/figures/core/share.js', find: 'if (!other.id && other._shareKey === undefined) n++;', replace: 'if (!other.id) n++;',
+    tests: ['figures_core::link key was set'],
+  },
+  {
+    id: 'web-sharekey-id', what: 'link keys: figures with an id count in the numbering',
+    file: 'web/figures/core/share.js', find: 'if (!other.id && other._shareKey === undefined) n++;', replace: 'if (other._shareKey === undefined) n++;',
+    tests: ['figures_core::a link from one of two'],
+  },
+  {
+    id: 'web-fragment-decode', what: "Copy link: the fragment compared with the page's ids still percent-encoded",
+    file: 'web/figures/core/share.js', find: 'id = decodeURIComponent(id);', replace: 'void 0;',
+    tests: ['figures_core::a link points at the figure'],
+  },
+  {
+    id: 'web-control-minus-zero', what: 'controls: −0 kept (a change from 0, with a posnorm-change)',
+    file: 'web/figures/core/controls.js', find: 'return v === 0 ? 0 : v;', replace: 'return v;',
+    tests: ['figures_core::−0 is read'],
+  },
+  {
+    id: 'web-control-past-double', what: 'controls: a decimal past a double\'s range ("1e309") means the default',
+    file: 'web/figures/core/controls.js', find: 'value = Number(raw);', replace: 'value = Number.isFinite(Number(raw)) ? Number(raw) : NaN;',
+    tests: ['figures_core::one parse rule|a decimal past'],
+  },
+  {
+    id: 'web-slice-clear-all', what: "background slices: clearMeasures() without their name (the page's own measures wiped)",
+    file: 'web/figures/core/background.js', find: 'performance.clearMeasures?.(SLICE_MEASURE);', replace: 'performance.clearMeasures?.();',
+    tests: ['background::clear their own measures'],
+  },
+  // ---- the JS wrapper's arguments ----------------------------------------------------
+  {
+    id: 'js-init-simd-build', what: 'init: simd: false accepts the SIMD build (only simd: true checked)',
+    file: 'src/js/posnorm.js', find: "if (want !== 'auto' && built !== want)", replace: "if (want === true && built !== want)",
+    tests: ['api::init picks'],
+  },
+  {
+    id: 'js-options-snapshot', what: 'JS: options read live, not as a snapshot (a getter gives the checks and the copy different arrays)',
+    file: 'src/js/validate.js', find: '  return snapshot;\n}', replace: '  return v;\n}',
+    tests: ['arguments_during_call::read once'],
+  },
+  {
+    id: 'js-batchnorm-options-first', what: "JS: batchNorm counts x's rows before it reads its options",
+    file: 'src/js/posnorm.js', find: "const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);\n    v.f32(fn, 'x', x);\n    const size = x.length;",
+    replace: "v.f32(fn, 'x', x);\n    const size = x.length;\n    const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);",
+    tests: ['arguments_during_call::grown by a getter'],
+  },
+  {
+    id: 'js-stats-length', what: 'JS: layerNorm invStdDevOut checked for cols values instead of rows',
+    file: 'src/js/posnorm.js', find: "const invOut = outArg(fn, o.invStdDevOut, rows, 'f32', 'invStdDevOut');", replace: "const invOut = outArg(fn, o.invStdDevOut, cols, 'f32', 'invStdDevOut');",
+    tests: ['norm_stats_out'],
+  },
+  {
+    id: 'js-rope-config-missing', what: "ropeFromConfig: an absent key reported as '… got undefined'",
+    file: 'src/js/rope-config.js', find: "if (v === undefined) return new TypeError(`posnorm.${FN}: config.${key} is missing: it must be ${what}`);", replace: '',
+    tests: ['rope_config::rejects or cannot build is a TypeError'],
+  },
 ];
