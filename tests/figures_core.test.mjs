@@ -245,6 +245,32 @@ test('without constructable stylesheets (older engines) a figure is styled by <s
   await context.close();
 });
 
+test('the figures of a document share one stylesheet per text, an iframe\'s document has its own, and a figure brought back gets its document\'s again', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="a" d-model="8" seq-len="3"></posnorm-heatmap><posnorm-waveform id="b"></posnorm-waveform><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#a');
+  const r = await p.evaluate(() => {
+    const a = document.querySelector('#a'), b = document.querySelector('#b');
+    const first = (el) => el.shadowRoot.adoptedStyleSheets[0];
+    const core = first(a);
+    const out = { shared: core === first(b), own: a.shadowRoot.adoptedStyleSheets.length >= 1 };
+    const iframe = document.createElement('iframe');
+    document.body.append(iframe);
+    const win = iframe.contentWindow;
+    win.document.body.append(b);
+    out.iframeOwn = first(b) !== core && first(b) instanceof win.CSSStyleSheet;
+    const inIframe = first(b);
+    win.document.body.append(a);
+    out.iframeShared = first(a) === inIframe;
+    document.body.append(a, b);
+    out.back = first(a) === core && first(b) === core;
+    iframe.remove();
+    return out;
+  });
+  assert.deepEqual(r, { shared: true, own: true, iframeOwn: true, iframeShared: true, back: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and ignores what is not a number', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');

@@ -482,6 +482,11 @@ export const MUTATIONS = [
     tests: ['figure_memory::without a window'],
   },
   {
+    id: 'web-style-shared', what: 'figure styles: a new CSSStyleSheet for every figure (none shared within a document)',
+    file: 'web/figures/core/style.js', find: 'let sheet = sheets.get(text);', replace: 'let sheet = null;',
+    tests: ['figures_core::share one stylesheet'],
+  },
+  {
     id: 'web-restyle', what: 'figures: no restyle on reconnect (back from another document, unstyled)',
     file: 'web/figures/core/base.js', find: 'restyle(this.shadowRoot); // its sheets', replace: '// its sheets',
     tests: ['figure_memory::without a window'],
