@@ -663,7 +663,7 @@ test('a figure without lang follows the language it inherits: moved into another
   await context.close();
 });
 
-test('a figure follows a lang switched on the section it stays in, and a lang change that leaves its language draws nothing', async () => {
+test('a figure follows a lang switched on the section it stays in, a lang change that leaves its language draws nothing, and off the page it follows none', async () => {
   const { page: p, context, problems } = await page(`
     <p id="elsewhere" lang="fr">…</p>
     <section id="sec" lang="en"><div><posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap></div></section>
@@ -694,6 +694,20 @@ test('a figure follows a lang switched on the section it stays in, and a lang ch
   assert.equal(ko.copy, '링크 복사');
   assert.match(ko.label, /^사인파 위치 인코딩 히트맵/);
   assert.ok(ko.renders > en.renders, 'drawn again in Korean');
+  // off the page it stops following (and its watch lets go of it); back on
+  // the page it takes the language it inherits there
+  const away = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    el.remove();
+    document.documentElement.lang = 'en';
+    await frames();
+    const off = el.shadowRoot.querySelector('[data-action=copyLink]').textContent;
+    document.body.append(el);
+    await frames();
+    return { off, back: el.shadowRoot.querySelector('[data-action=copyLink]').textContent };
+  });
+  assert.deepEqual(away, { off: '링크 복사', back: 'Copy link' });
   assert.deepEqual(problems, []);
   await context.close();
 });

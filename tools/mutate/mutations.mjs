@@ -462,6 +462,11 @@ export const MUTATIONS = [
     tests: ['figures_core::follows a lang switched'],
   },
   {
+    id: 'web-lang-watch-kept', what: "figures: the lang watch kept after leaving the page (an off-page figure relabels, and the shared watch holds it for good)",
+    file: 'web/figures/core/language.js', find: 'hostDisconnected() {\n    this._stopWatch?.();\n    this._stopWatch = null;\n  }', replace: 'hostDisconnected() {}',
+    tests: ['figures_core::follows a lang switched'],
+  },
+  {
     id: 'web-lang-connect', what: 'figures: no language check on (re)connect, so one moved into a section of another lang keeps its labels',
     file: 'web/figures/core/language.js', find: 'this._stopWatch ??= onLanguageChange(() => this.refresh());\n    this.refresh();', replace: 'this._stopWatch ??= onLanguageChange(() => this.refresh());',
     tests: ['figures_core::follows the language it inherits'],
