@@ -712,6 +712,31 @@ test('a figure follows a lang switched on the section it stays in, a lang change
   await context.close();
 });
 
+test('a figure in another element\'s shadow root follows its own lang attribute, which the page\'s lang watch does not see', async () => {
+  const { page: p, context, problems } = await page(`<div id="host"></div>
+    <script type="module">
+      import '${MODULES}';
+      const root = document.querySelector('#host').attachShadow({ mode: 'open' });
+      root.innerHTML = '<posnorm-heatmap id="h" d-model="8" seq-len="3"></posnorm-heatmap>';
+    </script>`);
+  await p.waitForFunction(() => document.querySelector('#host').shadowRoot?.querySelector('#h')?.renderTimes?.length > 0, null, { timeout: 10000 });
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#host').shadowRoot.querySelector('#h');
+    const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const copy = () => el.shadowRoot.querySelector('[data-action=copyLink]').textContent;
+    const before = copy();
+    el.setAttribute('lang', 'ko');
+    await frames();
+    const ko = copy();
+    el.setAttribute('lang', 'en-US');
+    await frames();
+    return { before, ko, en: copy(), language: el.language };
+  });
+  assert.deepEqual(r, { before: 'Copy link', ko: '링크 복사', en: 'Copy link', language: 'en' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('every canvas has the figure\'s text alternative from the moment it is built, after each change and in the new language', async () => {
   // #far is built at once, but starts only when it comes near the viewport
   const { page: p, context, problems } = await page(`

@@ -467,6 +467,11 @@ export const MUTATIONS = [
     tests: ['figures_core::follows a lang switched'],
   },
   {
+    id: 'web-lang-own-attribute', what: "figures: their own lang attribute left to the page's lang watch, which does not see into other shadow roots",
+    file: 'web/figures/core/element.js', find: 'if (old !== value) this.languageChanged?.();', replace: '',
+    tests: ["figures_core::in another element's shadow root"],
+  },
+  {
     id: 'web-lang-connect', what: 'figures: no language check on (re)connect, so one moved into a section of another lang keeps its labels',
     file: 'web/figures/core/language.js', find: 'this._stopWatch ??= onLanguageChange(() => this.refresh());\n    this.refresh();', replace: 'this._stopWatch ??= onLanguageChange(() => this.refresh());',
     tests: ['figures_core::follows the language it inherits'],
