@@ -533,6 +533,31 @@ test('without WebAssembly: poster and message, no live-looking controls, ready r
   await context.close();
 });
 
+test('a wasm the page cannot load (HTTP 404): poster, a message that says so (not "no WebAssembly"), ready rejects naming wasm, posnorm-error with that message', async () => {
+  const { page: p, context, problems } = await page(`
+    <posnorm-heatmap id="h"></posnorm-heatmap>
+    <script>window.errors = []; document.addEventListener('posnorm-error', (e) => errors.push(e.detail.message));</script>
+    <script type="module" src="${MODULES}"></script>`, { setup: (pg) => pg.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: '' })) });
+  await p.waitForFunction(() => window.errors?.length === 1, null, { timeout: 10000 });
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const message = el.shadowRoot.querySelector('.message');
+    return {
+      ready: await el.ready.then(() => 'resolved', (e) => `rejected: ${e.message}`),
+      message: message.hidden ? null : message.textContent,
+      event: window.errors[0],
+      poster: !el.shadowRoot.querySelector('.poster').hidden,
+    };
+  });
+  assert.match(r.ready, /^rejected: posnorm\.init: could not load wasm from http:\/\/.*\.wasm \(HTTP 404\)$/);
+  assert.equal(r.message, 'This figure\'s WebAssembly module could not be loaded here, so it cannot be computed.');
+  assert.equal(r.event, r.message);
+  assert.equal(r.poster, true);
+  // what Chromium logs itself for the failed request, and nothing else
+  assert.deepEqual(problems.filter((m) => !/Failed to load resource: the server responded with a status of 404/.test(m)), []);
+  await context.close();
+});
+
 test('"Copy link" leaves someone else\'s address bar alone, and updates it where the page opted in', async () => {
   for (const [optIn, expectChanged] of [[false, false], [true, true]]) {
     const { page: p, context, problems } = await page(`<posnorm-heatmap id="h"></posnorm-heatmap>

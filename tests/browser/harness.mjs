@@ -95,6 +95,7 @@ export async function openHtml(browser, base, html, options = {}) {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.route(url, (route) => route.fulfill({ body: html, contentType: 'text/html; charset=utf-8', headers: options.headers ?? {} }));
   if (options.init) await page.addInitScript(options.init);
+  if (options.setup) await options.setup(page);
   await page.goto(url);
   return { page, context, problems };
 }

@@ -5,6 +5,7 @@ import notation, { TOKENS } from './notation.js';
 export default {
     ...notation,
     wasmMissing: 'WebAssembly is not available in this browser, so this figure cannot be computed.',
+    wasmFailed: 'This figure\'s WebAssembly module could not be loaded here, so it cannot be computed.',
     loading: 'Preparing…',
     dModel: 'd_model (embedding size)',
     seqLen: 'seq_len (positions)',

@@ -7,6 +7,7 @@ import notation, { TOKENS } from './notation.js';
 export default {
     ...notation,
     wasmMissing: '이 브라우저에서는 WebAssembly를 사용할 수 없어 그림을 계산할 수 없습니다.',
+    wasmFailed: '이 그림의 WebAssembly 모듈을 불러오지 못해 그림을 계산할 수 없습니다.',
     loading: '계산 준비 중…',
     dModel: 'd_model (임베딩 차원)',
     seqLen: 'seq_len (위치 개수)',

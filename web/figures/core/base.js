@@ -172,11 +172,11 @@ export class PnFigure extends PnElement {
     else this.invalidate();
   }
 
-  /** No WebAssembly (or it failed to load): the poster and a message; `ready` rejects. */
+  /** No WebAssembly, or its module failed to load: the poster and a message saying which; `ready` rejects. */
   _fail(error) {
     this._poster.show();
     this._scheduler.abandon(error);
-    emit(this, 'posnorm-error', { error, message: this.t.wasmMissing });
+    emit(this, 'posnorm-error', { error, message: this.t[this._poster.messageKey] });
   }
 
   _build() {

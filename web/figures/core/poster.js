@@ -40,12 +40,23 @@ export class PosterController {
     return { box: this.box, message: this.message };
   }
 
+  /** The key of the message show() gives. */
+  get messageKey() {
+    return typeof WebAssembly === 'object' ? 'wasmFailed' : 'wasmMissing';
+  }
+
   /** The figure has started: the message goes. */
   started() {
     this.message.hidden = true;
   }
 
-  /** The figure cannot run: its poster and the message instead of everything else it shows. */
+  /**
+   * The figure cannot run: its poster and the message instead of everything
+   * else it shows. The message says why: no WebAssembly in this engine
+   * (wasmMissing), or a module that could not be loaded or compiled here —
+   * a wrong path on the site (HTTP 404), a page whose CSP refuses wasm
+   * (wasmFailed).
+   */
   show() {
     const { host, box, message } = this;
     this.shown = true;
@@ -59,8 +70,8 @@ export class PosterController {
       slot.append(img);
     }
     box.hidden = false;
-    message.dataset.key = 'wasmMissing';
-    message.textContent = host.t.wasmMissing;
+    message.dataset.key = this.messageKey;
+    message.textContent = host.t[this.messageKey];
     message.hidden = false;
   }
 }
