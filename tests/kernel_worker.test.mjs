@@ -63,7 +63,7 @@ test('the kernel Worker\'s imports never lead back to the module that starts it 
   };
   await walk(start);
   const files = [...seen].map((h) => h.slice(h.indexOf('/web/') >= 0 ? h.indexOf('/web/') : h.indexOf('/src/')));
-  assert.ok(files.includes('/web/figures/draw/pe-errors.js') && files.some((f) => f.endsWith('/src/js/posnorm.js')), files.join(', '));
+  assert.ok(files.includes('/web/figures/draw/pe-errors.js') && files.some((f) => f.endsWith('/src/js/posnorm-core.js')), files.join(', '));
   const starters = [];
   // the code, without its comments (which may say `new Worker(` in prose)
   const code = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');

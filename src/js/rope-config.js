@@ -1,7 +1,10 @@
 // rope-config.js — reads the RoPE fields of a Hugging Face config.json as
 // published (snake_case) into posnorm's camelCase `scaling` form, and lists
-// what Hugging Face would ignore, rename or reject. Pure JS, no wasm: the
-// frequencies themselves come from Posnorm.ropeFrequencies (posnorm.js).
+// what Hugging Face would ignore, rename or reject (readRopeConfig, pure JS);
+// ropeFromConfig() turns that into frequencies with pn.ropeFrequencies. It
+// is pn.ropeFromConfig of the package (posnorm.js adds it to Posnorm), and
+// the rope-config figure calls it directly: kept out of posnorm-core.js, it
+// is not in the first load of a page whose figures do not read configs.
 //
 // Fact source for every rule below: Hugging Face transformers,
 // src/transformers/modeling_rope_utils.py on its main branch (2026):
@@ -11,6 +14,8 @@
 // required, optional, warned about or raised), and the _compute_<type>_parameters
 // functions (which value each computation uses). The rules are restated
 // here in our own words; no code is taken from there.
+
+import * as v from './validate.js';
 
 /** The rope types posnorm computes, and the keys HF reads for each besides COMMON_KEYS (which each requires is checked below). */
 const TYPE_KEYS = {
@@ -319,4 +324,37 @@ export function readRopeConfig(config) {
     warnings,
     sources,
   };
+}
+
+/**
+ * A ropeFrequencies error message restated in config.json terms
+ * (`sources` from readRopeConfig): `scaling.betaFast` becomes
+ * `config.rope_scaling.beta_fast`, the option `dim` the rotary dim read from
+ * its key, the option `base` the rope_theta key.
+ */
+function inConfigTerms(message, sources) {
+  return message
+    .replace(/^posnorm\.ropeFrequencies: /, '')
+    .replace(/^dim\b/, `the rotary dim (from ${sources.dim})`)
+    .replace(/^base\b|\bgrows base\b|\blower base\b/g, (m) => m.replace('base', sources.base))
+    .replace(/\bscaling\.([A-Za-z]+)/g, (m) => sources[m] ?? m);
+}
+
+/**
+ * pn.ropeFromConfig(config, opts): `config` read by readRopeConfig, then its
+ * frequencies from pn.ropeFrequencies at opts.seqLen (default 0); a value
+ * the reader passed that the frequencies refuse is reported in config.json
+ * terms. See posnorm.d.ts.
+ */
+export function ropeFromConfig(pn, config, opts) {
+  const fn = 'ropeFromConfig';
+  const seqLen = v.int(fn, 'seqLen', v.options(fn, opts, ['seqLen']).seqLen ?? 0, 0, v.POS_LIMIT);
+  const { sources, ...r } = readRopeConfig(config);
+  try {
+    return { ...r, ...pn.ropeFrequencies({ dim: r.rotaryDim, base: r.base, scaling: r.scaling ?? undefined, seqLen }) };
+  } catch (e) {
+    // a value the reader passed that the frequencies cannot take (a beta
+    // of 1e-320, dynamic's grown base, …): the message names the config key
+    throw new (e instanceof TypeError ? TypeError : RangeError)(`posnorm.${fn}: ${inConfigTerms(e.message, sources)}`);
+  }
 }

@@ -4,6 +4,9 @@ import { BUILT_IN, isDetached, noteOffset } from './memory.js';
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
 
+/** The largest position a call takes (offsets, position ids, ropeFrequencies' seqLen): 2^31. */
+export const POS_LIMIT = 2 ** 31;
+
 /** Largest element count of one tensor, as PN_MAX_ELEMENTS in posnorm.h. */
 export const MAX_ELEMENTS = 2 ** 28;
 

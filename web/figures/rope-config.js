@@ -1,5 +1,5 @@
 // rope-config.js — <posnorm-rope-config>: a model's RoPE as its Hugging Face
-// config.json describes it, read by pn.ropeFromConfig. For every dimension
+// config.json describes it, read by ropeFromConfig (pn.ropeFromConfig). For every dimension
 // pair i, the wavelength 2π/ω_i (log axis) before and after the config's
 // scaling, against the original (pre-training) and the extended context;
 // each pair coloured by what the scaling does to it: kept, interpolated
@@ -14,6 +14,7 @@ import { fmt } from './draw/format.js';
 import { drawLines, legend, title } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
+import { ropeFromConfig } from '../../src/js/rope-config.js';
 
 export { configure } from './core/runtime.js';
 
@@ -218,9 +219,9 @@ export class PosnormRopeConfig extends PnFigure {
     if (src.config === this._keyConfig && this.seqLen === this._keyLen) return this._data;
     let data;
     try {
-      const r = this.pn.ropeFromConfig(src.config, { seqLen: 0 });
+      const r = ropeFromConfig(this.pn, src.config, { seqLen: 0 });
       // the frequencies for a sequence of seqLen tokens (longrope: long factors past the original length; dynamic: its grown base)
-      const ext = this.pn.ropeFromConfig(src.config, { seqLen: this.seqLen });
+      const ext = ropeFromConfig(this.pn, src.config, { seqLen: this.seqLen });
       const plain = this.pn.ropeFrequencies({ dim: r.rotaryDim, base: r.base }).invFreq;
       const stretch = r.ropeType === 'longrope' ? (r.scaling.factor ?? 1) : (r.scaling?.factor ?? 1);
       const classes = classifyPairs(plain, ext.invFreq, stretch);

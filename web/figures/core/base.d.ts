@@ -53,7 +53,7 @@ export declare class PnFigure extends HTMLElement {
   readonly renderTimes: number[];
   /** performance.now() when the first frame was drawn, once it was. */
   readonly firstFrameAt: number | undefined;
-  /** The shared kernel instance, once started. */
+  /** The shared kernel instance, once started. Its `ropeFromConfig` works once the page imports 'posnorm' itself (the figures load the API without the config reader; the call says so). */
   readonly pn: Posnorm | null;
   /** Resolves after the first frame; rejects where the figure cannot run (no WebAssembly). */
   readonly ready: Promise<void>;

@@ -1,6 +1,6 @@
 // runtime.js — the one posnorm instance all figures on a page share, and
 // the page-wide figure settings.
-import { init } from '../../../src/js/posnorm.js';
+import { init } from '../../../src/js/posnorm-core.js';
 
 let shared = null;
 let initOptions = {};

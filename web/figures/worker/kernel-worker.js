@@ -16,7 +16,7 @@
 //           field `pick` of each result (all of it without one); or
 //           [{ fn, args, pick }]: FUNCTIONS[fn](pn, ...args).
 // The answer: { id, results, longestCall (ms) } or { id, error }.
-import { init } from '../../../src/js/posnorm.js';
+import { init } from '../../../src/js/posnorm-core.js';
 import { peErrors } from '../draw/pe-errors.js';
 
 let posnorm = null;

@@ -1,0 +1,53 @@
+// posnorm_core.test.mjs — the split between src/js/posnorm-core.js (what the
+// figures load) and src/js/posnorm.js (the package's entry, which adds
+// pn.ropeFromConfig): the core's import graph leaves the config reader out,
+// so a page's first load does not carry it (docs/decisions.md, "Page
+// budget"), and an instance used through the core alone says where the
+// method is, until the entry is imported. This file imports the core first
+// on purpose: the entry, once imported, adds the method for every instance.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { init, Posnorm } from '../src/js/posnorm-core.js';
+
+/** The relative imports reachable from `start` (a file URL), static only. */
+async function importGraph(start) {
+  const seen = new Set();
+  const walk = async (url) => {
+    if (seen.has(url.href)) return;
+    seen.add(url.href);
+    const text = await readFile(fileURLToPath(url), 'utf8');
+    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) await walk(new URL(spec, url));
+  };
+  await walk(start);
+  return [...seen].map((h) => h.slice(h.indexOf('/src/js/')));
+}
+
+test('posnorm-core.js and the figures\' runtime do not import the config reader; posnorm.js does', async () => {
+  const core = await importGraph(new URL('../src/js/posnorm-core.js', import.meta.url));
+  assert.ok(core.includes('/src/js/validate.js'), core.join(', '));
+  assert.ok(!core.includes('/src/js/rope-config.js'), core.join(', '));
+  const runtime = await importGraph(new URL('../web/figures/core/runtime.js', import.meta.url));
+  assert.ok(!runtime.some((f) => f.endsWith('/rope-config.js')), runtime.join(', '));
+  const entry = await importGraph(new URL('../src/js/posnorm.js', import.meta.url));
+  assert.ok(entry.includes('/src/js/rope-config.js') && entry.includes('/src/js/posnorm-core.js'), entry.join(', '));
+});
+
+test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js is imported the same instance reads configs, as the standalone function does', async () => {
+  const pn = await init();
+  const config = { hidden_size: 64, num_attention_heads: 2, rope_theta: 10000 };
+  assert.throws(() => pn.ropeFromConfig(config), { name: 'Error', message: /^posnorm\.ropeFromConfig: this comes with the package entry \(import 'posnorm'/ });
+  const entry = await import('../src/js/posnorm.js');
+  assert.equal(entry.Posnorm, Posnorm, 'one class');
+  assert.equal(entry.init, init);
+  const { ropeFromConfig } = await import('../src/js/rope-config.js');
+  const r = pn.ropeFromConfig(config, { seqLen: 8 });
+  // head dim 32: 16 pairs, inv_freq_i = 10000^(−2i/32), float64 reference
+  assert.equal(r.invFreq.length, 16);
+  for (let i = 0; i < 16; i++) assert.ok(Math.abs(r.invFreq[i] - 10000 ** (-2 * i / 32)) <= 1e-7 * 10000 ** (-2 * i / 32), `invFreq[${i}]`);
+  assert.deepEqual(ropeFromConfig(pn, config, { seqLen: 8 }), r);
+  assert.equal(pn.ropeFromConfig.name, 'ropeFromConfig');
+  assert.equal(Object.getOwnPropertyDescriptor(Posnorm.prototype, 'ropeFromConfig').enumerable, false, 'a method like the others');
+  assert.throws(() => pn.ropeFromConfig(config, { seqLen: -1 }), { name: 'RangeError', message: /^posnorm\.ropeFromConfig: seqLen must be an integer in \[0, 2147483648\]/ });
+});
