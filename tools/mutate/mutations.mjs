@@ -390,53 +390,53 @@ export const MUTATIONS = [
   },
   {
     id: 'js-block-gelu-default', what: "JS: transformerBlock's GELU defaults to the tanh form instead of nn.GELU()'s erf",
-    file: 'src/js/posnorm.js', find: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);", replace: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);",
+    file: 'src/js/posnorm-core.js', find: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);", replace: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);",
     tests: ['block'],
   },
   {
     id: 'js-memory-finite', what: "JS: residualStack's memory values not checked for being finite",
-    file: 'src/js/posnorm.js', find: '    if (!Number.isFinite(a[k])) throw', replace: '    if (Number.isNaN(a[k] - a[k]) && false) throw',
+    file: 'src/js/posnorm-core.js', find: '    if (!Number.isFinite(a[k])) throw', replace: '    if (Number.isNaN(a[k] - a[k]) && false) throw',
     tests: MEMORY,
   },
   // ---- the JS wrapper (no rebuild) ------------------------------------------------
   {
     id: 'js-readout-seed', what: "JS: residualStack's default read-out from another seed than the documented one",
-    file: 'src/js/posnorm.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
+    file: 'src/js/posnorm-core.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
     tests: ['depth_grad'],
   },
   {
     id: 'js-yarn-beta-fast', what: 'JS: yarn betaFast defaults to 16 instead of 32',
-    file: 'src/js/posnorm.js', find: 'params[2] = s.betaFast === undefined ? 32 :', replace: 'params[2] = s.betaFast === undefined ? 16 :',
+    file: 'src/js/posnorm-core.js', find: 'params[2] = s.betaFast === undefined ? 32 :', replace: 'params[2] = s.betaFast === undefined ? 16 :',
     tests: SCALING,
   },
   {
     id: 'js-rope-scaling-length', what: 'JS: rope({ scaling }) picks dynamic/longrope frequencies by the highest position, not + 1',
-    file: 'src/js/posnorm.js', find: 'top ??= offset + seqLen;', replace: 'top ??= offset + seqLen - 1;',
+    file: 'src/js/posnorm-core.js', find: 'top ??= offset + seqLen;', replace: 'top ??= offset + seqLen - 1;',
     tests: SCALING,
   },
   {
     id: 'js-batchnorm-momentum', what: 'JS: batchNorm momentum defaults to 0.1 (PyTorch) instead of 0.9 (ONNX)',
-    file: 'src/js/posnorm.js', find: 'o.momentum ?? 0.9', replace: 'o.momentum ?? 0.1',
+    file: 'src/js/posnorm-core.js', find: 'o.momentum ?? 0.9', replace: 'o.momentum ?? 0.1',
     tests: ['regressions::documented defaults'],
   },
   {
     id: 'js-sequential-vmin', what: "JS: the sequential colormap's vmin defaults to -1 instead of 0",
-    file: 'src/js/posnorm.js', find: "(map === 'diverging' ? -1 : 0)", replace: "(map === 'diverging' ? -1 : -1)",
+    file: 'src/js/posnorm-core.js', find: "(map === 'diverging' ? -1 : 0)", replace: "(map === 'diverging' ? -1 : -1)",
     tests: ['regressions::documented defaults'],
   },
   {
     id: 'js-random-seed', what: 'JS: randomNormal seed defaults to 1 instead of 0',
-    file: 'src/js/posnorm.js', find: 'o.seed ?? 0,', replace: 'o.seed ?? 1,',
+    file: 'src/js/posnorm-core.js', find: 'o.seed ?? 0,', replace: 'o.seed ?? 1,',
     tests: ['regressions::documented defaults'],
   },
   {
     id: 'js-block-heads', what: 'JS: transformerBlock heads defaults to 2 for an even dModel instead of 1',
-    file: 'src/js/posnorm.js', find: 'o.heads ?? 1, 1, dModel', replace: 'o.heads ?? (dModel % 2 ? 1 : 2), 1, dModel',
+    file: 'src/js/posnorm-core.js', find: 'o.heads ?? 1, 1, dModel', replace: 'o.heads ?? (dModel % 2 ? 1 : 2), 1, dModel',
     tests: ['regressions::documented defaults'],
   },
   {
     id: 'js-histogram-constant', what: "JS: histogram's range around one value ± 1 instead of ± 0.5",
-    file: 'src/js/posnorm.js', find: 'Math.max(0.5, Math.abs(min)', replace: 'Math.max(1, Math.abs(min)',
+    file: 'src/js/posnorm-core.js', find: 'Math.max(0.5, Math.abs(min)', replace: 'Math.max(1, Math.abs(min)',
     tests: ['regressions::documented defaults'],
   },
   // ---- a figure (browser test) ------------------------------------------------------
@@ -574,7 +574,7 @@ export const MUTATIONS = [
   // ---- the JS wrapper's arguments ----------------------------------------------------
   {
     id: 'js-init-simd-build', what: 'init: simd: false accepts the SIMD build (only simd: true checked)',
-    file: 'src/js/posnorm.js', find: "if (want !== 'auto' && built !== want)", replace: "if (want === true && built !== want)",
+    file: 'src/js/posnorm-core.js', find: "if (want !== 'auto' && built !== want)", replace: "if (want === true && built !== want)",
     tests: ['api::init picks'],
   },
   {
@@ -584,13 +584,13 @@ export const MUTATIONS = [
   },
   {
     id: 'js-batchnorm-options-first', what: "JS: batchNorm counts x's rows before it reads its options",
-    file: 'src/js/posnorm.js', find: "const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);\n    v.f32(fn, 'x', x);\n    const size = x.length;",
+    file: 'src/js/posnorm-core.js', find: "const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);\n    v.f32(fn, 'x', x);\n    const size = x.length;",
     replace: "v.f32(fn, 'x', x);\n    const size = x.length;\n    const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);",
     tests: ['arguments_during_call::grown by a getter'],
   },
   {
     id: 'js-stats-length', what: 'JS: layerNorm invStdDevOut checked for cols values instead of rows',
-    file: 'src/js/posnorm.js', find: "const invOut = outArg(fn, o.invStdDevOut, rows, 'f32', 'invStdDevOut');", replace: "const invOut = outArg(fn, o.invStdDevOut, cols, 'f32', 'invStdDevOut');",
+    file: 'src/js/posnorm-core.js', find: "const invOut = outArg(fn, o.invStdDevOut, rows, 'f32', 'invStdDevOut');", replace: "const invOut = outArg(fn, o.invStdDevOut, cols, 'f32', 'invStdDevOut');",
     tests: ['norm_stats_out'],
   },
   {
