@@ -84,6 +84,9 @@ test('package.json exports every figure as posnorm/figures/NAME with its types, 
   const marked = (p) => sideEffects.some((g) => g.test(`./web/figures/${p}`));
   for (const p of [...figureModules, 'index.js']) assert.ok(marked(p), `${p} registers elements: a side effect`);
   for (const p of internal.filter((q) => q.includes('/'))) assert.ok(!marked(p), `${p} has no side effect`);
+  // the package's entry adds ropeFromConfig to Posnorm's prototype; the core it re-exports has none
+  assert.ok(sideEffects.some((g) => g.test('./src/js/posnorm.js')), 'src/js/posnorm.js adds pn.ropeFromConfig: a side effect');
+  assert.ok(!sideEffects.some((g) => g.test('./src/js/posnorm-core.js')), 'src/js/posnorm-core.js has no side effect');
 });
 
 test('the demo page holds every figure once, in the registry\'s order, under its part; its top figure comes with the page', () => {

@@ -51,3 +51,32 @@ test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js
   assert.equal(Object.getOwnPropertyDescriptor(Posnorm.prototype, 'ropeFromConfig').enumerable, false, 'a method like the others');
   assert.throws(() => pn.ropeFromConfig(config, { seqLen: -1 }), { name: 'RangeError', message: /^posnorm\.ropeFromConfig: seqLen must be an integer in \[0, 2147483648\]/ });
 });
+
+test('bundled by esbuild, an app that imports \'posnorm\' keeps pn.ropeFromConfig (the entry is marked as a side effect in package.json)', async () => {
+  const { build } = await import('esbuild');
+  const { mkdtemp, mkdir, symlink, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { spawnSync } = await import('node:child_process');
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), 'posnorm-bundle-'));
+  try {
+    await mkdir(join(dir, 'node_modules'));
+    await symlink(root, join(dir, 'node_modules', 'posnorm'), 'dir');
+    const wasm = join(root, 'build/wasm/posnorm-simd.wasm');
+    await writeFile(join(dir, 'app.mjs'), `import { readFileSync } from 'node:fs';
+import { init } from 'posnorm';
+const pn = await init({ wasm: readFileSync(${JSON.stringify(wasm)}) });
+console.log(JSON.stringify(Array.from(pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 1, rope_theta: 10000 }).invFreq.slice(0, 2))));
+`);
+    await build({ entryPoints: [join(dir, 'app.mjs')], bundle: true, format: 'esm', platform: 'node', outfile: join(dir, 'out.mjs'), logLevel: 'silent', preserveSymlinks: true });
+    const r = spawnSync(process.execPath, [join(dir, 'out.mjs')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    // head dim 64: inv_freq_0 = 1, inv_freq_1 = 10000^(−2/64)
+    const [f0, f1] = JSON.parse(r.stdout);
+    assert.equal(f0, 1);
+    assert.ok(Math.abs(f1 - 10000 ** (-2 / 64)) <= 1e-7, String(f1));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
