@@ -598,24 +598,40 @@ test('BackgroundTask: work that throws reaches onError(error, key) once, no resu
 
 test('BackgroundTask: an error of a run a new key abandoned never reaches onError; an AbortError thrown by the work itself does', async () => {
   const errors = [], results = [];
-  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { onError: (e, key) => errors.push([key, e.name]) });
-  // a's units take long enough to be abandoned between two of them
-  function* slowThenThrow() {
-    for (let k = 0; k < 20; k++) { spin(1); yield; }
-    throw new Error('a failed');
+  const task = new BackgroundTask('t', (v, key) => results.push([key, v]), { onError: (e, key) => errors.push([key, e.message]) });
+  // a's generator throws as it is closed (its finally): the error an
+  // abandoned run rejects with is then that one, not the AbortError
+  let closed = false;
+  function* throwsWhenClosed() {
+    try {
+      for (let k = 0; k < 20; k++) { spin(1); yield; }
+    } finally {
+      closed = true;
+      // eslint-disable-next-line no-unsafe-finally
+      throw new Error('a failed while closing');
+    }
   }
-  task.run('a', slowThenThrow);
+  task.run('a', throwsWhenClosed);
   await new Promise((r) => setTimeout(r, 3));
   task.run('b', () => units(1, 0, []));
   await until(() => results.length === 1);
   await new Promise((r) => setTimeout(r, 50));
+  assert.equal(closed, true, 'a was abandoned and closed');
   assert.deepEqual(errors, []);
   assert.deepEqual(results, [['b', 1]]);
+  // cancelled the same way: nothing either
+  closed = false;
+  task.run('c', throwsWhenClosed);
+  await new Promise((r) => setTimeout(r, 3));
+  task.cancel();
+  await until(() => closed);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(errors, []);
   // the work's own AbortError (not an abandon) is a failure like any other
   const own = Object.assign(new Error('aborted inside'), { name: 'AbortError' });
-  task.run('c', () => failing(0, own, []));
+  task.run('d', () => failing(0, own, []));
   await until(() => errors.length === 1);
-  assert.deepEqual(errors, [['c', 'AbortError']]);
+  assert.deepEqual(errors, [['d', 'aborted inside']]);
 });
 
 test('KernelTask without a Worker (Node): an error of its sliced work goes to onError with its key', async () => {

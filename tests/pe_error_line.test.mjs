@@ -118,43 +118,60 @@ test('a language change while the errors are computed shows the pending text in 
   }
 });
 
-test('a computation that throws shows the failure in the line and fires posnorm-error, on the main thread and after the Worker failed; the next show tries again', async () => {
+test('a computation that throws shows the failure in the line and fires posnorm-error once, on the main thread and after the Worker failed; repaints do not run it again, other sizes do, and then these', async () => {
   const pn = await init();
   const events = [];
-  const t = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
-  const host = { pn, t, addController() {}, dispatchEvent: (e) => events.push(e) };
+  const en = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
+  const ko = { peErrorPending: '계산 중', peErrorLine: (a, b) => `오차 ${a} ${b}`, peErrorFailed: (why) => `실패: ${why}` };
+  const host = { pn, t: en, addController() {}, dispatchEvent: (e) => events.push(e) };
   const line = new PeErrorLine(host);
   const boom = new RangeError('posnorm: not enough WebAssembly memory');
   const small = { seqLen: 30, dModel: 64, base: 10000 }, big = { seqLen: 2048, dModel: 64, base: 10000 };
+  const until = async (cond) => { for (let waited = 0; !cond() && waited < 5000; waited += 20) await sleep(20); };
   for (const sizes of [small, big]) {
+    host.t = en;
     host.peErrors = null;
     events.length = 0;
     line.hostDisconnected();
-    // the scratch buffers are taken anew after hostDisconnected(): the first alloc throws
-    pn.alloc = () => { throw boom; };
+    // the scratch buffers are taken anew after hostDisconnected(): every alloc throws
+    let allocs = 0;
+    pn.alloc = () => { allocs++; throw boom; };
     workerFails = sizes === big;
     try {
       line.show(sizes);
       assert.equal(line.element.textContent, 'pending');
-      for (let waited = 0; !events.length && waited < 5000; waited += 20) await sleep(20);
+      await until(() => events.length > 0);
+      const what = `${sizes.seqLen} × ${sizes.dModel}`;
+      assert.equal(line.element.textContent, `failed: ${boom.message}`, what);
+      assert.equal(host.peErrors, null, what);
+      assert.equal(events.length, 1, what);
+      assert.equal(events[0].type, 'posnorm-error');
+      assert.equal(events[0].detail.error, boom);
+      assert.equal(events[0].detail.message, `failed: ${boom.message}`);
+      assert.equal(events[0].bubbles && events[0].composed, true);
+      // repaints with the same sizes (a cursor move, a relabel): not run again, said in the current language
+      const tried = allocs;
+      line.show(sizes);
+      host.t = ko;
+      line.show(sizes);
+      await sleep(100);
+      assert.equal(allocs, tried, `${what}: not run again`);
+      assert.equal(events.length, 1, `${what}: no second event`);
+      assert.equal(line.element.textContent, `실패: ${boom.message}`, `${what}: relabelled`);
     } finally {
       delete pn.alloc;
       workerFails = false;
     }
-    const what = `${sizes.seqLen} × ${sizes.dModel}`;
-    assert.equal(line.element.textContent, `failed: ${boom.message}`, what);
-    assert.equal(host.peErrors, null, what);
-    assert.equal(events.length, 1, what);
-    assert.equal(events[0].type, 'posnorm-error');
-    assert.equal(events[0].detail.error, boom);
-    assert.equal(events[0].detail.message, `failed: ${boom.message}`);
-    assert.equal(events[0].bubbles && events[0].composed, true);
-    // the same sizes again (a repaint): computed this time, the line shows them
-    line.show(sizes);
-    assert.equal(line.element.textContent, 'pending', `${what}: tried again`);
-    for (let waited = 0; !host.peErrors && waited < 5000; waited += 20) await sleep(20);
-    assert.match(line.element.textContent, /^error \S+ \S+$/, what);
-    assert.equal(events.length, 1, what);
+    host.t = en;
+    // other sizes compute; then the failed sizes are tried again, and work now
+    for (const s of [{ ...sizes, dModel: 62 }, sizes]) {
+      line.show(s);
+      assert.equal(line.element.textContent, 'pending', `${JSON.stringify(s)}: computing`);
+      await until(() => host.peErrors);
+      assert.match(line.element.textContent, /^error \S+ \S+$/);
+      assert.deepEqual(host.peErrors.sizes, s);
+    }
+    assert.equal(events.length, 1);
   }
   assert.equal(line.offThread, false, 'after the Worker failed, the big sizes ran on the main thread');
 });

@@ -84,6 +84,8 @@ export class PosnormDepth extends PnFigure {
     this.addController({
       hostDisconnected: () => {
         this._gradTask?.cancel();
+        // back on the page, inputs that failed are tried again
+        this._gradFailedKey = undefined;
         for (const stack of STACKS) dropKept(this._weightsName(stack));
       },
     });
@@ -241,7 +243,8 @@ export class PosnormDepth extends PnFigure {
       expectLongUnits: true,
       // a call threw (wasm memory ran out, …): the panel says so and the
       // figure fires posnorm-error; these inputs are not tried again until
-      // others have been (each try would repaint and fail again)
+      // others have been computed or the figure has left the page and come
+      // back (each try would repaint and fail again)
       onError: (error, k) => {
         this._gradFailedKey = k;
         emit(this, 'posnorm-error', { error, message: this.t.depthGradFailed });

@@ -210,10 +210,11 @@ export class BackgroundTask {
       }
     }, (error) => {
       if (stats.longestUnit > 0) this.longestUnit = stats.longestUnit;
-      if (error?.name === 'AbortError' && abort.signal.aborted) return;
-      // the work threw: a readout would say "computing…" for good, and the
-      // same key would never run again, unless both are undone here
+      // a run no longer current (abandoned or cancelled: its AbortError, or
+      // what its generator threw while being closed) reports nothing
       if (this._abort !== abort) return;
+      // the current run's work threw: a readout would say "computing…" for
+      // good, and the same key would never run again, unless both are undone here
       this._abort = null;
       this.key = undefined;
       this.interrupted = false;

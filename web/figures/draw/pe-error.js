@@ -211,17 +211,23 @@ export class PeErrorLine {
     const done = (answer, key) => {
       const e = Array.isArray(answer) ? answer[0] : answer;
       if (!e) return;
+      this._failed = null;
       host.peErrors = { ...e, sizes: JSON.parse(key) };
       this._write();
     };
     // the computation threw (wasm memory ran out, …): said in the line and
-    // as the figure's posnorm-error event, not left at "computing…"; the
-    // next repaint tries again
-    const failed = (error) => {
+    // as the figure's posnorm-error event, not left at "computing…". These
+    // sizes are not tried again by repaints (a cursor move would run the
+    // whole computation and fail again), only once other sizes have been
+    // computed, or the figure has left the page and come back
+    const failed = (error, key) => {
       host.peErrors = null;
-      setText(this.element, host.t.peErrorFailed(String(error?.message ?? error)));
+      this._failed = { key, why: String(error?.message ?? error) };
+      this._writeFailed();
       emit(host, 'posnorm-error', { error, message: this.element.textContent });
     };
+    /** { key, why } of the sizes whose computation threw, or null */
+    this._failed = null;
     this._sliced = new BackgroundTask('pe-error', done, { onError: failed });
     this._worker = new KernelTask('pe-error', done, { onError: failed });
     /** the task of the last show(): one of the two above */
@@ -238,6 +244,11 @@ export class PeErrorLine {
     this._sliced.cancel();
     this._worker.cancel();
     this._scratch.free();
+    this._failed = null;
+  }
+
+  _writeFailed() {
+    setText(this.element, this.host.t.peErrorFailed(this._failed.why));
   }
 
   _write() {
@@ -254,6 +265,16 @@ export class PeErrorLine {
   show(sizes) {
     const { host } = this;
     const key = JSON.stringify(sizes);
+    if (this._failed?.key === key) {
+      // the sizes that failed, shown again (a repaint, a relabel): said in
+      // the current language, not run again; a run for other sizes is no
+      // longer wanted
+      this._sliced.cancel();
+      this._worker.cancel();
+      host.peErrors = null;
+      this._writeFailed();
+      return;
+    }
     const task = sizes.seqLen * (sizes.dims?.length ?? sizes.dModel) > OFF_THREAD_VALUES ? this._worker : this._sliced;
     if (task === this._task && task.key === key) {
       // known, or still being computed: either way in the current language
