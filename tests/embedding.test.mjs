@@ -55,6 +55,27 @@ test('under a strict CSP (no inline script or style) index.html, embed.html and 
   }
 });
 
+test('a CSP without \'wasm-unsafe-eval\': ready rejects with an Error that says what the policy needs (not "wasm is not a WebAssembly module"), and the figure says its module could not be loaded', async () => {
+  const noWasm = await serve({ headers: { 'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'" } });
+  try {
+    const { page, context } = await open(browser, 'about:blank');
+    await page.goto(`${noWasm.url}/web/figure.html?fig=heatmap&lang=en`);
+    await page.waitForFunction(() => document.querySelector('posnorm-heatmap')?.shadowRoot?.querySelector('.message')?.hidden === false, null, { timeout: 15000 });
+    const r = await page.evaluate(async () => {
+      const el = document.querySelector('posnorm-heatmap');
+      const error = await el.ready.then(() => null, (e) => ({ name: e.name, message: e.message, cause: e.cause?.name }));
+      return { error, message: el.shadowRoot.querySelector('.message').textContent };
+    });
+    assert.equal(r.error.name, 'Error');
+    assert.match(r.error.message, /^posnorm\.init: this page's Content Security Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval' \(/);
+    assert.equal(r.error.cause, 'CompileError');
+    assert.equal(r.message, 'This figure\'s WebAssembly module could not be loaded here, so it cannot be computed.');
+    await context.close();
+  } finally {
+    await noWasm.close();
+  }
+});
+
 test('under the strict CSP the Embed dialog loads, is styled, and saves its picture, with no violation', async () => {
   for (const path of ['/web/?lang=en', '/web/figure.html?fig=block&lang=en']) {
     const { page, context, problems } = await open(browser, 'about:blank');

@@ -67,13 +67,19 @@ export async function compileWasm(source) {
 
 /**
  * Runs a compile; bytes that are not a WebAssembly module (a CompileError:
- * wrong file, empty or detached bytes) are a TypeError naming wasm.
+ * wrong file, empty or detached bytes) are a TypeError naming wasm. A page
+ * whose Content Security Policy refuses to compile WebAssembly gets a
+ * CompileError too (Chromium) though the bytes are right: an Error that
+ * says what the policy needs.
  */
 async function compileBytes(compile, what) {
   try {
     return await compile();
   } catch (e) {
     if (!(e instanceof WebAssembly.CompileError)) throw e;
+    if (/Content Security Policy/i.test(e.message)) {
+      throw new Error(`posnorm.init: this page's Content Security Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval' (${what}: ${e.message})`, { cause: e });
+    }
     throw new TypeError(`posnorm.init: wasm is not a WebAssembly module (${what}: ${e.message})`, { cause: e });
   }
 }
