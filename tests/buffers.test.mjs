@@ -152,6 +152,26 @@ for (const simd of [true, false]) {
     buf.free();
   });
 
+  test(`${name}: set copies another PnBuffer's values (this instance's, another's, overlapping); a freed one is refused by name`, async () => {
+    const pn = await init({ simd }), other = await init({ simd });
+    const a = pn.alloc(4).set([1, 2, 3, 4]), b = pn.alloc(6).set([9, 9, 9, 9, 9, 9]);
+    b.set(a, 1);
+    assert.deepEqual(Array.from(b.array), [9, 1, 2, 3, 4, 9]);
+    const c = other.alloc(2).set([-1.5, 0.25]);
+    b.set(c);
+    assert.deepEqual(Array.from(b.array), [-1.5, 0.25, 2, 3, 4, 9]);
+    // overlapping: the values as they were before the copy (memmove)
+    b.set(b.subarray(0, 4), 2);
+    assert.deepEqual(Array.from(b.array), [-1.5, 0.25, -1.5, 0.25, 2, 3]);
+    c.free();
+    assert.throws(() => b.set(c), { name: 'TypeError', message: 'posnorm.PnBuffer.set: source is a PnBuffer that was freed' });
+    assert.deepEqual(Array.from(b.array), [-1.5, 0.25, -1.5, 0.25, 2, 3], 'nothing written');
+    assert.throws(() => b.set(a, 3), { name: 'RangeError', message: /offset must be an integer in \[0, 2\] for a source of 4 values/ });
+    // a string offset is shown as one (got 1 read as an allowed value)
+    assert.throws(() => b.set(a, '1'), { name: 'RangeError', message: 'posnorm.PnBuffer.set: offset must be an integer in [0, 2] for a source of 4 values in a buffer of 6, got "1"' });
+    a.free(); b.free();
+  });
+
   test(`${name}: Symbol.dispose frees a buffer`, async () => {
     const pn = await init({ simd });
     const before = pn.heapStats().allocations;

@@ -246,12 +246,18 @@ export class PnBuffer {
   }
 
   /**
-   * Copies `source` (an array-like) in at `offset`. Safer than
-   * `buf.array.set(f())`, which takes the view before f() runs: if f() makes
-   * the memory grow, that view is already detached.
+   * Copies `source` (an array-like, or another PnBuffer: its values) in at
+   * `offset`. Safer than `buf.array.set(f())`, which takes the view before
+   * f() runs: if f() makes the memory grow, that view is already detached.
    */
   set(source, offset = 0) {
     this.#live('set');
+    if (source instanceof PnBuffer) {
+      // its values (a PnBuffer has no indexed values of its own: read as an
+      // array-like it gave NaN for every one, silently)
+      if (source.freed) throw new TypeError('posnorm.PnBuffer.set: source is a PnBuffer that was freed');
+      source = source.array;
+    }
     // the length is read once and checked before any value is read:
     // converting an array-like of length 2^32 first made a 16 GiB array and
     // read 2^32 values (the process was killed) before the offset check
@@ -266,7 +272,7 @@ export class PnBuffer {
       throw new RangeError(`posnorm.PnBuffer.set: source.length must be an integer in [0, ${this.#length}] (the buffer's length), got ${n}`);
     }
     if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - n) {
-      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : String(offset)}`);
+      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : typeof offset === 'string' ? JSON.stringify(offset) : String(offset)}`);
     }
     // an array's values are read first (n of them: its length is read once),
     // since reading one may run a getter that grows the memory, and a view

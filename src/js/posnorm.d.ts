@@ -91,8 +91,8 @@ export declare class PnBuffer<T extends BufferType = 'f32'> {
   readonly freed: boolean;
   /** The current view; re-created once after the memory grows. */
   readonly array: BufferArrays[T];
-  /** Copies `source` in at `offset` (takes the view after `source` is computed). */
-  set(source: ArrayLike<number>, offset?: number): this;
+  /** Copies `source` (an array-like, or another PnBuffer's values) in at `offset` (takes the view after `source` is computed). */
+  set(source: ArrayLike<number> | PnBuffer, offset?: number): this;
   /** A copy of the contents. */
   toArray(): BufferArrays[T];
   /**
