@@ -57,6 +57,7 @@ fuzz:
 
 bench: build
 	tools/ensure-test-deps.sh
+	./build.sh probe
 	$(NODE) tools/build-site.mjs
 	$(NODE) bench/run.mjs
 

@@ -48,7 +48,9 @@ const lastLN = Math.floor((n - cols - 16) / 16) * 16 + 15;
 for (const k of [0, 1, 17, lastLN]) expect('ahead_layernorm', k, Math.fround(Math.fround(x.array[k] - 3) * 0.5));
 // rows without the accuracy machinery still compute LayerNorm: a few rows
 // against the shipped kernel (float32 sums, so within 1e-5, not to the bit)
-const ref = pn.layerNorm(x.array.slice(0, 4 * cols), { cols, eps: 1e-5 }).y;
+// (the first two rows and the last two: the loops' first and last rows take branches of their own)
+const edgeRows = [0, 1, rows - 2, rows - 1];
+const refRows = edgeRows.map((r) => pn.layerNorm(x.array.slice(r * cols, (r + 1) * cols), { cols, eps: 1e-5 }).y);
 const scratch = pn.alloc(Math.max(4 * rows, 2 * cols)); // 2·rows doubles for rows_wholepass_layernorm, two rows for rows_scratch_layernorm
 const rowLoops = {
   'rows_layernorm (fold 0)': () => pn.raw.rows_layernorm(y.ptr, x.ptr, rows, cols, 0),
@@ -70,9 +72,23 @@ const rowLoops = {
 for (const [name, f] of Object.entries(rowLoops)) {
   y.array.fill(NaN);
   f();
-  for (let k = 0; k < ref.length; k++) {
-    if (!(Math.abs(y.array[k] - ref[k]) <= 1e-5)) throw new Error(`${name} wrote y[${k}] = ${y.array[k]}, LayerNorm gives ${ref[k]}`);
-  }
+  edgeRows.forEach((r, i) => {
+    for (let j = 0; j < cols; j++) {
+      const got = y.array[r * cols + j], want = refRows[i][j];
+      if (!(Math.abs(got - want) <= 1e-5)) throw new Error(`${name} wrote row ${r}, column ${j}: ${got}; LayerNorm gives ${want}`);
+    }
+  });
+}
+{ // ahead_noreread writes 0.5 where it writes, and sums the values `ahead` on
+  const ahead = cols;
+  y.array.fill(NaN);
+  const got = pn.raw.ahead_noreread(y.ptr, x.ptr, n, ahead);
+  const end = Math.floor((n - ahead) / 16) * 16; // j runs in steps of 16 while j + 16 + ahead <= n
+  for (const k of [0, 1, end - 1]) expect('ahead_noreread', k, 0.5);
+  if (!Number.isNaN(y.array[end])) throw new Error(`ahead_noreread wrote y[${end}], past its end`);
+  let sum = 0, abs = 0;
+  for (let k = ahead; k < ahead + end; k++) { sum += x.array[k]; abs += Math.abs(x.array[k]); }
+  if (!(Math.abs(got - sum) <= 1e-4 * abs)) throw new Error(`ahead_noreread returned ${got}, the values it reads sum to ${sum}`);
 }
 
 // without meanOut/invStdDevOut the API returns each row's statistics in new
@@ -96,11 +112,11 @@ runs['rows copied to y while summed, y a row behind normalised in place, fused (
 runs['rows summed as they are copied to a scratch of two rows, written from the scratch a row behind (no machinery)'] = rowLoops.rows_scratch_layernorm;
 runs['whole matrix: all sums, then all writes in one stream (no machinery)'] = rowLoops.rows_wholepass_layernorm;
 runs['read-only stream, 4 accumulators'] = () => pn.raw.read_only(x.ptr, n);
-for (const d of [0, cols]) runs[`reads only: x read twice, ${d * 4} B apart`] = () => pn.raw.ahead_readtwice(x.ptr, n, d);
+for (const d of [0, 256, 1024, cols].filter((d, i, a) => d <= cols && a.indexOf(d) === i)) runs[`reads only: x read twice, ${d * 4} B apart`] = () => pn.raw.ahead_readtwice(x.ptr, n, d);
 const bare0 = 'bare loop (y = x·c, Σx\', 8 loads and 4 adds per 16 values), sums 0 B ahead';
 runs[bare0] = () => aheadBare(y.ptr, x.ptr, n, 0);
 runs[`bare loop, sums ${cols * 4} B ahead`] = () => aheadBare(y.ptr, x.ptr, n, cols);
-for (const d of [0, cols]) {
+for (const d of [0, 64, cols].filter((d, i, a) => d <= cols && a.indexOf(d) === i)) {
   runs[`two streams, no re-read (y = c, Σx'), sums ${d * 4} B ahead`] = () => pn.raw.ahead_noreread(y.ptr, x.ptr, n, d);
 }
 
