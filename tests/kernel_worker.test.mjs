@@ -53,15 +53,8 @@ test('kernel worker: one of its functions runs on its instance; an unknown one i
 test('the kernel Worker\'s imports never lead back to the module that starts it (a bundler following new Worker(new URL(…)) would go round: Turbopack never finished)', async () => {
   const { readFile: read } = await import('node:fs/promises');
   const { fileURLToPath } = await import('node:url');
-  const start = new URL('../web/figures/worker/kernel-worker.js', import.meta.url);
-  const seen = new Set();
-  const walk = async (url) => {
-    if (seen.has(url.href)) return;
-    seen.add(url.href);
-    const text = await read(fileURLToPath(url), 'utf8');
-    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) await walk(new URL(spec, url));
-  };
-  await walk(start);
+  const { importGraph } = await import('./import-graph.mjs');
+  const seen = await importGraph(new URL('../web/figures/worker/kernel-worker.js', import.meta.url));
   const files = [...seen].map((h) => h.slice(h.indexOf('/web/') >= 0 ? h.indexOf('/web/') : h.indexOf('/src/')));
   assert.ok(files.includes('/web/figures/draw/pe-errors.js') && files.some((f) => f.endsWith('/src/js/posnorm-core.js')), files.join(', '));
   const starters = [];

@@ -6,23 +6,13 @@
 // method is, until the entry is imported. This file imports the core first
 // on purpose: the entry, once imported, adds the method for every instance.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init, Posnorm } from '../src/js/posnorm-core.js';
+import { importGraph as reachable } from './import-graph.mjs';
 
-/** The relative imports reachable from `start` (a file URL), static only. */
-async function importGraph(start) {
-  const seen = new Set();
-  const walk = async (url) => {
-    if (seen.has(url.href)) return;
-    seen.add(url.href);
-    const text = await readFile(fileURLToPath(url), 'utf8');
-    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) await walk(new URL(spec, url));
-  };
-  await walk(start);
-  return [...seen].map((h) => h.slice(h.indexOf('/src/js/')));
-}
+/** The relative imports reachable from `start`, as paths from /src/js/ (or /web/). */
+const importGraph = async (start) => (await reachable(start)).map((h) => h.slice(h.indexOf('/src/js/') >= 0 ? h.indexOf('/src/js/') : h.indexOf('/web/')));
 
 test('posnorm-core.js and the figures\' runtime do not import the config reader; posnorm.js does', async () => {
   const core = await importGraph(new URL('../src/js/posnorm-core.js', import.meta.url));
