@@ -111,7 +111,7 @@ build_probe() {
   # shellcheck disable=SC2086
   emcc $CFLAGS_COMMON -msimd128 -c bench/row-ahead/loops.c -o build/probe/loops.o
   # shellcheck disable=SC2046
-  link_wasm "$out" "$(exports_from_headers),_ahead_layernorm,_ahead_bare,_rows_layernorm,_rows_copy_layernorm,_rows_wholepass_layernorm,_read_only,_ahead_noreread,_rows_scratch_layernorm,_ahead_readtwice" -msimd128 \
+  link_wasm "$out" "$(exports_from_headers),_ahead_layernorm,_ahead_bare,_rows_layernorm,_rows_copy_layernorm,_rows_wholepass_layernorm,_read_only,_ahead_noreread,_rows_scratch_layernorm,_ahead_readtwice,_rows_bare,_rows_readtwice" -msimd128 \
     $(for src in $HOT_SOURCES $COLD_SOURCES; do echo "build/obj/simd/$(basename "$src" .c).o"; done) build/probe/loops.o
   echo "built $out"
 }

@@ -79,6 +79,22 @@ for (const [name, f] of Object.entries(rowLoops)) {
     }
   });
 }
+{ // rows_bare writes y = x·0.5 over rows 0 .. rows-2, either way round, and
+  // rows_readtwice sums rows 1 .. rows-1 and rows 0 .. rows-2
+  let sum = 0, abs = 0;
+  for (let k = 0; k < n; k++) {
+    const v = x.array[k], w = (k >= cols) + (k < n - cols);
+    sum += w * v; abs += w * Math.abs(v);
+  }
+  for (const reverse of [0, 1]) {
+    y.array.fill(NaN);
+    pn.raw.rows_bare(y.ptr, x.ptr, rows, cols, reverse);
+    for (const k of [0, 1, cols - 1, cols, n - cols - 1]) expect(`rows_bare (reverse ${reverse})`, k, Math.fround(x.array[k] * 0.5));
+    if (!Number.isNaN(y.array[n - cols])) throw new Error(`rows_bare (reverse ${reverse}) wrote the last row`);
+    const got = pn.raw.rows_readtwice(x.ptr, rows, cols, reverse);
+    if (!(Math.abs(got - sum) <= 1e-4 * abs)) throw new Error(`rows_readtwice (reverse ${reverse}) returned ${got}, the values it reads sum to ${sum}`);
+  }
+}
 { // ahead_noreread writes 0.5 where it writes, and sums the values `ahead` on
   const ahead = cols;
   y.array.fill(NaN);
@@ -113,9 +129,13 @@ runs['rows summed as they are copied to a scratch of two rows, written from the 
 runs['whole matrix: all sums, then all writes in one stream (no machinery)'] = rowLoops.rows_wholepass_layernorm;
 runs['read-only stream, 4 accumulators'] = () => pn.raw.read_only(x.ptr, n);
 for (const d of [0, 256, 1024, cols].filter((d, i, a) => d <= cols && a.indexOf(d) === i)) runs[`reads only: x read twice, ${d * 4} B apart`] = () => pn.raw.ahead_readtwice(x.ptr, n, d);
+runs['reads only: row r+1 read beside row r, both forwards'] = () => pn.raw.rows_readtwice(x.ptr, rows, cols, 0);
+runs['reads only: row r+1 read forwards beside row r backwards'] = () => pn.raw.rows_readtwice(x.ptr, rows, cols, 1);
 const bare0 = 'bare loop (y = x·c, Σx\', 8 loads and 4 adds per 16 values), sums 0 B ahead';
 runs[bare0] = () => aheadBare(y.ptr, x.ptr, n, 0);
 runs[`bare loop, sums ${cols * 4} B ahead`] = () => aheadBare(y.ptr, x.ptr, n, cols);
+runs['bare loop by rows, row r written forwards while row r+1 is summed'] = () => pn.raw.rows_bare(y.ptr, x.ptr, rows, cols, 0);
+runs['bare loop by rows, row r written backwards while row r+1 is summed'] = () => pn.raw.rows_bare(y.ptr, x.ptr, rows, cols, 1);
 for (const d of [0, 64, cols].filter((d, i, a) => d <= cols && a.indexOf(d) === i)) {
   runs[`two streams, no re-read (y = c, Σx'), sums ${d * 4} B ahead`] = () => pn.raw.ahead_noreread(y.ptr, x.ptr, n, d);
 }

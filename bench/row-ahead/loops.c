@@ -321,3 +321,52 @@ float ahead_readtwice(const float *x, int32_t n, int32_t ahead) {
   }
   return hsum(wasm_f32x4_add(s, u));
 }
+
+/* rows r = 0 .. rows-2: row r+1 summed forwards while row r is written
+ * (y = x·c) in blocks of 16 taken forwards (reverse 0) or backwards
+ * (reverse 1): backwards, the end of row r, summed last, is re-read first */
+float rows_bare(float *y, const float *x, int32_t rows, int32_t cols,
+                int32_t reverse);
+float rows_bare(float *y, const float *x, int32_t rows, int32_t cols,
+                int32_t reverse) {
+  const v128_t c = wasm_f32x4_splat(0.5f);
+  v128_t s = wasm_f32x4_splat(0.0f);
+  for (int32_t r = 0; r + 1 < rows; r++) {
+    const float *xr = x + (size_t)r * cols, *xn = xr + cols;
+    float *yr = y + (size_t)r * cols;
+    for (int32_t j = 0; j + 16 <= cols; j += 16) {
+      const int32_t w = reverse ? cols - 16 - j : j;
+      v128_t d[4];
+      for (int k = 0; k < 4; k++) {
+        d[k] = wasm_v128_load(xn + j + 4 * k);
+        wasm_v128_store(yr + w + 4 * k,
+                        wasm_f32x4_mul(wasm_v128_load(xr + w + 4 * k), c));
+      }
+      s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(d[0], d[1]),
+                                           wasm_f32x4_add(d[2], d[3])));
+    }
+  }
+  return hsum(s);
+}
+
+/* reads only, rows r = 0 .. rows-2: row r+1 read forwards beside row r
+ * read forwards or backwards */
+float rows_readtwice(const float *x, int32_t rows, int32_t cols,
+                     int32_t reverse);
+float rows_readtwice(const float *x, int32_t rows, int32_t cols,
+                     int32_t reverse) {
+  v128_t s = wasm_f32x4_splat(0.0f), u = s;
+  for (int32_t r = 0; r + 1 < rows; r++) {
+    const float *xr = x + (size_t)r * cols, *xn = xr + cols;
+    for (int32_t j = 0; j + 16 <= cols; j += 16) {
+      const int32_t w = reverse ? cols - 16 - j : j;
+      s = wasm_f32x4_add(s, wasm_f32x4_add(
+        wasm_f32x4_add(wasm_v128_load(xn + j), wasm_v128_load(xn + j + 4)),
+        wasm_f32x4_add(wasm_v128_load(xn + j + 8), wasm_v128_load(xn + j + 12))));
+      u = wasm_f32x4_add(u, wasm_f32x4_add(
+        wasm_f32x4_add(wasm_v128_load(xr + w), wasm_v128_load(xr + w + 4)),
+        wasm_f32x4_add(wasm_v128_load(xr + w + 8), wasm_v128_load(xr + w + 12))));
+    }
+  }
+  return hsum(wasm_f32x4_add(s, u));
+}
