@@ -87,8 +87,25 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
     const th = 7 * Math.pow(100, (-2 * b.i) / 16);
     assert.ok(Math.abs(b.cos - Math.cos(th)) < 1e-7 && Math.abs(b.sin - Math.sin(th)) < 1e-7, `block ${b.i}`);
   }
-  const rowsShown = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('table tr').length, tag);
-  assert.equal(rowsShown, 6);
+  // the table of the blocks, written cell by cell over the defaults' table
+  // (dModel 64: the same shape, pairs 0–3 and 31): pair, k·ω_i against float64
+  const table = () => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('table tr')].map((tr) => [...tr.cells].map((c) => `${c.localName}:${c.textContent}`)), tag);
+  const checkTable = (rows, d, base, k, pairs) => {
+    assert.equal(rows.length, pairs.length + 1);
+    assert.ok(rows[0].every((c) => c.startsWith('th:')) && rows[0].length === 3, JSON.stringify(rows[0]));
+    pairs.forEach((i, n) => {
+      const [pair, theta] = rows[n + 1];
+      assert.equal(pair, `td:${i}`);
+      const want = k * Math.pow(base, (-2 * i) / d);
+      assert.ok(Math.abs(Number(theta.slice(3)) - want) <= 1e-4 * Math.max(1, Math.abs(want)), `θ of pair ${i}: ${theta}, float64 ${want}`);
+    });
+  };
+  checkTable(await table(), 16, 100, 7, [0, 1, 2, 3, 7]);
+  // fewer pairs (dModel 4: pairs 0 and 1), then back to five
+  await update(page, tag, 'Object.assign(el, a)', { dModel: 4 });
+  checkTable(await table(), 4, 100, 7, [0, 1]);
+  await update(page, tag, 'Object.assign(el, a)', { dModel: 16 });
+  checkTable(await table(), 16, 100, 7, [0, 1, 2, 3, 7]);
   const pe = (p) => Array.from({ length: 16 }, (_, c) => peValue(p, c, 16, { base: 100 }));
   let lo = Infinity, hi = -Infinity, best = Infinity, pair;
   for (let i = 0; i < 30; i++) {

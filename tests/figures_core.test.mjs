@@ -1000,6 +1000,41 @@ test('a repaint rewrites only the readout lines whose text changed, and in no fi
   await context.close();
 });
 
+test('showTable() shows the rows given, header first, writing only the cells that changed', async () => {
+  const { page: p, context, problems } = await page('<table id="t"></table>');
+  const r = await p.evaluate(async () => {
+    const { showTable } = await import('/web/figures/draw/canvas.js');
+    const table = document.getElementById('t');
+    const records = [];
+    const mo = new MutationObserver((list) => records.push(...list));
+    mo.observe(table, { childList: true, subtree: true, characterData: true });
+    const html = () => [...table.rows].map((tr) => tr.outerHTML);
+    const step = (rows) => {
+      showTable(table, rows);
+      records.push(...mo.takeRecords());
+      const n = records.length;
+      records.length = 0;
+      return { html: html(), mutations: n };
+    };
+    return [
+      step([['i', 'θ'], [0, '1.5'], [1, '0.25']]),
+      step([['i', 'θ'], [0, '1.5'], [1, '0.25']]),
+      step([['i', 'θ'], [0, '1.5'], [1, '0.5']]),
+      step([['i', 'θ'], [0, '1.5']]),
+      step([['i', 'θ', 'R'], [0, '1.5', 'x']]),
+    ];
+  });
+  assert.deepEqual(r[0].html, ['<tr><th>i</th><th>θ</th></tr>', '<tr><td>0</td><td>1.5</td></tr>', '<tr><td>1</td><td>0.25</td></tr>']);
+  assert.equal(r[1].mutations, 0, 'the same rows again write nothing');
+  assert.deepEqual(r[1].html, r[0].html);
+  assert.deepEqual(r[2].html, ['<tr><th>i</th><th>θ</th></tr>', '<tr><td>0</td><td>1.5</td></tr>', '<tr><td>1</td><td>0.5</td></tr>']);
+  assert.equal(r[2].mutations, 1, 'one changed cell, one write');
+  assert.deepEqual(r[3].html, ['<tr><th>i</th><th>θ</th></tr>', '<tr><td>0</td><td>1.5</td></tr>']);
+  assert.deepEqual(r[4].html, ['<tr><th>i</th><th>θ</th><th>R</th></tr>', '<tr><td>0</td><td>1.5</td><td>x</td></tr>']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('showLines() shows each line as given: text, or parts with elements, whatever the line showed before', async () => {
   const { page: p, context, problems } = await page('<ol id="o"></ol>');
   const r = await p.evaluate(async () => {

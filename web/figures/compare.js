@@ -3,7 +3,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/compare.js';
 import { PnFigure } from './core/base.js';
-import { createPlot, createReadout, fitCanvas, canvasWidth, setText } from './draw/canvas.js';
+import { createPlot, createReadout, fitCanvas, canvasWidth, setText, showTable } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawLines, legend, title } from './draw/plots.js';
@@ -138,15 +138,8 @@ export class PosnormCompare extends PnFigure {
     });
 
     setText(this._readoutEl, t.cmpReadout(this, ropeDiff.toExponential(1), [...slopes].map((m) => fmt(m, 4)).join(', ')));
-    // the article's table depends on the language alone
-    if (this._tableFor !== t) {
-      this._table.replaceChildren(...t.cmpTable.map((row, i) => {
-        const tr = document.createElement('tr');
-        tr.append(...row.map((cell) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: cell })));
-        return tr;
-      }));
-      this._tableFor = t;
-    }
+    // the article's table (it depends on the language alone: a repaint writes none of it)
+    showTable(this._table, t.cmpTable);
     this._errors.show({ seqLen, dModel, base });
   }
 

@@ -4,7 +4,7 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/properties.js';
 import { PnFigure } from './core/base.js';
-import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
+import { fitCanvas, plotWithReadout, showLines, showTable, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
 import { drawBars, drawLines, title } from './draw/plots.js';
@@ -113,15 +113,10 @@ export class PosnormProperties extends PnFigure {
       t.propExtrapolate(L),
     ];
     showLines(this._readoutEl, items);
-    const cell = (tag, text) => Object.assign(document.createElement(tag), { textContent: text });
-    const head = document.createElement('tr');
-    head.append(...t.rotationHead(this.k).map((h) => cell('th', h)));
-    this._blocks.replaceChildren(head, ...r.blocks.map((b) => {
-      const tr = document.createElement('tr');
+    showTable(this._blocks, [t.rotationHead(this.k), ...r.blocks.map((b) => {
       const theta = this.k * this.base ** ((-2 * b.i) / this.dModel);
-      tr.append(cell('td', b.i), cell('td', fmt(theta, 5)), cell('td', t.matrix2([[f(b.cos), f(b.sin)], [f(-b.sin), f(b.cos)]])));
-      return tr;
-    }));
+      return [b.i, fmt(theta, 5), t.matrix2([[f(b.cos), f(b.sin)], [f(-b.sin), f(b.cos)]])];
+    })]);
     this._errors.show({ seqLen: this.seqLen, dModel: this.dModel, base: this.base });
   }
 
