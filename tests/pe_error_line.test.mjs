@@ -40,9 +40,13 @@ const { maxErrorVsFloat64 } = await import('./reference/pe.mjs');
 const { PeErrorLine, OFF_THREAD_VALUES } = await import('../web/figures/draw/pe-error.js');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// one posnorm instance for every test: the page's Worker serves the module
+// of the instance that started it (core/off-thread.js), so a test with an
+// instance of its own would never reach the Worker
+const instance = await init();
 
 test('PeErrorLine shows only the errors of its last sizes as they cross the Worker threshold, and nothing once off the page', async () => {
-  const pn = await init();
+  const pn = instance;
   const host = { pn, t: { peErrorPending: 'pending', peErrorLine: (a, b) => `${a} ${b}` }, addController() {} };
   const line = new PeErrorLine(host);
   // float64 errors of the sizes used, from the API (posnorm's values and the float32 code's)
@@ -97,7 +101,7 @@ test('PeErrorLine shows only the errors of its last sizes as they cross the Work
 });
 
 test('a language change while the errors are computed shows the pending text in the new language, then the line in it', async () => {
-  const pn = await init();
+  const pn = instance;
   const ko = { peErrorPending: '계산 중', peErrorLine: (a, b) => `오차 ${a} ${b}` };
   const en = { peErrorPending: 'computing', peErrorLine: (a, b) => `error ${a} ${b}` };
   const host = { pn, t: ko, addController() {} };
@@ -119,7 +123,7 @@ test('a language change while the errors are computed shows the pending text in 
 });
 
 test('a computation that throws shows the failure in the line and fires posnorm-error once, on the main thread and after the Worker failed; repaints do not run it again, other sizes do, and then these', async () => {
-  const pn = await init();
+  const pn = instance;
   const events = [];
   const en = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
   const ko = { peErrorPending: '계산 중', peErrorLine: (a, b) => `오차 ${a} ${b}`, peErrorFailed: (why) => `실패: ${why}` };
@@ -137,12 +141,14 @@ test('a computation that throws shows the failure in the line and fires posnorm-
     let allocs = 0;
     pn.alloc = () => { allocs++; throw boom; };
     workerFails = sizes === big;
+    const before = requests;
     try {
       line.show(sizes);
       assert.equal(line.element.textContent, 'pending');
       await until(() => events.length > 0);
       const what = `${sizes.seqLen} × ${sizes.dModel}`;
       assert.equal(line.element.textContent, `failed: ${boom.message}`, what);
+      assert.equal(requests - before, sizes === big ? 1 : 0, `${what}: sent to the Worker (where it failed) or not`);
       assert.equal(host.peErrors, null, what);
       assert.equal(events.length, 1, what);
       assert.equal(events[0].type, 'posnorm-error');
@@ -163,7 +169,9 @@ test('a computation that throws shows the failure in the line and fires posnorm-
       workerFails = false;
     }
     host.t = en;
-    // other sizes compute; then the failed sizes are tried again, and work now
+    // other sizes compute; then the failed sizes are tried again, and work
+    // now: the big ones in the Worker again (its call failed, the Worker did not)
+    const asked = requests;
     for (const s of [{ ...sizes, dModel: 62 }, sizes]) {
       line.show(s);
       assert.equal(line.element.textContent, 'pending', `${JSON.stringify(s)}: computing`);
@@ -172,6 +180,9 @@ test('a computation that throws shows the failure in the line and fires posnorm-
       assert.deepEqual(host.peErrors.sizes, s);
     }
     assert.equal(events.length, 1);
+    if (sizes === big) {
+      assert.equal(requests - asked, 2, 'after a call that failed in the Worker, the next sizes were sent to it');
+      assert.equal(line.offThread, true);
+    }
   }
-  assert.equal(line.offThread, false, 'after the Worker failed, the big sizes ran on the main thread');
 });

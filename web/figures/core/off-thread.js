@@ -126,8 +126,12 @@ export function dropKept(name) {
  * whose calls took longer than a slice waits, as on the main thread, until
  * its key has stayed the same for `settleMs` (a drag shows "computing…" and
  * keeps the Worker's core free for the page meanwhile).
- * A call that fails in the Worker is run again on the main thread, where
- * an error it throws goes to `onError(error, key)` as in BackgroundTask.
+ * A call that fails in the Worker (it threw there: the Worker's memory
+ * ran out, say) is run again, that key alone, on the main thread, where an
+ * error it throws goes to `onError(error, key)` as in BackgroundTask; the
+ * keys after it go to the Worker again. A Worker that fails (an error
+ * event, no answer within REQUEST_LIMIT_MS) is given up for the page, and
+ * this task's work stays on the main thread from then on.
  */
 export class KernelTask {
   constructor(label, onResult, { settleMs = 150, expectLongUnits = false, onError = null } = {}) {
@@ -136,6 +140,8 @@ export class KernelTask {
     this.longestCall = expectLongUnits ? Infinity : 0;
     this._sliced = new BackgroundTask(label, onResult, { settleMs, expectLongUnits, onError });
     this._onMainThread = false;
+    /** Whether the current key runs on the main thread once, its call having failed in the Worker. */
+    this._once = false;
     this._key = undefined;
     /** { key, job } waiting to be sent (for the settle time, or while the Worker is busy) */
     this._next = null;
@@ -144,7 +150,7 @@ export class KernelTask {
   }
 
   /** The key of the current run (finished or not); undefined after cancel(). */
-  get key() { return this._onMainThread ? this._sliced.key : this._key; }
+  get key() { return this._onMainThread || this._once ? this._sliced.key : this._key; }
 
   /** Whether this task's work runs in the Worker (false once it fell back to slices). */
   get offThread() { return !this._onMainThread; }
@@ -171,6 +177,7 @@ export class KernelTask {
     this._timer = 0;
     this._next = null;
     this._key = undefined;
+    this._once = false;
     this._sliced.cancel();
   }
 
@@ -207,11 +214,24 @@ export class KernelTask {
       this._send();
     }, () => {
       this._busy = false;
-      // the Worker failed (or the call threw there): the main thread takes
-      // over, and a call that throws does so where it can be seen
-      if (key === this._key) this._fallBack(key, job);
-      else if (this._next) this._fallBack(this._next.key, this._next.job);
+      // the Worker failed: the main thread takes over for good. The call
+      // threw there (the Worker lives on): this key runs on the main thread
+      // once, where it may succeed, or throws where it can be seen, and the
+      // next key is the Worker's again
+      const broken = page.broken;
+      if (key === this._key) {
+        if (broken) this._fallBack(key, job);
+        else this._runOnce(key, job);
+      } else if (broken && this._next) this._fallBack(this._next.key, this._next.job);
+      else this._send();
     });
+  }
+
+  _runOnce(key, job) {
+    this._next = null;
+    this._key = undefined;
+    this._once = true;
+    this._sliced.run(key, job.sliced);
   }
 
   _fallBack(key, job) {
