@@ -90,6 +90,7 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
   // the table of the blocks, written cell by cell over the defaults' table
   // (dModel 64: the same shape, pairs 0–3 and 31): pair, k·ω_i against float64
   const table = () => page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('table tr')].map((tr) => [...tr.cells].map((c) => `${c.localName}:${c.textContent}`)), tag);
+  const rowsHead = (rows) => rows[0].join(' ');
   const checkTable = (rows, d, base, k, pairs) => {
     assert.equal(rows.length, pairs.length + 1);
     assert.ok(rows[0].every((c) => c.startsWith('th:')) && rows[0].length === 3, JSON.stringify(rows[0]));
@@ -101,6 +102,32 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
     });
   };
   checkTable(await table(), 16, 100, 7, [0, 1, 2, 3, 7]);
+  assert.match(rowsHead(await table()), /7/, 'the header names k');
+  // a repaint writes only the cells whose text changed: seqLen (which the
+  // table does not show) none, k the header and the θ and R(k) columns
+  const mutated = (change) => page.evaluate(async ([t, change]) => {
+    const el = document.querySelector(t);
+    const rows = [...el.shadowRoot.querySelector('table').rows];
+    const seen = new Set();
+    const note = (list) => {
+      for (const m of list) {
+        const cell = (m.target.nodeType === Node.TEXT_NODE ? m.target.parentElement : m.target).closest('td, th');
+        seen.add(cell ? `${rows.indexOf(cell.parentElement)}:${cell.cellIndex}` : 'table');
+      }
+    };
+    const mo = new MutationObserver(note);
+    mo.observe(el.shadowRoot.querySelector('table'), { childList: true, subtree: true, characterData: true });
+    Object.assign(el, change);
+    el.invalidate();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    note(mo.takeRecords());
+    mo.disconnect();
+    return [...seen].sort();
+  }, [tag, change]);
+  assert.deepEqual(await mutated({ seqLen: 31 }), [], 'a seqLen change writes nothing in the table');
+  const byK = await mutated({ k: 9 });
+  assert.ok(byK.length > 0 && byK.every((c) => c === '0:1' || /^[1-5]:[12]$/.test(c)), `a k change writes the header's θ and the θ and R(k) cells alone: ${byK}`);
+  await update(page, tag, 'Object.assign(el, a)', { k: 7 });
   // fewer pairs (dModel 4: pairs 0 and 1), then back to five
   await update(page, tag, 'Object.assign(el, a)', { dModel: 4 });
   checkTable(await table(), 4, 100, 7, [0, 1]);

@@ -1022,6 +1022,11 @@ test('showTable() shows the rows given, header first, writing only the cells tha
       step([['i', 'θ'], [0, '1.5'], [1, '0.5']]),
       step([['i', 'θ'], [0, '1.5']]),
       step([['i', 'θ', 'R'], [0, '1.5', 'x']]),
+      // only a body row longer; then a header row made of td cells by someone else
+      step([['i', 'θ', 'R'], [0, '1.5', 'x', 'y']]),
+      (() => { table.rows[0].cells[0].replaceWith(Object.assign(document.createElement('td'), { textContent: 'i' })); records.length = 0; mo.takeRecords(); return null; })(),
+      step([['i', 'θ', 'R'], [0, '1.5', 'x', 'y']]),
+      step([[null, undefined, 'R'], [0, '1.5', 'x', 'y']]),
     ];
   });
   assert.deepEqual(r[0].html, ['<tr><th>i</th><th>θ</th></tr>', '<tr><td>0</td><td>1.5</td></tr>', '<tr><td>1</td><td>0.25</td></tr>']);
@@ -1031,6 +1036,9 @@ test('showTable() shows the rows given, header first, writing only the cells tha
   assert.equal(r[2].mutations, 1, 'one changed cell, one write');
   assert.deepEqual(r[3].html, ['<tr><th>i</th><th>θ</th></tr>', '<tr><td>0</td><td>1.5</td></tr>']);
   assert.deepEqual(r[4].html, ['<tr><th>i</th><th>θ</th><th>R</th></tr>', '<tr><td>0</td><td>1.5</td><td>x</td></tr>']);
+  assert.deepEqual(r[5].html, ['<tr><th>i</th><th>θ</th><th>R</th></tr>', '<tr><td>0</td><td>1.5</td><td>x</td><td>y</td></tr>']);
+  assert.deepEqual(r[7].html, r[5].html, 'a header cell that is not a th is made one');
+  assert.deepEqual(r[8].html, ['<tr><th></th><th></th><th>R</th></tr>', '<tr><td>0</td><td>1.5</td><td>x</td><td>y</td></tr>']);
   assert.deepEqual(problems, []);
   await context.close();
 });

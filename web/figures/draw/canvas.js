@@ -75,8 +75,8 @@ function writeLine(el, line) {
 }
 
 /**
- * Shows `rows` (arrays of cell texts; the first row is the header, of
- * `th` cells) as the rows of the table `el`. Where the table already has
+ * Shows `rows` (arrays of cell texts, null and undefined shown empty; the
+ * first row is the header, of `th` cells) as the rows of the table `el`. Where the table already has
  * rows of these lengths, only the cells whose text changed are written, so
  * a repaint that leaves the table as it was lays none of it out again (a
  * rebuilt table of 24 cells took about 1 ms of layout per input during a
@@ -84,17 +84,19 @@ function writeLine(el, line) {
  */
 export function showTable(el, rows) {
   const shown = el.rows;
+  const tag = (i) => (i ? 'td' : 'th');
   const same = shown.length === rows.length
-    && rows.every((row, i) => shown[i].cells.length === row.length);
+    && rows.every((row, i) => shown[i].cells.length === row.length
+      && Array.prototype.every.call(shown[i].cells, (cell) => cell.localName === tag(i)));
   if (!same) {
     el.replaceChildren(...rows.map((row, i) => {
       const tr = document.createElement('tr');
-      tr.append(...row.map((text) => Object.assign(document.createElement(i ? 'td' : 'th'), { textContent: String(text) })));
+      tr.append(...row.map((text) => Object.assign(document.createElement(tag(i)), { textContent: String(text ?? '') })));
       return tr;
     }));
     return;
   }
-  rows.forEach((row, i) => row.forEach((text, j) => setText(shown[i].cells[j], String(text))));
+  rows.forEach((row, i) => row.forEach((text, j) => setText(shown[i].cells[j], String(text ?? ''))));
 }
 
 /** Sets `el`'s text, unless it shows that text already (then nothing is invalidated). */
