@@ -63,3 +63,33 @@ test('the kernel Worker\'s imports never lead back to the module that starts it 
   for (const h of seen) if (/new Worker\s*\(/.test(code(await read(fileURLToPath(h), 'utf8')))) starters.push(h);
   assert.deepEqual(starters, [], 'a module the Worker imports starts the Worker');
 });
+
+test('kernel worker: a module it cannot start posnorm from is a fatal answer, to that request and every later one', async () => {
+  // a fresh copy of the Worker's module: its instance is module state
+  const { answer: answerFresh } = await import('../web/figures/worker/kernel-worker.js?fatal');
+  const asked = async (data) => {
+    const posted = [];
+    const before = globalThis.postMessage;
+    globalThis.postMessage = (m) => posted.push(m);
+    try {
+      await answerFresh({ data });
+    } finally {
+      globalThis.postMessage = before;
+    }
+    assert.equal(posted.length, 1);
+    return posted[0];
+  };
+  const noModule = await asked({ id: 1, calls: [{ fn: 'peErrors', args: [{ seqLen: 2, dModel: 4 }] }] });
+  assert.equal(noModule.fatal, true, 'no module sent: no instance');
+  const empty = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  const first = await asked({ id: 2, module: empty, calls: [{ fn: 'peErrors', args: [{ seqLen: 2, dModel: 4 }] }] });
+  assert.equal(first.id, 2);
+  assert.equal(first.fatal, true);
+  assert.match(first.error, /posnorm/);
+  const later = await asked({ id: 3, calls: [{ fn: 'peErrors', args: [{ seqLen: 2, dModel: 4 }] }] });
+  assert.equal(later.fatal, true);
+  // a call that throws on a working instance is not fatal
+  const module = await WebAssembly.compile(await readFile(new URL('../build/wasm/posnorm-simd.wasm', import.meta.url)));
+  const bad = await asked({ id: 4, module, calls: [{ fn: 'peErrors', args: [{ seqLen: -1, dModel: 4 }] }] });
+  assert.ok(bad.error && !bad.fatal, JSON.stringify(bad));
+});

@@ -122,7 +122,7 @@ test('a language change while the errors are computed shows the pending text in 
   }
 });
 
-test('a computation that throws shows the failure in the line and fires posnorm-error once, on the main thread and after the Worker failed; repaints do not run it again, other sizes do, and then these', async () => {
+test('a computation that throws shows the failure in the line and fires posnorm-error once, on the main thread and after its call failed in the Worker; repaints do not run it again, other sizes do (in the Worker again), and then these', async () => {
   const pn = instance;
   const events = [];
   const en = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
@@ -137,7 +137,9 @@ test('a computation that throws shows the failure in the line and fires posnorm-
     host.peErrors = null;
     events.length = 0;
     line.hostDisconnected();
-    // the scratch buffers are taken anew after hostDisconnected(): every alloc throws
+    // the scratch buffers are taken anew after hostDisconnected(): every alloc
+    // throws (an own property over the prototype's alloc of the shared
+    // instance, deleted below)
     let allocs = 0;
     pn.alloc = () => { allocs++; throw boom; };
     workerFails = sizes === big;

@@ -53,6 +53,9 @@ function pageWorker(pn) {
       if (!w) return;
       page.waiting.delete(data.id);
       clearTimeout(w.limit);
+      // a Worker whose posnorm could not start answers every request so
+      // (its own instance ran out of memory, say): given up at once
+      if (data.fatal) breakWorker();
       if (data.error) w.reject(new Error(data.error));
       else w.resolve(data);
     };
@@ -120,7 +123,8 @@ export function dropKept(name) {
  *     not those of `key` (the figure left the page, or changed and has not
  *     drawn since): the run is abandoned, and onResult(null, key) called;
  *   sliced — the same work as a generator for the main thread, used where
- *     no Worker can run (and from then on by this task).
+ *     no Worker can run (and from then on by this task), and once for a
+ *     key whose call threw in the Worker.
  * The Worker runs one request at a time: keys that come while it is busy
  * replace one another, and only the last is sent when it is free. Work
  * whose calls took longer than a slice waits, as on the main thread, until
@@ -152,8 +156,8 @@ export class KernelTask {
   /** The key of the current run (finished or not); undefined after cancel(). */
   get key() { return this._onMainThread || this._once ? this._sliced.key : this._key; }
 
-  /** Whether this task's work runs in the Worker (false once it fell back to slices). */
-  get offThread() { return !this._onMainThread; }
+  /** Whether this task's current work runs in the Worker (false once it fell back to slices, and while a key whose call threw there runs on the main thread). */
+  get offThread() { return !this._onMainThread && !this._once; }
 
   /** Starts the work for `key` (abandoning another key's); false when `key` is already current. */
   run(key, job) {
@@ -218,12 +222,10 @@ export class KernelTask {
       // threw there (the Worker lives on): this key runs on the main thread
       // once, where it may succeed, or throws where it can be seen, and the
       // next key is the Worker's again
-      const broken = page.broken;
-      if (key === this._key) {
-        if (broken) this._fallBack(key, job);
-        else this._runOnce(key, job);
-      } else if (broken && this._next) this._fallBack(this._next.key, this._next.job);
-      else this._send();
+      // (a key that came meanwhile is sent, or falls back if the Worker broke)
+      if (key !== this._key) this._send();
+      else if (page.broken) this._fallBack(key, job);
+      else this._runOnce(key, job);
     });
   }
 

@@ -15,7 +15,8 @@
 //           { kept: name } stands for a kept array, and the answer keeps the
 //           field `pick` of each result (all of it without one); or
 //           [{ fn, args, pick }]: FUNCTIONS[fn](pn, ...args).
-// The answer: { id, results, longestCall (ms) } or { id, error }.
+// The answer: { id, results, longestCall (ms) } or { id, error }, with
+// fatal: true when the Worker has no posnorm instance (its init failed).
 import { init } from '../../../src/js/posnorm-core.js';
 import { peErrors } from '../draw/pe-errors.js';
 
@@ -36,9 +37,17 @@ export async function answer({ data }) {
     return;
   }
   const { id, module, keep, calls } = data;
+  let pn;
   try {
     if (module) posnorm = init({ wasm: module });
-    const pn = await posnorm;
+    pn = await posnorm;
+    if (!pn) throw new Error('posnorm kernel worker: no module was sent');
+  } catch (error) {
+    // no instance, now or later: every request would fail alike
+    globalThis.postMessage({ id, error: `${error?.name ?? 'Error'}: ${error?.message ?? error}`, fatal: true });
+    return;
+  }
+  try {
     for (const [name, entry] of Object.entries(keep ?? {})) kept.set(name, entry);
     const results = [];
     let longestCall = 0;

@@ -1,0 +1,121 @@
+// kernel_task.test.mjs — core/off-thread.js's KernelTask in Node against a
+// Worker the test answers by hand: what a call that throws in the Worker
+// does (that key once on the main thread, the next keys in the Worker
+// again), against a Worker that fails (given up for the page), with keys
+// arriving while a call is in flight or while the main thread runs one.
+// Each test imports off-thread.js afresh: the page's Worker is module state.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+/** The requests the page sent its Worker (those with calls), in order. */
+const sent = [];
+let worker = null;
+globalThis.Worker = class {
+  constructor() { worker = this; }
+  postMessage(m) { if (m.calls) sent.push(m); }
+  terminate() { this.terminated = true; }
+};
+// the smallest module there is: what the page's instance would post
+const pn = { module: new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) };
+let fresh = 0;
+async function kernelTask(onResult, options) {
+  sent.length = 0;
+  worker = null;
+  const { KernelTask } = await import(`../web/figures/core/off-thread.js?test=${fresh++}`);
+  return new KernelTask('k', onResult, options);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const answerOk = (m, results) => worker.onmessage({ data: { id: m.id, results, longestCall: 1 } });
+const answerThrew = (m) => worker.onmessage({ data: { id: m.id, error: 'RangeError: out of memory' } });
+const keyOf = (m) => m.calls[0].args[0];
+/** A job for `key`: its call for the Worker, and the same work in slices (logged in `main`, 3 units, result `main:key`). */
+const job = (key, main) => ({
+  offThread: () => ({ pn, calls: [{ fn: 'f', args: [key] }] }),
+  sliced: function* () {
+    main.push(key);
+    yield;
+    yield;
+    return `main:${key}`;
+  },
+});
+
+test('KernelTask: a call that throws in the Worker runs its key once on the main thread; repaints do not run it again; the next key goes to the Worker', async () => {
+  const results = [], main = [];
+  const task = await kernelTask((v, k) => results.push([k, v]));
+  task.run('A', job('A', main));
+  assert.deepEqual(sent.map(keyOf), ['A']);
+  answerThrew(sent[0]);
+  await sleep(0);
+  assert.equal(task.key, 'A');
+  assert.equal(task.offThread, false, 'A runs on the main thread');
+  assert.equal(task.run('A', job('A', main)), false, 'a repaint while it runs starts nothing');
+  await sleep(30);
+  assert.deepEqual(results, [['A', 'main:A']]);
+  assert.deepEqual(main, ['A'], 'once on the main thread');
+  assert.equal(task.run('A', job('A', main)), false, 'nor a repaint after it');
+  task.run('B', job('B', main));
+  assert.deepEqual(sent.map(keyOf), ['A', 'B'], 'the next key goes to the Worker');
+  assert.equal(task.offThread, true);
+  answerOk(sent[1], ['worker:B']);
+  await sleep(0);
+  assert.deepEqual(results, [['A', 'main:A'], ['B', ['worker:B']]]);
+  assert.equal(task.key, 'B');
+  assert.equal(task.run('B', job('B', main)), false);
+  assert.deepEqual(main, ['A']);
+});
+
+test('KernelTask: a call that throws for a key no longer wanted sends the key that waited, and runs nothing on the main thread', async () => {
+  const results = [], main = [];
+  const task = await kernelTask((v, k) => results.push([k, v]));
+  task.run('A', job('A', main));
+  task.run('B', job('B', main));
+  assert.deepEqual(sent.map(keyOf), ['A'], 'B waits while A is in flight');
+  answerThrew(sent[0]);
+  await sleep(0);
+  assert.deepEqual(sent.map(keyOf), ['A', 'B']);
+  answerOk(sent[1], ['worker:B']);
+  await sleep(20);
+  assert.deepEqual(results, [['B', ['worker:B']]]);
+  assert.deepEqual(main, []);
+});
+
+test('KernelTask: a new key while the main thread runs a failed call drops that run and goes to the Worker', async () => {
+  const results = [], main = [];
+  const task = await kernelTask((v, k) => results.push([k, v]));
+  task.run('A', job('A', main));
+  answerThrew(sent[0]);
+  await sleep(0);
+  task.run('B', job('B', main));
+  assert.deepEqual(sent.map(keyOf), ['A', 'B']);
+  assert.equal(task.key, 'B');
+  assert.equal(task.offThread, true);
+  await sleep(30);
+  assert.deepEqual(results, [], 'A\'s main-thread run was dropped');
+  answerOk(sent[1], ['worker:B']);
+  await sleep(0);
+  assert.deepEqual(results, [['B', ['worker:B']]]);
+  assert.equal(task.run('B', job('B', main)), false, 'B is known: a repaint starts nothing');
+  assert.equal(sent.length, 2);
+});
+
+test('KernelTask: a Worker whose posnorm could not start (a fatal answer) is given up for the page: that key and every later one run on the main thread', async () => {
+  const results = [], main = [];
+  const task = await kernelTask((v, k) => results.push([k, v]));
+  task.run('A', job('A', main));
+  worker.onmessage({ data: { id: sent[0].id, error: 'Error: posnorm.init: out of memory', fatal: true } });
+  await sleep(30);
+  assert.ok(worker.terminated, 'the Worker was stopped');
+  assert.deepEqual(results, [['A', 'main:A']]);
+  task.run('B', job('B', main));
+  await sleep(30);
+  assert.deepEqual(results, [['A', 'main:A'], ['B', 'main:B']]);
+  assert.deepEqual(sent.map(keyOf), ['A'], 'nothing more was sent');
+  assert.equal(task.offThread, false);
+  // another task of the page does not try it either
+  const { KernelTask } = await import(`../web/figures/core/off-thread.js?test=${fresh - 1}`);
+  const other = new KernelTask('other', (v, k) => results.push([k, v]));
+  other.run('C', job('C', main));
+  await sleep(30);
+  assert.deepEqual(sent.map(keyOf), ['A']);
+  assert.deepEqual(results.at(-1), ['C', 'main:C']);
+});
