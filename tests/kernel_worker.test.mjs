@@ -13,13 +13,13 @@ import { answer } from '../web/figures/worker/kernel-worker.js';
 import { peErrors } from '../web/figures/draw/pe-error.js';
 import { maxErrorVsFloat64 } from './reference/pe.mjs';
 
-/** The message answer() posts for `data`. */
-async function ask(data) {
+/** The message answer() (or another copy's `answerWith`) posts for `data`. */
+async function ask(data, answerWith = answer) {
   const posted = [];
   const before = globalThis.postMessage;
   globalThis.postMessage = (m) => posted.push(m);
   try {
-    await answer({ data });
+    await answerWith({ data });
   } finally {
     globalThis.postMessage = before;
   }
@@ -67,18 +67,7 @@ test('the kernel Worker\'s imports never lead back to the module that starts it 
 test('kernel worker: a module it cannot start posnorm from is a fatal answer, to that request and every later one', async () => {
   // a fresh copy of the Worker's module: its instance is module state
   const { answer: answerFresh } = await import('../web/figures/worker/kernel-worker.js?fatal');
-  const asked = async (data) => {
-    const posted = [];
-    const before = globalThis.postMessage;
-    globalThis.postMessage = (m) => posted.push(m);
-    try {
-      await answerFresh({ data });
-    } finally {
-      globalThis.postMessage = before;
-    }
-    assert.equal(posted.length, 1);
-    return posted[0];
-  };
+  const asked = (data) => ask(data, answerFresh);
   const noModule = await asked({ id: 1, calls: [{ fn: 'peErrors', args: [{ seqLen: 2, dModel: 4 }] }] });
   assert.equal(noModule.fatal, true, 'no module sent: no instance');
   const empty = new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
