@@ -537,7 +537,16 @@ test('a wasm the page cannot load (HTTP 404): poster, a message that says so (no
   const { page: p, context, problems } = await page(`
     <posnorm-heatmap id="h"></posnorm-heatmap>
     <script>window.errors = []; document.addEventListener('posnorm-error', (e) => errors.push(e.detail.message));</script>
-    <script type="module" src="${MODULES}"></script>`, { setup: (pg) => pg.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: '' })) });
+    <script type="module" src="${MODULES}"></script>`, {
+    setup: async (pg) => {
+      await pg.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+      // the English strings come after the 404: the message and the event must still be English
+      await pg.route('**/web/i18n/en.js', async (route) => {
+        await new Promise((r) => setTimeout(r, 500));
+        await route.continue();
+      });
+    },
+  });
   await p.waitForFunction(() => window.errors?.length === 1, null, { timeout: 10000 });
   const r = await p.evaluate(async () => {
     const el = document.querySelector('#h');

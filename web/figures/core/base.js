@@ -116,7 +116,7 @@ export class PnFigure extends PnElement {
     this._here = true;
     for (const c of this._controllers) c.hostConnected?.();
     this._watchWindow();
-    if (this._started || this._poster.shown) return;
+    if (this._started || this._failing) return;
     if (typeof WebAssembly !== 'object') {
       this._fail(new Error('posnorm: this browser has no WebAssembly'));
       return;
@@ -172,11 +172,20 @@ export class PnFigure extends PnElement {
     else this.invalidate();
   }
 
-  /** No WebAssembly, or its module failed to load: the poster and a message saying which; `ready` rejects. */
+  /**
+   * No WebAssembly, or its module failed to load: the poster and a message
+   * saying which; `ready` rejects. Once the figure's language has loaded
+   * (or failed to): a refusal can come before it, and the message and the
+   * posnorm-error event would be in Korean on an English page.
+   */
   _fail(error) {
-    this._poster.show();
-    this._scheduler.abandon(error);
-    emit(this, 'posnorm-error', { error, message: this.t[this._poster.messageKey] });
+    if (this._failing) return;
+    this._failing = true;
+    this._language.load().then(() => {
+      this._poster.show();
+      this._scheduler.abandon(error);
+      emit(this, 'posnorm-error', { error, message: this.t[this._poster.messageKey] });
+    });
   }
 
   _build() {
