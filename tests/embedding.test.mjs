@@ -61,14 +61,14 @@ test('a CSP without \'wasm-unsafe-eval\': ready rejects with an Error that says 
     const { page, context } = await open(browser, 'about:blank');
     // the refusal comes at once, and may come before the English strings
     // have loaded (a figure speaks Korean until then, core/language.js):
-    // they are held back here so that it always does; the message, shown
-    // once they are in (core/base.js _fail), is English when it appears
+    // they are held back here so that it always does; the message is
+    // relabelled when they arrive, and ready rejects after that (core/base.js _fail)
     await page.route('**/web/i18n/en.js', async (route) => {
       await new Promise((r) => setTimeout(r, 500));
       await route.continue();
     });
     await page.goto(`${noWasm.url}/web/figure.html?fig=heatmap&lang=en`);
-    await page.waitForFunction(() => document.querySelector('posnorm-heatmap')?.shadowRoot?.querySelector('.message')?.hidden === false, null, { timeout: 15000 });
+    await page.waitForFunction(() => document.querySelector('posnorm-heatmap')?.shadowRoot?.querySelector('.message')?.dataset.key === 'wasmFailed', null, { timeout: 15000 });
     const r = await page.evaluate(async () => {
       const el = document.querySelector('posnorm-heatmap');
       const error = await el.ready.then(() => null, (e) => ({ name: e.name, message: e.message, cause: e.cause?.name }));

@@ -533,6 +533,29 @@ test('without WebAssembly: poster and message, no live-looking controls, ready r
   await context.close();
 });
 
+test('a wasm the page cannot load, on a page whose English strings never come: the poster at once, ready rejects and posnorm-error fires all the same (in Korean)', async () => {
+  const { page: p, context } = await page(`
+    <posnorm-heatmap id="h"></posnorm-heatmap>
+    <script>window.errors = []; document.addEventListener('posnorm-error', (e) => errors.push(e.detail.message));</script>
+    <script type="module" src="${MODULES}"></script>`, {
+    setup: async (pg) => {
+      await pg.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+      await pg.route('**/web/i18n/en.js', () => {}); // never answered
+    },
+  });
+  await p.waitForFunction(() => !document.querySelector('#h')?.shadowRoot?.querySelector('.poster')?.hidden, null, { timeout: 10000 });
+  const r = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const t0 = performance.now();
+    const ready = await Promise.race([el.ready.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), 5000))]);
+    return { ready, waited: performance.now() - t0, errors: window.errors, message: el.shadowRoot.querySelector('.message').textContent };
+  });
+  assert.equal(r.ready, 'rejected');
+  assert.deepEqual(r.errors, [r.message]);
+  assert.match(r.message, /WebAssembly/);
+  await context.close();
+});
+
 test('a wasm the page cannot load (HTTP 404): poster, a message that says so (not "no WebAssembly"), ready rejects naming wasm, posnorm-error with that message', async () => {
   const { page: p, context, problems } = await page(`
     <posnorm-heatmap id="h"></posnorm-heatmap>

@@ -36,6 +36,9 @@ import { embedCode } from './embed.js';
 import { FIGURE_CSS, adoptStyles, restyle } from './style.js';
 import { getPosnorm } from './runtime.js';
 
+/** How long a figure that cannot run waits for its strings before `ready` rejects and posnorm-error fires (ms). */
+const FAIL_STRINGS_WAIT_MS = 1000;
+
 export class PnFigure extends PnElement {
   constructor() {
     super();
@@ -174,15 +177,19 @@ export class PnFigure extends PnElement {
 
   /**
    * No WebAssembly, or its module failed to load: the poster and a message
-   * saying which; `ready` rejects. Once the figure's language has loaded
-   * (or failed to): a refusal can come before it, and the message and the
-   * posnorm-error event would be in Korean on an English page.
+   * saying which, at once (the message is marked with its key, so it is
+   * relabelled when the figure's strings arrive: a refusal can come before
+   * the English ones); `ready` rejects and posnorm-error fires once those
+   * strings are in, so that the event's message is in the figure's
+   * language, or after FAIL_STRINGS_WAIT_MS, so that a strings file that
+   * never comes does not hold them back.
    */
   _fail(error) {
     if (this._failing) return;
     this._failing = true;
-    this._language.load().then(() => {
-      this._poster.show();
+    this._poster.show();
+    const waited = new Promise((resolve) => setTimeout(resolve, FAIL_STRINGS_WAIT_MS));
+    Promise.race([this._language.load(), waited]).then(() => {
       this._scheduler.abandon(error);
       emit(this, 'posnorm-error', { error, message: this.t[this._poster.messageKey] });
     });
