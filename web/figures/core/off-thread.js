@@ -218,11 +218,10 @@ export class KernelTask {
       this._send();
     }, () => {
       this._busy = false;
-      // the Worker failed: the main thread takes over for good. The call
-      // threw there (the Worker lives on): this key runs on the main thread
-      // once, where it may succeed, or throws where it can be seen, and the
-      // next key is the Worker's again
-      // (a key that came meanwhile is sent, or falls back if the Worker broke)
+      // a key that came meanwhile is sent (or falls back, the Worker broken);
+      // this key: on the main thread for good if the Worker broke, else (the
+      // call threw there, the Worker lives on) once, where it may succeed or
+      // throws where it can be seen, and the next key is the Worker's again
       if (key !== this._key) this._send();
       else if (page.broken) this._fallBack(key, job);
       else this._runOnce(key, job);

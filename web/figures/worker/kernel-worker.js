@@ -30,6 +30,9 @@ const FUNCTIONS = { peErrors };
 
 const resolve = (arg) => (arg && typeof arg === 'object' && typeof arg.kept === 'string' ? kept.get(arg.kept).array : arg);
 
+/** An error as the answer carries it: "Name: message". */
+const describe = (error) => `${error?.name ?? 'Error'}: ${error?.message ?? error}`;
+
 /** Answers one request (the Worker's message handler). */
 export async function answer({ data }) {
   if (data.forget) {
@@ -44,7 +47,7 @@ export async function answer({ data }) {
     if (!pn) throw new Error('posnorm kernel worker: no module was sent');
   } catch (error) {
     // no instance, now or later: every request would fail alike
-    globalThis.postMessage({ id, error: `${error?.name ?? 'Error'}: ${error?.message ?? error}`, fatal: true });
+    globalThis.postMessage({ id, error: describe(error), fatal: true });
     return;
   }
   try {
@@ -60,7 +63,7 @@ export async function answer({ data }) {
     }
     globalThis.postMessage({ id, results, longestCall });
   } catch (error) {
-    globalThis.postMessage({ id, error: `${error?.name ?? 'Error'}: ${error?.message ?? error}` });
+    globalThis.postMessage({ id, error: describe(error) });
   }
 }
 
