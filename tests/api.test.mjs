@@ -51,6 +51,21 @@ test('init: a wasm that is not a posnorm build is a TypeError naming wasm, not t
   assert.equal((await init({ wasm: await readFile(simdUrl) })).positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'the real build still loads');
 });
 
+test('init: the bytes of a build in any ArrayBufferView load, a DataView (which WebAssembly.compile refuses) and a view into a larger buffer included', async () => {
+  const bytes = await readFile(simdUrl);
+  // the build's bytes at offset 3 of a larger ArrayBuffer, garbage around them
+  const big = new Uint8Array(bytes.length + 8).fill(0xee);
+  big.set(bytes, 3);
+  for (const [what, wasm] of [['a DataView', new DataView(big.buffer, 3, bytes.length)], ['a Uint8Array', big.subarray(3, 3 + bytes.length)], ['an ArrayBuffer', big.slice(3, 3 + bytes.length).buffer]]) {
+    const pn = await init({ wasm });
+    // PE[1][0] = sin(1), PE[1][1] = cos(1) (float64 Math, rounded to float32)
+    const pe = pn.positionalEncoding({ seqLen: 2, dModel: 2 });
+    assert.deepEqual([...pe], [0, 1, Math.fround(Math.sin(1)), Math.fround(Math.cos(1))], what);
+  }
+  // a DataView of bytes that are no module is the same TypeError as a typed array's
+  await assert.rejects(init({ wasm: new DataView(new ArrayBuffer(3)) }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.init: wasm is not a WebAssembly module'));
+});
+
 test('init: a wasm file or address that cannot be read is an Error naming wasm and the URL, with the I/O error as its cause', async () => {
   const { createServer } = await import('node:http');
   const missing = new URL('./no-such-build.wasm', import.meta.url);

@@ -116,6 +116,29 @@ for (const { name, pn } of all) {
     freq.invFreq.forEach((f, i) => assert.ok(Math.abs(f - 10000 ** (-2 * i / 8)) <= 1e-7 * f, `invFreq[${i}] ${f}`));
   });
 
+  test(`${name}: rope reads scaling (its getters) before the position ids, so an Int32Array of ids changed there is checked and used as changed`, () => {
+    // longrope: short factors up to originalMaxPositions, long ones past it;
+    // the ids decide which (their maximum + 1 is the sequence length)
+    const call = (ids, shortFactor) => pn.rope(new Float32Array(8).fill(1), { seqLen: 2, heads: 1, headDim: 4, positionIds: ids,
+      scaling: { type: 'longrope', originalMaxPositions: 4, shortFactor, longFactor: [2, 2] } });
+    const withGetter = (ids, value) => {
+      const sf = [1, 1];
+      Object.defineProperty(sf, 0, { get() { ids[1] = value; return 1; } });
+      return sf;
+    };
+    // an id made negative there is refused by name (it was the kernel's unnamed rejection)
+    const neg = new Int32Array([0, 1]);
+    assert.throws(() => call(neg, withGetter(neg, -7)), (e) => e instanceof RangeError && e.message.startsWith('posnorm.rope: positionIds[1] must be an integer in [0, '));
+    // an id moved past originalMaxPositions there selects the long factors (2): by hand,
+    // with x = 1 and rotate-half pairs (j, j + 2), y_j = cos θ - sin θ and
+    // y_(j+2) = cos θ + sin θ, θ = p·base^(-2j/4)/2 at p = 100, attention factor 1
+    const far = new Int32Array([0, 1]);
+    const y = call(far, withGetter(far, 100));
+    const th = [100 / 2, (100 * 10000 ** -0.5) / 2];
+    const want = [1, 1, 1, 1, Math.cos(th[0]) - Math.sin(th[0]), Math.cos(th[1]) - Math.sin(th[1]), Math.cos(th[0]) + Math.sin(th[0]), Math.cos(th[1]) + Math.sin(th[1])];
+    assert.ok(want.every((w, k) => Math.abs(y[k] - w) < 1e-5), `${[...y]} against ${want}`);
+  });
+
   test(`${name}: PnBuffer.set reads its source before it takes the view it writes`, () => {
     const b = pn.alloc(2);
     b.array.fill(-1);

@@ -172,6 +172,53 @@ for (const simd of [true, false]) {
     a.free(); b.free();
   });
 
+  test(`${name}: a view kept from a freed buffer is refused once its bytes belong to another buffer, as out and as input, and that buffer is untouched`, async () => {
+    const pn = await init({ simd });
+    const before = pn.heapStats();
+    const a = pn.alloc(8);
+    const stale = a.array;
+    a.free();
+    // the allocator hands the same bytes to the next buffer of that size
+    const b = pn.alloc(8).set([7, 7, 7, 7, 7, 7, 7, 7]);
+    assert.equal(stale.byteOffset, b.ptr, 'the freed bytes were reused (else this test shows nothing)');
+    const x = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const refused = (what) => (e) => e instanceof TypeError && e.message.startsWith(`posnorm.layerNorm: ${what} views a posnorm buffer that was freed`);
+    assert.throws(() => pn.layerNorm(x, { cols: 8, out: stale }), refused('out'));
+    assert.throws(() => pn.layerNorm(stale, { cols: 8 }), refused('x'));
+    assert.throws(() => pn.rmsNorm(x, { cols: 8, gamma: stale }), (e) => e instanceof TypeError && /^posnorm\.rmsNorm: gamma views a posnorm buffer that was freed/.test(e.message));
+    assert.deepEqual([...b.array], [7, 7, 7, 7, 7, 7, 7, 7], 'the buffer that owns the bytes now is untouched');
+    // b's own view works, in place; LayerNorm of 7s is 0 (a constant row gives beta)
+    assert.deepEqual([...pn.layerNorm(b.array, { cols: 8, out: b.array }).y], [0, 0, 0, 0, 0, 0, 0, 0]);
+    // a view built by hand that starts inside b and runs past its end is held to lie within one live buffer
+    const past = new Float32Array(b.array.buffer, b.ptr, 12);
+    assert.throws(() => pn.layerNorm(new Float32Array(12), { cols: 12, out: past }), (e) => e instanceof TypeError && e.message.startsWith("posnorm.layerNorm: out views the module's memory outside every live posnorm buffer"));
+    assert.deepEqual([...b.array], [0, 0, 0, 0, 0, 0, 0, 0], 'nothing written');
+    b.free();
+    assert.deepEqual(pn.heapStats(), before, 'nothing leaked');
+  });
+
+  test(`${name}: an object that poses as a buffer (says isPnBuffer, or inherits from one) is a TypeError naming the argument, not an engine error`, async () => {
+    const pn = await init({ simd });
+    const real = pn.alloc(4).set([1, 2, 3, 4]);
+    const posers = [['a plain object', { isPnBuffer: true, type: 'f32', length: 4 }], ['Object.create(buf)', Object.create(real)]];
+    for (const [what, p] of posers) {
+      const posing = (fn, arg) => (e) => e instanceof TypeError && e.message.startsWith(`posnorm.${fn}: ${arg} must be a Float32Array or a posnorm f32 buffer, got an object posing as a posnorm buffer`);
+      assert.throws(() => pn.histogram(p, { bins: 2 }), posing('histogram', 'x'), `histogram, ${what}`);
+      assert.throws(() => pn.layerNorm(p, { cols: 4 }), posing('layerNorm', 'x'), `layerNorm, ${what}`);
+      assert.throws(() => pn.layerNorm(new Float32Array(4), { cols: 4, gamma: p }), posing('layerNorm', 'gamma'), `layerNorm gamma, ${what}`);
+      assert.throws(() => pn.positionalEncoding({ seqLen: 2, dModel: 2, out: p }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.positionalEncoding: out must be'), `PE out, ${what}`);
+    }
+    // a real buffer of the wrong type is named as one
+    const ids = pn.alloc(4, 'i32');
+    assert.throws(() => pn.layerNorm(ids, { cols: 4 }), (e) => e instanceof TypeError && e.message.endsWith('got a posnorm i32 buffer'));
+    // LayerNorm of [1, 2, 3, 4]: mean 2.5, variance 1.25, (x - 2.5)/sqrt(1.25 + 1e-5)
+    const want = [1, 2, 3, 4].map((v) => (v - 2.5) / Math.sqrt(1.25 + 1e-5));
+    const got = pn.layerNorm(real, { cols: 4 }).y;
+    assert.ok(want.every((w, k) => Math.abs(got[k] - w) < 1e-6), 'the module is usable after');
+    ids.free();
+    real.free();
+  });
+
   test(`${name}: Symbol.dispose frees a buffer`, async () => {
     const pn = await init({ simd });
     const before = pn.heapStats().allocations;
@@ -182,6 +229,31 @@ for (const simd of [true, false]) {
     assert.equal(pn.heapStats().allocations, before);
   });
 }
+
+test('a buffer whose view is kept is not freed by the FinalizationRegistry when the buffer itself is dropped', () => {
+  // the view is all the caller keeps (pn.alloc(n).array): were its buffer
+  // collected and freed, the next alloc would reuse the bytes under it
+  const TURNS = 20;
+  const script = `
+    import { init } from './src/js/posnorm.js';
+    const pn = await init();
+    const base = pn.heapStats().allocations;
+    const views = (() => Array.from({ length: 50 }, () => pn.alloc(1000).array))();
+    for (const [k, v] of views.entries()) v.fill(k);
+    for (let turn = 0; turn < ${TURNS}; turn++) {
+      globalThis.gc();
+      await new Promise((r) => setImmediate(r));
+    }
+    const held = pn.heapStats().allocations - base;
+    // new buffers must not land on the kept views' bytes
+    const fresh = Array.from({ length: 50 }, () => pn.alloc(1000).set(new Float32Array(1000).fill(-1)));
+    const intact = views.every((v, k) => v.every((x) => x === k));
+    console.log(JSON.stringify({ held, intact, usable: (() => { try { pn.layerNorm(views[3], { cols: 1000 }); return true; } catch (e) { return e.message; } })() }));
+    fresh.length = 0;`;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { held: 50, intact: true, usable: true }, 'the 50 buffers stay allocated while their views live, and their values stay theirs');
+});
 
 test('a buffer garbage-collected without free() is freed by the FinalizationRegistry', () => {
   // Deterministic: a forced full collection (--expose-gc) clears every dropped buffer at

@@ -139,11 +139,13 @@ for (const simd of [true, false]) {
     const keptView = (p) => { const b = p.alloc(rows), view = b.array; b.free(); return view; };
     const staleHere = keptView(pn), staleThere = keptView(other);
     cases.push(
-      ['layerNorm', TypeError, LN({ meanOut: staleHere }), ["meanOut views the module's memory outside every live posnorm buffer"]],
-      ['layerNorm', TypeError, LN({ invStdDevOut: staleHere }), ["invStdDevOut views the module's memory outside every live posnorm buffer"]],
-      ['rmsNorm', TypeError, RMS({ invRmsOut: staleHere }), ["invRmsOut views the module's memory outside every live posnorm buffer"]],
-      ['layerNorm', TypeError, LN({ meanOut: staleThere }), ["meanOut views another posnorm instance's memory outside every live buffer"]],
-      ['layerNorm', TypeError, LN({ out: new Float32Array(staleThere.buffer, staleThere.byteOffset, rows * cols) }), ["out views another posnorm instance's memory"]],
+      ['layerNorm', TypeError, LN({ meanOut: staleHere }), ['meanOut views a posnorm buffer that was freed']],
+      ['layerNorm', TypeError, LN({ invStdDevOut: staleHere }), ['invStdDevOut views a posnorm buffer that was freed']],
+      ['rmsNorm', TypeError, RMS({ invRmsOut: staleHere }), ['invRmsOut views a posnorm buffer that was freed']],
+      ['layerNorm', TypeError, LN({ meanOut: staleThere }), ["meanOut views another posnorm instance's buffer that was freed"]],
+      // a view built by hand over the freed bytes: held to lie within some live buffer
+      ['layerNorm', TypeError, LN({ out: new Float32Array(staleThere.buffer, staleThere.byteOffset, rows * cols) }), ["out views another posnorm instance's memory outside every live buffer"]],
+      ['layerNorm', TypeError, LN({ meanOut: new Float32Array(staleHere.buffer, staleHere.byteOffset, rows) }), ["meanOut views the module's memory outside every live posnorm buffer"]],
     );
     const snapshot = () => [x, y, m, s, wide, one].map((b) => b.toArray());
     const before = snapshot(), stats = pn.heapStats();

@@ -32,7 +32,10 @@ async function readFileUrl(url) {
 export async function compileWasm(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return compileBytes(() => WebAssembly.compile(source), 'its bytes');
+    // any view of the bytes: WebAssembly.compile takes typed arrays but not
+    // a DataView (an engine TypeError naming neither wasm nor posnorm)
+    const bytes = source instanceof DataView ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : source;
+    return compileBytes(() => WebAssembly.compile(bytes), 'its bytes');
   }
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(String(source), typeof location === 'object' ? location.href : import.meta.url);

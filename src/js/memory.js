@@ -48,6 +48,37 @@ function lengthOf(source) {
 const owners = new WeakMap();
 
 /**
+ * Whether `v` is a PnBuffer made by alloc() or subarray(): not an object
+ * that says `isPnBuffer: true`, nor one that inherits from a buffer
+ * (Object.create(buf)), whose calls would reach no private field and fail
+ * with an engine error naming no argument.
+ */
+export function isPnBuffer(v) {
+  return owners.has(v);
+}
+
+/**
+ * The buffer each view handed out by `buf.array` (or returned by a call in
+ * its place) was made for. A view kept from a freed buffer still lies in
+ * the module's memory, and once alloc() has given those bytes to another
+ * buffer it lies within a live buffer too: only this record tells the call
+ * that it is stale. It also keeps the buffer alive while its view lives, so
+ * the garbage-collection safety net below cannot free memory under a view.
+ */
+const viewOwners = new WeakMap();
+
+/** The PnBuffer whose `array` `view` is (undefined for a view made some other way). */
+export function viewOwner(view) {
+  return viewOwners.get(view);
+}
+
+/** Records `view` as a view of `buf` (a fresh view returned in place of buf's). */
+export function noteViewOwner(view, buf) {
+  if (buf !== undefined) viewOwners.set(view, buf);
+  return view;
+}
+
+/**
  * Frees the memory of buffers that were garbage-collected without free():
  * a safety net, not the way to manage memory (collection may come late, or
  * never before the page closes).
@@ -159,7 +190,7 @@ export class Heap {
    * Read during validation, before the call allocates anything.
    */
   copyBytes(data) {
-    if (data === undefined || data === null || data.isPnBuffer) return 0;
+    if (data === undefined || data === null || isPnBuffer(data)) return 0;
     if (ArrayBuffer.isView(data) && data.buffer === this.memory.buffer) return 0;
     return data.byteLength ?? 0;
   }
@@ -240,7 +271,7 @@ export class PnBuffer {
   get array() {
     this.#live('array');
     if (!this.#view || this.#view.buffer !== this.#heap.memory.buffer) {
-      this.#view = this.#heap.view(BUFFER_TYPES[this.#type], this.#ptr, this.#length);
+      this.#view = noteViewOwner(this.#heap.view(BUFFER_TYPES[this.#type], this.#ptr, this.#length), this);
     }
     return this.#view;
   }
@@ -384,7 +415,7 @@ export class Frame {
 
   /** A PnBuffer's pointer (checking it is this heap's), a view's byteOffset in this memory, else null. */
   #ownPointer(data, what) {
-    if (data.isPnBuffer) {
+    if (isPnBuffer(data)) {
       if (ownerOf(data) !== this.heap) {
         throw new TypeError(`posnorm.${this.fn}: ${what} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
       }
@@ -406,7 +437,7 @@ export class Frame {
       if (own !== null) {
         // a view of this memory is written in place; if the call grew the
         // memory the caller's view is detached, so a fresh one is returned
-        return { ptr: own, result: () => (out.isPnBuffer || !isDetached(out) ? out : this.heap.view(BUILT_IN.get(Object.getPrototypeOf(out)), own, length)) };
+        return { ptr: own, result: () => (isPnBuffer(out) || !isDetached(out) ? out : noteViewOwner(this.heap.view(BUILT_IN.get(Object.getPrototypeOf(out)), own, length), viewOwner(out))) };
       }
     }
     const Type = BUFFER_TYPES[type];

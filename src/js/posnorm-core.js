@@ -18,7 +18,7 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, ownerOf, typedArrayTag } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, typedArrayTag, viewOwner } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -98,7 +98,7 @@ function optionalF32(fn, name, value, length) {
 /** A float32 input of exactly `length` values, every one finite (the index of the first that is not is named). */
 function finiteF32(fn, name, value, length) {
   v.f32(fn, name, value, length);
-  const a = value.isPnBuffer ? value.array : value;
+  const a = isPnBuffer(value) ? value.array : value;
   for (let k = 0; k < a.length; k++) {
     if (!Number.isFinite(a[k])) throw new RangeError(`posnorm.${fn}: ${name} must hold finite values, got ${a[k]} at index ${k}`);
   }
@@ -109,7 +109,7 @@ function finiteF32(fn, name, value, length) {
 function outArg(fn, out, length, type = 'f32', name = 'out') {
   if (out === undefined || out === null) return undefined;
   const Type = BUFFER_TYPES[type];
-  const ok = out instanceof Type || (out.isPnBuffer === true && out.type === type);
+  const ok = out instanceof Type || (isPnBuffer(out) && out.type === type);
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer`);
   v.live(fn, name, out);
   if (out.length !== length) throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${out.length}`);
@@ -163,20 +163,19 @@ const GROWN_BASE_MAX = 2 ** 1023;
 /** How close to 0 yarn's m(factor, k) may come before its sign is a matter of rounding. */
 const MSCALE_EPS = 1e-12;
 
-/**
- * Validates a `scaling` option ({ type, ...HF's keys in camelCase }) and
- * packs it for pn_rope_frequencies_f64: { type, params, shortFactor, longFactor }.
- * `seqLen` is the sequence length the frequencies are for (dynamic grows
- * its base with it). Every value the kernel will compute from them (the
- * attention factor, the grown base) is checked here too, so the kernel
- * never rejects what passed.
- */
 /** Every key a `scaling` option may hold (of some type), made once. */
 const SCALING_OPTIONS = ['type', ...new Set(Object.values(SCALING_KEYS).flatMap((k) => [...k.required, ...k.optional]))];
 
-function scalingArgs(fn, scaling, dim, base, seqLen) {
+/**
+ * Reads and validates a `scaling` option ({ type, ...HF's keys in
+ * camelCase }), every value once (its getters and its factor arrays' run
+ * here and nowhere later), and packs it for pn_rope_frequencies_f64:
+ * { type, name, params, shortFactor, longFactor }. What the kernel will
+ * derive from it at a sequence length is checked by checkScaling.
+ */
+function scalingArgs(fn, scaling, dim) {
   const params = new Float64Array(10).fill(NaN);
-  if (scaling === undefined || scaling === null) return { type: 0, params, shortFactor: undefined, longFactor: undefined };
+  if (scaling === undefined || scaling === null) return { type: 0, name: null, params, shortFactor: undefined, longFactor: undefined };
   const s = v.options(fn, scaling, SCALING_OPTIONS);
   const type = v.oneOf(fn, 'scaling.type', s.type, SCALING_TYPES);
   const keys = SCALING_KEYS[type];
@@ -228,20 +227,22 @@ function scalingArgs(fn, scaling, dim, base, seqLen) {
     }
     return checked;
   };
-  const packed = { type: SCALING_TYPES.indexOf(type) + 1, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
-  derivedScalingChecks(fn, type, s, params, dim, base, seqLen);
-  return packed;
+  return { type: SCALING_TYPES.indexOf(type) + 1, name: type, params, shortFactor: factors('shortFactor'), longFactor: factors('longFactor') };
 }
 
 /**
- * The values pn_rope_frequencies_f64 derives and requires: the attention
- * factor finite and > 0 (yarn's m(factor, mscale)/m(factor, mscaleAllDim),
- * longrope's sqrt(1 + ln factor / ln originalMaxPositions)) and the base
- * that dynamic grows finite. Computed here in float64 as the kernel does.
+ * The values pn_rope_frequencies_f64 derives from a packed `scaling`
+ * (scalingArgs) for frequencies at `seqLen` (dynamic grows its base with
+ * it) and requires: the attention factor finite and > 0 (yarn's
+ * m(factor, mscale)/m(factor, mscaleAllDim), longrope's sqrt(1 + ln factor
+ * / ln originalMaxPositions)) and the base that dynamic grows finite.
+ * Computed here in float64 as the kernel does, so the kernel never rejects
+ * what passed.
  */
-function derivedScalingChecks(fn, type, s, params, dim, base, seqLen) {
+function checkScaling(fn, { name: type, params }, dim, base, seqLen) {
   const factor = params[0], orig = params[1];
-  if (type === 'yarn' && s.attentionFactor === undefined) {
+  const givenAttentionFactor = !Number.isNaN(params[6]);
+  if (type === 'yarn' && !givenAttentionFactor) {
     const mscale = params[4], all = params[5];
     // HF: both given and non-zero, else m(factor, 1) = 0.1·ln factor + 1 >= 1
     if (mscale && all && factor > 1) {
@@ -252,7 +253,7 @@ function derivedScalingChecks(fn, type, s, params, dim, base, seqLen) {
       }
     }
   }
-  if (type === 'longrope' && s.attentionFactor === undefined && factor > 1 && !(orig >= 2)) {
+  if (type === 'longrope' && !givenAttentionFactor && factor > 1 && !(orig >= 2)) {
     throw new RangeError(`posnorm.${fn}: scaling type "longrope" with scaling.factor > 1 (${factor}) needs scaling.originalMaxPositions >= 2 for its attention factor sqrt(1 + ln factor / ln originalMaxPositions) (ln 1 = 0), got ${orig}; or give scaling.attentionFactor`);
   }
   if (type === 'dynamic') {
@@ -394,8 +395,8 @@ export class Posnorm {
     const memory = this.#heap.memory.buffer;
     /** [buffer, start, end) of the bytes d is, or null. */
     const range = (d) => {
-      if (!d || (d.isPnBuffer && d.freed)) return null;
-      if (d.isPnBuffer) return [memory, d.ptr, d.ptr + d.byteLength];
+      if (!d || (isPnBuffer(d) && d.freed)) return null;
+      if (isPnBuffer(d)) return [memory, d.ptr, d.ptr + d.byteLength];
       if (ArrayBuffer.isView(d)) return [d.buffer, d.byteOffset, d.byteOffset + d.byteLength];
       return null;
     };
@@ -423,10 +424,21 @@ export class Posnorm {
    * buffer of this instance: a view kept from a buffer that was since freed
    * (taken before free(), so not detached) points into free memory, and
    * writing there overwrites the allocator's own records — a later call then
-   * dies with "memory access out of bounds".
+   * dies with "memory access out of bounds" — or, once alloc() has reused
+   * those bytes, another buffer's values. A view that `buf.array` handed
+   * out is held to its own buffer (memory.js, viewOwner); a view made some
+   * other way (a TypedArray subarray of buf.array, or one built over
+   * memory.buffer) can only be held to lie within some live buffer.
    */
   #held(fn, name, data) {
     if (!ArrayBuffer.isView(data)) return;
+    // a view that buf.array handed out is checked against its own buffer:
+    // the bytes of a freed one may since lie within another live buffer
+    const owner = viewOwner(data);
+    if (owner !== undefined && owner.freed) {
+      const whose = ownerOf(owner) === this.#heap ? 'a posnorm buffer' : 'another posnorm instance\'s buffer';
+      throw new TypeError(`posnorm.${fn}: ${name} views ${whose} that was freed (a view kept from buf.array; its bytes may belong to another buffer now); pass a live buffer or a fresh buf.array`);
+    }
     if (data.buffer === this.#heap.memory.buffer) {
       if (!this.#heap.holds(data.byteOffset, data.byteLength)) {
         throw new TypeError(`posnorm.${fn}: ${name} views the module's memory outside every live posnorm buffer (was its buffer freed?); pass a live buffer or a fresh buf.array`);
@@ -444,7 +456,7 @@ export class Posnorm {
 
   /** A PnBuffer must be this instance's. */
   #mine(fn, name, data) {
-    if (data && data.isPnBuffer && ownerOf(data) !== this.#heap) {
+    if (isPnBuffer(data) && ownerOf(data) !== this.#heap) {
       throw new TypeError(`posnorm.${fn}: ${name} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
     }
   }
@@ -578,7 +590,7 @@ export class Posnorm {
     if (!training) {
       // inference returns the running statistics it used: copied now, while
       // every view is attached (the call's allocations may grow the memory)
-      const copy = (a) => Float32Array.from(a.isPnBuffer ? a.array : a);
+      const copy = (a) => Float32Array.from(isPnBuffer(a) ? a.array : a);
       const mean = copy(runningMean), variance = copy(runningVar);
       return framed(this.#heap, fn, (f) => {
         const px = f.input(x, 'x');
@@ -649,13 +661,19 @@ export class Posnorm {
       v.f32(fn, 'cosCache', o.cosCache);
       v.f32(fn, 'sinCache', o.sinCache, o.cosCache.length);
     }
+    const base = cached ? 10000 : v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
+    // scaling is read before the position ids: its getters (of the object,
+    // of its factor arrays) are the last user code a call runs, and ran
+    // after the ids were checked could change them (an Int32Array of ids is
+    // used as given, not copied)
+    const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim);
     let ids;
     // the highest position in the call + 1: the sequence length that selects
     // dynamic/longrope frequencies, as those models' forward pass
     let top;
     if (o.positionIds !== undefined && o.positionIds !== null) {
       const p = o.positionIds;
-      if (!(p instanceof Int32Array || Array.isArray(p) || (p.isPnBuffer && p.type === 'i32'))) {
+      if (!(p instanceof Int32Array || Array.isArray(p) || (isPnBuffer(p) && p.type === 'i32'))) {
         throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
       }
       v.live(fn, 'positionIds', p);
@@ -667,7 +685,7 @@ export class Posnorm {
       }
       // every id is read now, as given (an array's values are not converted
       // first), while every view is attached
-      const values = p.isPnBuffer ? p.array : p;
+      const values = isPnBuffer(p) ? p.array : p;
       const last = cached ? cacheRows - 1 : POS_LIMIT - 1;
       // an array's ids are copied as they are read, once (a getter could
       // give the copy other values than the check)
@@ -686,10 +704,9 @@ export class Posnorm {
       cacheRows = tokens;
       v.f32(fn, 'cosCache', o.cosCache, cacheRows * half);
     }
-    const base = cached ? 10000 : v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const offset = ids || cached ? 0 : v.int(fn, 'offset', o.offset ?? 0, 0, POS_LIMIT - seqLen);
     top ??= offset + seqLen;
-    const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim, base, top);
+    if (scaling) checkScaling(fn, scaling, rotaryDim, base, top);
     const { precision, compute, dtype } = precisionArgs(fn, o);
     const lowPath = precision !== 'float64';
     if (lowPath && (scaling || cached)) {
@@ -742,7 +759,8 @@ export class Posnorm {
     if (dim % 2) throw new RangeError(`posnorm.${fn}: dim must be even, got ${dim}`);
     const base = v.num(fn, 'base', o.base ?? 10000, 1, Infinity, { minOpen: true });
     const seqLen = v.int(fn, 'seqLen', o.seqLen ?? 0, 0, POS_LIMIT);
-    const scaling = scalingArgs(fn, o.scaling, dim, base, seqLen);
+    const scaling = scalingArgs(fn, o.scaling, dim);
+    checkScaling(fn, scaling, dim, base, seqLen);
     return framed(this.#heap, fn, (f) => {
       const { inv, af } = this.#frequencies(f, fn, dim, base, scaling, seqLen);
       return { invFreq: Float32Array.from(inv.result()), attentionFactor: af.result()[0] };
@@ -810,7 +828,7 @@ export class Posnorm {
     const bins = v.int(fn, 'bins', o.bins, 1, 65536);
     let { min, max } = o;
     if (min === undefined || max === undefined) {
-      const r = finiteRange(x.isPnBuffer ? x.array : x);
+      const r = finiteRange(isPnBuffer(x) ? x.array : x);
       min ??= r.min;
       max ??= r.max;
       if (min === max) {

@@ -1,5 +1,5 @@
 // validate.js — argument checks that name the argument and the allowed range.
-import { BUILT_IN, isDetached, noteOffset } from './memory.js';
+import { BUILT_IN, isDetached, isPnBuffer, noteOffset } from './memory.js';
 
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
@@ -13,7 +13,8 @@ export const MAX_ELEMENTS = 2 ** 28;
 /**
  * A value as an error message shows it. A BigInt is written with its n (4n
  * printed as 4 read as an allowed value: "seqLen must be an integer in
- * [1, …], got 4"), an object without a constructor name as "an object".
+ * [1, …], got 4"), an object without a constructor name as "an object",
+ * one that says isPnBuffer but is no buffer alloc() made as posing.
  */
 export const describe = (v) =>
   typeof v === 'string' ? JSON.stringify(v)
@@ -22,6 +23,8 @@ export const describe = (v) =>
   : Array.isArray(v) ? `an array of length ${v.length}`
   : v instanceof DataView ? 'a DataView'
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
+  : isPnBuffer(v) ? `a posnorm ${v.type} buffer`
+  : typeof v === 'object' && v.isPnBuffer === true ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
   : typeof v === 'object' ? (typeof v.constructor?.name === 'string' && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object')
   : String(v);
 
@@ -98,7 +101,7 @@ export function options(fn, v, allowed) {
  * it holds exactly that many values.
  */
 export function f32(fn, name, v, length) {
-  const ok = v instanceof Float32Array || (v && v.isPnBuffer === true && v.type === 'f32');
+  const ok = v instanceof Float32Array || (isPnBuffer(v) && v.type === 'f32');
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a Float32Array or a posnorm f32 buffer, got ${describe(v)}`);
   live(fn, name, v);
   if (v.length < 1 || v.length > MAX_ELEMENTS) {
@@ -115,7 +118,7 @@ export function f32(fn, name, v, length) {
  * view of WebAssembly memory taken before the memory grew).
  */
 export function live(fn, name, v) {
-  if (v.isPnBuffer) {
+  if (isPnBuffer(v)) {
     if (v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
   } else if (!Array.isArray(v) && !plainView(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);
