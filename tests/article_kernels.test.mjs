@@ -65,6 +65,21 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: attention of scores far beyond exp's range (a softmax that does not subtract the row's largest score first gives Inf/Inf = NaN)`, () => {
+    // by hand: x = [[30, -30], [10, 5]], wq = wk = wv = I, d_k = 2: row 0's
+    // scores are [1800, 150]/√2, so its weights are [1, e^-1166.7] = [1, 0]
+    // and its output is v_0 = [30, -30]
+    const eye = new Float32Array([1, 0, 0, 1]);
+    const r = pn.attention(new Float32Array([30, -30, 10, 5]), { dModel: 2, wq: eye, wk: eye, wv: eye });
+    assert.deepEqual([...r.weights.subarray(0, 2)], [1, 0]);
+    assert.deepEqual([...r.out.subarray(0, 2)], [30, -30]);
+    // and against float64 attention (max-subtracted) at scores of about ±1e3
+    const x = normals(5 * 4, { seed: 9 }).map((v) => 40 * v), w = normals(16, { seed: 10 });
+    const { out, weights } = pn.attention(x, { dModel: 4, wq: w, wk: w, wv: w });
+    const ref = attention(x, w, w, w, { seqLen: 5, dModel: 4, dHead: 4 });
+    assert.ok(Math.max(...ref.weights.map((v, k) => Math.abs(v - weights[k]))) <= 1e-7 && out.every((v, k) => Math.abs(v - ref.out[k]) <= 1e-6 * (1 + Math.abs(ref.out[k]))), 'within float32 rounding of float64');
+  });
+
   test(`${name}: PE dot products, closest positions and the shift R(k)`, () => {
     const pe = pn.positionalEncoding({ seqLen: 40, dModel: 16, base: 100 });
     const g = pn.gram(pe, { cols: 16 });

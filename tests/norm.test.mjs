@@ -218,6 +218,11 @@ for (const { name, pn } of all) {
       const infRef = batchNorm(x, cols, { mean: runningMean, variance: runningVar, eps: 0 });
       const ei = compareValues(inf.y, infRef, ulp32);
       assert.ok(ei.err <= 0.6 && ei.compared === x.length, `inference: ${ei.err} ulp`);
+      // and with an eps that matters (0 above would not see where it goes): (x - m)/sqrt(v + eps)
+      const eps = Math.fround(0.25);
+      const infE = pn.batchNorm(x, { cols, training: false, runningMean, runningVar, eps });
+      const eie = compareValues(infE.y, batchNorm(x, cols, { mean: runningMean, variance: runningVar, eps }), ulp32);
+      assert.ok(eie.err <= 0.6 && eie.compared === x.length, `inference, eps ${eps}: ${eie.err} ulp`);
     }
   });
 
