@@ -20,8 +20,8 @@ int pn_colormap_rgba8(uint8_t *rgba, const float *x, int32_t n, float vmin,
   const uint8_t *lut = colormap_table(map);
   if (!lut || !isfinite(vmin) || !isfinite(vmax) || !(vmin < vmax))
     return PN_ERR_ARG;
-  /* index = floor(255·(x - vmin)/(vmax - vmin) + 0.5), clamped to [0, 255],
-   * in float64: vmax - vmin of any two finite floats (up to 6.8e38, down to
+  /* index = floor((x - vmin)·(255/(vmax - vmin)) + 0.5), clamped to [0, 255],
+   * in float64 (the scale once per call, not a division per value): vmax - vmin of any two finite floats (up to 6.8e38, down to
    * 1.4e-45) and every quotient stay finite there, so every finite x gets an
    * opaque colour; only NaN is transparent */
   const double lo = (double)vmin, scale = 255.0 / ((double)vmax - lo);

@@ -155,7 +155,11 @@ enum pn_pe_layout {
  * Accuracy: max abs error <= 2e-7 against float64 sin/cos for p < 2^20 and
  * d_model <= 8192 (measured 2.99e-8: the angles are carried in float64 and
  * rotated forward one position at a time, re-anchored with libm sin/cos
- * every PN_PE_ANCHOR rows, and rounded to float32 once).
+ * every PN_PE_ANCHOR rows, and rounded to float32 once); <= 1e-6 for p up
+ * to 2^31: w_i is within an ulp or two of base^(-2i/d_model) here and in
+ * any float64 formula, and p multiplies that (measured 6.6e-8 at 2^28,
+ * 1.8e-7 at 2^30, 4.4e-7 near 2^31 against the float64 formula, which is
+ * itself that far from the exact values).
  *
  * Preconditions: out != NULL; seq_len, d_model >= 1; seq_len·d_model <=
  * PN_MAX_ELEMENTS; base > 1 and finite; offset >= 0; offset + seq_len <= 2^31;
@@ -185,7 +189,9 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
  *   out[k] = f(p_k · w_i), p_k = pos_start + k·pos_step, k in [0, n)
  *   i = dim / 2, w_i = base^(-2i/d_model), f = sin for even dim, cos for odd.
  *
- * Accuracy: max abs error <= 2e-7 (float64 libm, rounded once).
+ * Accuracy: max abs error <= 2e-7 (float64 libm, rounded once) for |p_k| <
+ * 2^20; <= 1e-6 up to 2^31, as pn_pe_sinusoidal_f32 (measured 2.4e-7 near
+ * 2^31 against the float64 formula).
  * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; d_model >= 1;
  * 0 <= dim < d_model; base > 1; pos_start, pos_step finite and
  * |pos_start|, |pos_start + (n-1)·pos_step| <= 2^31.
@@ -237,7 +243,9 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * |x| up to FLT_MAX, deviations of any size, denormals — and every eps >= 0,
  * wherever the float64 result is a finite float32; inv_std_dev within 1e-5
  * relative where it is a normal float32, and mean within 1e-5·|mean| +
- * 1e-6·sd of the exact mean, sd the row's standard deviation: the sums'
+ * 1e-6·sd + 2^-149 of the exact mean, sd the row's standard deviation (the
+ * last term for a subnormal mean, which float32 holds only to its step:
+ * {0, 1.4e-45} has mean 7e-46, written 0 or 1.4e-45): the sums'
  * error scales with the spread, so a small mean of large values that
  * cancel is not held to 1e-5 of itself ([1e8, -1e8, 3, 0] gives 1.125 for
  * 0.75; measured at most 9.1e-8·sd beyond the relative term) —
@@ -263,10 +271,13 @@ int pn_layernorm_f32(float *y, float *mean, float *inv_std_dev, const float *x,
  * then writes it from cache instead (the same bits either way: a row's
  * result does not depend on the rows around it); a row whose blocks
  * overflow or underflow is redone in float64 (as LayerNorm).
- * Accuracy: max abs error <= 2e-6·max|y| + 2^-148 against float64 on every
- * finite input and eps >= 0 (the second term, two subnormal steps, for rows
- * whose every y is subnormal, where even the correctly rounded y is half a
- * step from float64); inv_rms within 1e-5 relative where it is a normal
+ * Accuracy: max abs error <= 2e-6·max|y| + 2^-148·max(1, max|gamma|)
+ * against float64 on every finite input and eps >= 0 (the second term, two
+ * subnormal steps, for rows whose every y is subnormal, where even the
+ * correctly rounded y is half a step from float64; with gamma, t = x·inv is
+ * rounded to float32 before it is multiplied by gamma, so a subnormal t
+ * carries up to half a step that |gamma| scales: x = {1, 2.8e-45}, gamma =
+ * {0, 1024}, eps = 0 gives y[1] 2.5e-43 from float64); inv_rms within 1e-5 relative where it is a normal
  * float32 (an all-zero row with eps = 0 gives inv_rms = Inf and y = NaN).
  * Preconditions and errors as pn_layernorm_f32. */
 int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
@@ -339,8 +350,9 @@ enum pn_rope_layout {
  *   interleaved:  (a, b) = (x[2i], x[2i+1])
  *   half-split:   (a, b) = (x[i],  x[i + rotary_dim/2])
  *   a' = a·cos(p·w_i) - b·sin(p·w_i),  b' = a·sin(p·w_i) + b·cos(p·w_i)
- * in float32 with cos/sin rounded once from float64 (so cos/sin are
- * correctly rounded, as PE). Dims at and beyond rotary_dim are copied.
+ * in float32 with cos/sin rounded once from float64, as PE (not always
+ * correctly rounded: a float64 value within its own error of a float32
+ * midpoint may round either way). Dims at and beyond rotary_dim are copied.
  * In place allowed.
  * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1;
  * batch·seq_len·heads·head_dim <= PN_MAX_ELEMENTS (PN_ERR_SIZE);
@@ -418,8 +430,10 @@ enum pn_rope_scaling_param {
  *   linear:   w_i / factor
  *   dynamic:  base' = base·(factor·s/orig - (factor - 1))^(dim/(dim-2)) with
  *             s = max(seq_len, orig); w_i from base'
- *   yarn:     low = floor(d(beta_fast)), high = ceil(d(beta_slow)) (no
- *             rounding when truncate = 0), clamped to [0, dim-1], where
+ *   yarn:     low = max(floor(d(beta_fast)), 0), high = min(ceil(d(beta_slow)),
+ *             dim-1) (no rounding when truncate = 0; as HF, each is
+ *             bounded on one side only, so beta values far outside the
+ *             usual 32 and 1 can give high < 0 or low > dim-1), where
  *             d(r) = dim·ln(orig/(2π·r))/(2·ln base); ramp_i = clamp((i -
  *             low)/(high - low), 0, 1) (high += 0.001 if equal);
  *             w_i = (w_i/factor)·ramp_i + w_i·(1 - ramp_i); attention factor
