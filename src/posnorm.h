@@ -294,9 +294,11 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * neither), as in ONNX BatchNormalization (opset 15):
  *   running = momentum·running + (1 - momentum)·batch     (biased batch var;
  *   note PyTorch uses the unbiased variance and the opposite momentum sense)
- * Statistics are accumulated in float64 (two passes) and y is formed in
- * float64, so every finite input gives a finite y within half an ulp of
- * float64 (within 5e-6 for |y| < 128)
+ * Statistics are accumulated in float64 (two passes: the second also takes
+ * Σ(x - m)/n, the part of the mean that m = Σx/n lost to its rounding, which
+ * y subtracts too: a column of 63161283 values 16777214, one 16777215, was
+ * 7.4e-6 off without it) and y is formed in float64, so every finite input
+ * gives a finite y within half an ulp of float64 (within 5e-6 for |y| < 128)
  * (a batch variance beyond FLT_MAX is returned as Inf). In place allowed.
  * With rows == 1 every y equals beta (the batch variance is 0): this is the
  * documented failure of BatchNorm at batch size 1, not an error. With eps

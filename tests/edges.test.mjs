@@ -4,7 +4,7 @@
 // for any finite vmin < vmax; minRowDistance with NaN rows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builds, rng } from './helpers.mjs';
+import { builds, rng, ulp32 } from './helpers.mjs';
 import { colormapIndex } from './reference/colormap.mjs';
 import { batchNorm, columnStats, exactMeanAndDeviation, layerNorm, rmsNorm } from './reference/norms.mjs';
 
@@ -133,6 +133,29 @@ for (const { name, pn } of all) {
       for (let j = 0; j < 2; j++) {
         assert.ok(Math.abs(got[j] - want[j]) <= 2e-6 * top + 2 ** -148 * Math.max(1, gmax), `gamma ${gamma}: y[${j}] ${got[j]} vs ${want[j]}`);
       }
+    }
+  });
+
+  test(`${name}: BatchNorm of a column of 63161283 near-equal values is within 5e-6 of the exact y (the float64 mean's rounding alone was 7.4e-6 off)`, () => {
+    // by hand: n values a = 16777214 but one a + 1 (both float32): mean a +
+    // 1/n, variance (n - 1)/n², so y = -1/√(n - 1) for the a's and √(n - 1)
+    // for the other (eps 0). Σx/n rounded to float64 is 9.3e-10 from the
+    // mean, and σ is 1.3e-4: without the mean's rest every y moved 7.4e-6
+    const n = 63161283, a = 16777214;
+    const buf = pn.alloc(n);
+    try {
+      const x = buf.array;
+      x.fill(a);
+      x[n >> 1] = a + 1;
+      const { mean, var: variance } = pn.batchNorm(buf, { cols: 1, eps: 0, out: buf });
+      const y = buf.array;
+      const low = -1 / Math.sqrt(n - 1), high = Math.sqrt(n - 1);
+      assert.ok(Math.abs(y[0] - low) <= 5e-6 && Math.abs(y[n - 1] - low) <= 5e-6, `y ${y[0]}, exact ${low}`);
+      assert.ok(Math.abs(y[n >> 1] - high) <= 0.5 * ulp32(high) + 1e-9 * high, `outlier ${y[n >> 1]}, exact ${high}`);
+      assert.equal(mean[0], a, 'the mean a + 1.6e-8 is a in float32');
+      assert.ok(Math.abs(variance[0] - (n - 1) / n / n) <= 1e-5 * variance[0], `var ${variance[0]}`);
+    } finally {
+      buf.free();
     }
   });
 
