@@ -19,7 +19,9 @@ const SCALINGS = {
 test('long-context: scores at the cursor, attention factors and full turns equal float64, for several settings', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=long-context&lang=en&train-len=1024&factor=8&dim=64&distance=5000`, { width: 900 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
-  for (const setting of [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }]) {
+  // the third changes base alone (and the cursor, for the wait below): the
+  // figure's cached frequencies and curves must follow it
+  for (const setting of [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }]) {
     if (setting) {
       const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
       await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
