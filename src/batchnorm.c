@@ -62,6 +62,9 @@ int pn_batchnorm_train_f32(float *y, float *batch_mean, float *batch_var,
       /* Σ(x - m)²/n about m, less the square of the mean's rest lo (about
        * the mean itself); NaN and Inf propagate as they did */
       lo[k] /= (double)rows;
+      /* with ±Inf or NaN in the column m is not finite and x - m gives NaN:
+       * the mean stays m (Σx/n, as the float64 formula) and y as before */
+      if (!isfinite(lo[k])) lo[k] = 0.0;
       v[k] = v[k] / (double)rows - lo[k] * lo[k];
       if (v[k] < 0.0) v[k] = 0.0;
       inv[k] = 1.0 / sqrt(v[k] + (double)eps);

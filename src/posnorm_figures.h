@@ -95,9 +95,10 @@ enum pn_colormap {
 /* pn_colormap_rgba8 — writes 4 bytes (R, G, B, A=255) per value, ready to be
  * an ImageData's data. The value is mapped to index
  * floor((x - vmin)·(255/(vmax - vmin)) + 0.5) clamped to [0, 255] of a
- * 256-entry table, computed in float64 (the scale taken once, so at an
- * exact half-way point, where 255·(x - vmin)/(vmax - vmin) + 0.5 is an
- * integer, the index may be one below it), so any finite vmin < vmax works —
+ * 256-entry table, computed in float64 (the scale taken once, not a division
+ * per value: where 255·(x - vmin)/(vmax - vmin) + 0.5 lies within a few
+ * float64 rounding errors of an integer, the index may be one off that
+ * formula's, either way), so any finite vmin < vmax works —
  * a range of 6.8e38 or of one denormal step — and every finite x (and ±Inf,
  * clamped) gets an opaque colour. NaN gives transparent black (0, 0, 0, 0).
  * Preconditions: rgba, x != NULL; 1 <= n <= PN_MAX_ELEMENTS; vmin < vmax,

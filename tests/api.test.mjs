@@ -62,8 +62,11 @@ test('init: the bytes of a build in any ArrayBufferView load, a DataView (which 
     const pe = pn.positionalEncoding({ seqLen: 2, dModel: 2 });
     assert.deepEqual([...pe], [0, 1, Math.fround(Math.sin(1)), Math.fround(Math.cos(1))], what);
   }
-  // a DataView of bytes that are no module is the same TypeError as a typed array's
+  // a DataView of bytes that are no module, or of a transferred buffer, is the same TypeError as a typed array's
   await assert.rejects(init({ wasm: new DataView(new ArrayBuffer(3)) }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.init: wasm is not a WebAssembly module'));
+  const gone = big.slice().buffer, dv = new DataView(gone, 3, bytes.length);
+  structuredClone(gone, { transfer: [gone] });
+  await assert.rejects(init({ wasm: dv }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.init: wasm is not a WebAssembly module'));
 });
 
 test('init: a wasm file or address that cannot be read is an Error naming wasm and the URL, with the I/O error as its cause', async () => {

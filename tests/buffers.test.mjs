@@ -186,6 +186,13 @@ for (const simd of [true, false]) {
     assert.throws(() => pn.layerNorm(x, { cols: 8, out: stale }), refused('out'));
     assert.throws(() => pn.layerNorm(stale, { cols: 8 }), refused('x'));
     assert.throws(() => pn.rmsNorm(x, { cols: 8, gamma: stale }), (e) => e instanceof TypeError && /^posnorm\.rmsNorm: gamma views a posnorm buffer that was freed/.test(e.message));
+    // where a call reads a user array itself, outside the kernels' argument checks
+    assert.throws(() => pn.ropeFrequencies({ dim: 16, scaling: { type: 'longrope', originalMaxPositions: 4, shortFactor: stale, longFactor: new Float32Array(8).fill(1) } }),
+      (e) => e instanceof TypeError && e.message.startsWith('posnorm.ropeFrequencies: scaling.shortFactor views a posnorm buffer that was freed'));
+    const c = pn.alloc(8).set([3, 3, 3, 3, 3, 3, 3, 3]);
+    assert.throws(() => c.set(stale), (e) => e instanceof TypeError && e.message.startsWith('posnorm.PnBuffer.set: source views a posnorm buffer that was freed'));
+    assert.deepEqual([...c.array], [3, 3, 3, 3, 3, 3, 3, 3], 'set wrote nothing');
+    c.free();
     assert.deepEqual([...b.array], [7, 7, 7, 7, 7, 7, 7, 7], 'the buffer that owns the bytes now is untouched');
     // b's own view works, in place; LayerNorm of 7s is 0 (a constant row gives beta)
     assert.deepEqual([...pn.layerNorm(b.array, { cols: 8, out: b.array }).y], [0, 0, 0, 0, 0, 0, 0, 0]);
@@ -208,6 +215,13 @@ for (const simd of [true, false]) {
       assert.throws(() => pn.layerNorm(new Float32Array(4), { cols: 4, gamma: p }), posing('layerNorm', 'gamma'), `layerNorm gamma, ${what}`);
       assert.throws(() => pn.positionalEncoding({ seqLen: 2, dModel: 2, out: p }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.positionalEncoding: out must be'), `PE out, ${what}`);
     }
+    // PnBuffer.set's source: it filled the buffer with NaN, or died on a private field
+    const target = pn.alloc(4).set([5, 5, 5, 5]);
+    for (const [what, p] of posers) {
+      assert.throws(() => target.set(p), (e) => e instanceof TypeError && e.message.startsWith('posnorm.PnBuffer.set: source is an object posing as a posnorm buffer'), `set, ${what}`);
+    }
+    assert.deepEqual([...target.array], [5, 5, 5, 5], 'set wrote nothing');
+    target.free();
     // a real buffer of the wrong type is named as one
     const ids = pn.alloc(4, 'i32');
     assert.throws(() => pn.layerNorm(ids, { cols: 4 }), (e) => e instanceof TypeError && e.message.endsWith('got a posnorm i32 buffer'));

@@ -132,6 +132,8 @@ for (const { name, pn } of all) {
       const top = Math.max(...want.map(Math.abs)), gmax = Math.max(...Array.from(g, Math.abs));
       for (let j = 0; j < 2; j++) {
         assert.ok(Math.abs(got[j] - want[j]) <= 2e-6 * top + 2 ** -148 * Math.max(1, gmax), `gamma ${gamma}: y[${j}] ${got[j]} vs ${want[j]}`);
+        // and what that term is for: at most half a subnormal step of t, times |γ|, and y's own rounding
+        assert.ok(Math.abs(got[j] - want[j]) <= 2 ** -24 * Math.abs(want[j]) + 2 ** -150 * (Math.abs(g[j]) + 1), `gamma ${gamma}: y[${j}] ${got[j]} vs ${want[j]}, beyond half a step times γ`);
       }
     }
   });
@@ -157,6 +159,17 @@ for (const { name, pn } of all) {
     } finally {
       buf.free();
     }
+  });
+
+  test(`${name}: BatchNorm's mean of a column with ±Inf is the float64 formula's (Σx/n: Inf, or NaN for Inf and -Inf), in the running mean too`, () => {
+    const x = new Float32Array([Infinity, 1, -Infinity, 2, 5, 7, Infinity, Infinity, 3]); // columns [Inf, 2, Inf], [1, 5, Inf], [-Inf, 7, 3]
+    const runningMean = new Float32Array(3), runningVar = new Float32Array(3).fill(1);
+    const r = pn.batchNorm(x, { cols: 3, runningMean, runningVar, momentum: 0 });
+    assert.deepEqual([...r.mean], [Infinity, Infinity, -Infinity]);
+    assert.deepEqual([...runningMean], [Infinity, Infinity, -Infinity]);
+    // (x - Inf) gives -Inf or NaN, so the variance and every y of those columns is NaN, as in float64
+    assert.ok([...r.var, ...r.y].every(Number.isNaN), `${[...r.var]} ${[...r.y]}`);
+    assert.ok(Number.isNaN(pn.batchNorm(new Float32Array([Infinity, -Infinity]), { cols: 1 }).mean[0]), 'Inf and -Inf: NaN');
   });
 
   test(`${name}: BatchNorm stays finite and within 2.5e-7 of float64 (posnorm.h promises 5e-6) over the whole float32 range`, () => {

@@ -34,7 +34,10 @@ export async function compileWasm(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     // any view of the bytes: WebAssembly.compile takes typed arrays but not
     // a DataView (an engine TypeError naming neither wasm nor posnorm)
-    const bytes = source instanceof DataView ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : source;
+    // (a detached one has no offset to read: no bytes, as a detached typed array)
+    const bytes = !(source instanceof DataView) ? source
+      : source.buffer.byteLength === 0 ? new Uint8Array(0)
+        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
     return compileBytes(() => WebAssembly.compile(bytes), 'its bytes');
   }
   if (typeof source === 'string' || source instanceof URL) {

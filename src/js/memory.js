@@ -72,6 +72,18 @@ export function viewOwner(view) {
   return viewOwners.get(view);
 }
 
+/**
+ * Throws when `v` is a view that `buf.array` handed out for a buffer freed
+ * since: a call that reads or writes it outside the kernels' argument
+ * checks (a scaling factor array, PnBuffer.set's source) would take
+ * another buffer's values once alloc() reused the bytes.
+ */
+export function refuseFreedView(fn, name, v) {
+  if (ArrayBuffer.isView(v) && viewOwners.get(v)?.freed) {
+    throw new TypeError(`posnorm.${fn}: ${name} views a posnorm buffer that was freed (a view kept from buf.array; its bytes may belong to another buffer now); pass a live buffer or a fresh buf.array`);
+  }
+}
+
 /** Records `view` as a view of `buf` (a fresh view returned in place of buf's). */
 export function noteViewOwner(view, buf) {
   if (buf !== undefined) viewOwners.set(view, buf);
@@ -283,12 +295,17 @@ export class PnBuffer {
    */
   set(source, offset = 0) {
     this.#live('set');
-    if (source instanceof PnBuffer) {
+    if (isPnBuffer(source)) {
       // its values (a PnBuffer has no indexed values of its own: read as an
       // array-like it gave NaN for every one, silently)
       if (source.freed) throw new TypeError('posnorm.PnBuffer.set: source is a PnBuffer that was freed');
       source = source.array;
+    } else if (source !== null && typeof source === 'object' && source.isPnBuffer === true) {
+      // not one alloc() made (isPnBuffer: true, or Object.create(buf)): it
+      // filled the buffer with NaN, or died on a private field
+      throw new TypeError('posnorm.PnBuffer.set: source is an object posing as a posnorm buffer (not one that alloc() or subarray() made)');
     }
+    refuseFreedView('PnBuffer.set', 'source', source);
     // the length is read once and checked before any value is read:
     // converting an array-like of length 2^32 first made a 16 GiB array and
     // read 2^32 values (the process was killed) before the offset check

@@ -18,7 +18,7 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, typedArrayTag, viewOwner } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag, viewOwner } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -216,6 +216,7 @@ function scalingArgs(fn, scaling, dim) {
       throw new TypeError(`posnorm.${fn}: scaling.${key} must be an array or a typed array of dim/2 = ${dim / 2} numbers, got ${posing ? `an object posing as a ${a.constructor.name} (a Proxy of one?): copy it into a new array first` : v.describe(a)}`);
     }
     if (tag !== undefined && isDetached(a)) throw new TypeError(`posnorm.${fn}: scaling.${key} is a detached typed array; take a fresh view`);
+    refuseFreedView(fn, `scaling.${key}`, a);
     if (a.length !== dim / 2) throw new RangeError(`posnorm.${fn}: scaling.${key} must hold dim/2 = ${dim / 2} factors, got ${a.length}`);
     // each value read once and checked as given (a string or a BigInt is
     // not converted); the kernel gets the values checked
