@@ -286,6 +286,19 @@ test('heatmap.moveCursor takes numbers and numeric strings, rounds, clamps, and 
     return out;
   });
   assert.deepEqual(r, [[2, 2, 2, 2], [2, 2, 2, 2], [2, 3, 2, 3], [2, 3, 2, 3], [0, 63, 0, 63], [29, 0, 29, 0]]);
+  // cursor written as a property is moveCursor (written unchecked, { pos: -1 } or a string threw at every repaint)
+  const set = await p.evaluate(async () => {
+    const el = document.querySelector('#h');
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const out = [];
+    for (const v of [{ pos: -1, dim: -1 }, { pos: 1.5, dim: 2.5 }, { pos: 'abc', dim: 0 }, null, 7, { pos: '4', dim: 1e9 }]) {
+      el.cursor = v;
+      await frame();
+      out.push([el.cursor.pos, el.cursor.dim, el.readout.pos, el.readout.dim, Object.isFrozen(el.cursor)]);
+    }
+    return out;
+  });
+  assert.deepEqual(set, [[0, 0, 0, 0, true], [2, 3, 2, 3, true], [2, 0, 2, 0, true], [2, 0, 2, 0, true], [2, 0, 2, 0, true], [4, 63, 4, 63, true]]);
   // sizes that shrink under the cursor take it with them, at once and with an event; sizes that do not, give none
   const shrunk = await p.evaluate(async () => {
     const el = document.querySelector('#h');

@@ -12,7 +12,9 @@ export declare class PosnormHeatmap extends PnFigure {
   base: number;
   /** attribute layout, default 'interleaved' */
   layout: 'interleaved' | 'concat';
-  cursor: { pos: number; dim: number };
+  /** The cursor's cell (frozen). Setting it is moveCursor(pos, dim): rounded, clamped, a posnorm-cursor event; a value that is not an object is ignored. */
+  get cursor(): { readonly pos: number; readonly dim: number };
+  set cursor(v: { pos: number | string; dim: number | string });
   moveCursor(pos: number, dim: number): void;
   /** The value under the cursor. */
   readonly readout: { pos: number; dim: number; value: number; fn: 'sin' | 'cos'; i: number; wavelength: number };

@@ -32,7 +32,7 @@ export class PosnormHeatmap extends PnFigure {
 
   constructor() {
     super();
-    this.cursor = { pos: 0, dim: 0 };
+    this._cursor = Object.freeze({ pos: 0, dim: 0 });
     this._key = '';
     this._image = null;
   }
@@ -84,6 +84,19 @@ export class PosnormHeatmap extends PnFigure {
     });
   }
 
+  /** The cursor's cell, frozen: a new object each time it moves. */
+  get cursor() { return this._cursor; }
+
+  /**
+   * `el.cursor = { pos, dim }` is moveCursor(pos, dim): the same rounding,
+   * clamping and event. Anything that is not an object (null, a number)
+   * leaves the cursor where it is: written unchecked, { pos: -1 } or a
+   * string broke every later repaint with an exception.
+   */
+  set cursor(v) {
+    if (v !== null && typeof v === 'object') this.moveCursor(v.pos, v.dim);
+  }
+
   /**
    * Moves the cursor to cell (pos, dim). Each is taken as a number (numeric
    * strings too), rounded to the nearest cell and clamped to the matrix;
@@ -98,7 +111,7 @@ export class PosnormHeatmap extends PnFigure {
     };
     const p = cell(pos, this.cursor.pos, this.seqLen), d = cell(dim, this.cursor.dim, this.dModel);
     if (p === this.cursor.pos && d === this.cursor.dim) return;
-    this.cursor = { pos: p, dim: d };
+    this._cursor = Object.freeze({ pos: p, dim: d });
     emit(this, 'posnorm-cursor', { ...this.cursor });
     this.invalidate();
   }
@@ -122,7 +135,7 @@ export class PosnormHeatmap extends PnFigure {
   _clampCursor() {
     const { pos, dim } = this.cursor;
     if (pos >= this.seqLen || dim >= this.dModel) {
-      this.cursor = { pos: Math.min(pos, this.seqLen - 1), dim: Math.min(dim, this.dModel - 1) };
+      this._cursor = Object.freeze({ pos: Math.min(pos, this.seqLen - 1), dim: Math.min(dim, this.dModel - 1) });
       emit(this, 'posnorm-cursor', { ...this.cursor });
     }
   }
