@@ -81,3 +81,22 @@ test('the properties figure\'s CSV right after a d_model change is the PE matrix
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('rope-config\'s CSV follows the config shown: a custom one still to paste, or a link that cannot be read, has no rows (it gave the preset before\'s)', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=rope-config&lang=en&preset=mistral-7b-v0.1`);
+  await startFigure(page, 'posnorm-rope-config');
+  const r = await page.evaluate(async () => {
+    const el = document.querySelector('posnorm-rope-config');
+    const header = 'pair,inv_freq_plain,inv_freq,wavelength,class\n';
+    const preset = el.toCsv().split('\n').length;
+    el.preset = 'custom';
+    const custom = el.toCsv();
+    el.config = 'AAAA'; // no packed config: shown as an error once unpacking fails
+    for (let k = 0; k < 100 && !el.result?.error; k++) await new Promise((res) => setTimeout(res, 50));
+    return { preset, custom: custom === header, bad: Boolean(el.result?.error) && el.toCsv() === header };
+  });
+  // Mistral 7B v0.1: head_dim 128, 64 pairs, a row each after the header
+  assert.deepEqual(r, { preset: 1 + 64 + 1, custom: true, bad: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
