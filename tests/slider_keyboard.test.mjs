@@ -62,3 +62,27 @@ test('block\'s heads slider steps 1 → 2 → 4 and back by the arrow keys', asy
     await context.close();
   }
 });
+
+test('a log slider rounded to integers moves by an arrow key at its smallest values too (precision pos 1 → 2 → 3; rope-config seqLen from 20), as the native step does higher up', async () => {
+  for (const [name, prop, start, keys, want] of [
+    ['precision', 'pos', 'Home', ['ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowLeft', 'ArrowLeft'], [1, 2, 3, 4, 3, 2, 1, 1]],
+    ['rope-config', 'seqLen', null, ['ArrowRight', 'ArrowRight', 'ArrowLeft'], [20, 21, 22, 21]],
+  ]) {
+    const tag = `posnorm-${name}`;
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en${start ? '' : '&seq-len=20'}`, { width: 1000 });
+    try {
+      await startFigure(page, tag);
+      const seen = [start ? (await press(page, tag, prop, start)).value : await page.evaluate(([t, p]) => document.querySelector(t)[p], [tag, prop])];
+      for (const key of keys) seen.push((await press(page, tag, prop, key)).value);
+      assert.deepEqual(seen, want, `${name} ${prop}`);
+      // higher up the slider's own step moves it: ×1.023 from 65536 (precision's default) rounds to 67057
+      if (name === 'precision') {
+        await page.evaluate((t) => { document.querySelector(t).pos = 65536; }, tag);
+        assert.equal((await press(page, tag, prop, 'ArrowRight')).value, Math.round(10 ** (Math.round(Math.log10(65536) * 100) / 100 + 0.01)));
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

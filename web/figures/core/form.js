@@ -8,8 +8,29 @@ let uid = 0;
 /** A slider's step: over log10 of the value for a log control. */
 const stepOf = (c) => (c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
 
+/**
+ * The value an arrow key gives a log slider whose values are rounded (to
+ * integers, say): the first step of the slider, in the key's direction,
+ * whose rounded value differs from the current one. At small integers the
+ * slider's own step (×1.023 for 0.01 of log10) rounds back to the value
+ * it left, and the figure puts the thumb back: ArrowRight at 1, or at
+ * anything up to about 21, did nothing. null where the native step already
+ * moves the value, or nothing lies that way.
+ */
+function arrowTarget(fig, c, dir) {
+  const now = fig[c.prop], step = stepOf(c);
+  const lo = bound(fig, c, 'min'), hi = bound(fig, c, 'max');
+  const from = Math.log10(now);
+  for (let k = 1; ; k++) {
+    const raw = 10 ** (from + dir * k * step);
+    if (raw < lo || raw > hi) return null;
+    const v = c.round(raw);
+    if (v !== now) return k === 1 ? null : v;
+  }
+}
+
 /** Builds the labelled native input for `c`; `onInput(value)` gets reader changes. */
-function buildControl(c, id, onInput) {
+function buildControl(fig, c, id, onInput) {
   const wrap = document.createElement('div');
   wrap.className = 'control';
   const label = document.createElement('label');
@@ -38,6 +59,17 @@ function buildControl(c, id, onInput) {
       const pos = Number(input.value);
       onInput(c.kind === 'log' ? 10 ** pos : pos);
     });
+    if (c.kind === 'log' && c.round) {
+      const keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
+      input.addEventListener('keydown', (e) => {
+        const dir = keys[e.key];
+        if (!dir || e.altKey || e.ctrlKey || e.metaKey) return;
+        const v = arrowTarget(fig, c, dir);
+        if (v === null) return;
+        e.preventDefault();
+        onInput(v);
+      });
+    }
   }
   input.id = id;
   input.name = c.prop;
@@ -101,7 +133,7 @@ export class ControlsForm {
     form.addEventListener('submit', (e) => e.preventDefault());
     for (const c of this.host.constructor.controls) {
       if (c.hidden) continue;
-      const entry = buildControl(c, `pn-${++uid}-${c.prop}`, (value) => this.host.request(c.prop, value, 'user'));
+      const entry = buildControl(this.host, c, `pn-${++uid}-${c.prop}`, (value) => this.host.request(c.prop, value, 'user'));
       form.append(entry.wrap);
       this._inputs.set(c.prop, entry);
     }
