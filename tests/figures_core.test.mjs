@@ -97,6 +97,38 @@ test('−0 is read as 0: setting it where the value is 0 changes nothing and fir
   await context.close();
 });
 
+test('a value between two steps of a control is rounded to the nearest step, halves up, in every figure (some rounded down, some to the nearest)', async () => {
+  const tags = ['block', 'depth', 'compare', 'properties', 'waveform', 'precision', 'long-context'];
+  const { page: p, context, problems } = await page(`${tags.map((t) => `<posnorm-${t}></posnorm-${t}>`).join('')}<script type="module" src="${MODULES}"></script>`);
+  const r = await p.evaluate(async (ts) => {
+    // the values are parsed whether a figure has started or not (most are off-screen here)
+    await Promise.all(ts.map((t) => customElements.whenDefined(`posnorm-${t}`)));
+    const out = [];
+    for (const t of ts) {
+      const el = document.querySelector(`posnorm-${t}`);
+      for (const c of el.constructor.controls) {
+        if (c.kind !== 'int' || !(c.step > 1) || typeof c.max === 'function') continue;
+        // from the second step above min: one past it, and the midpoint of it and the next
+        const at = c.min + c.step;
+        for (const v of [at + 1, at + c.step / 2]) {
+          el[c.prop] = v;
+          await new Promise((res) => setTimeout(res));
+          out.push([`${t}.${c.prop}`, v, el[c.prop], c.min, c.step]);
+        }
+      }
+    }
+    return out;
+  }, tags);
+  assert.ok(r.length >= 14, `${r.length} cases`);
+  for (const [name, v, got, min, step] of r) {
+    // nearest multiple of the step from min, halves up, worked here
+    const want = min + step * Math.floor((v - min) / step + 0.5);
+    assert.equal(got, want, `${name} = ${v}: ${got}, the nearest step is ${want}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('one parse rule for bad values; removing an attribute returns the default', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="128"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');

@@ -41,7 +41,7 @@ export class PosnormBlock extends PnFigure {
     { prop: 'norm', attr: 'norm', kind: 'choice', choices: ['layer', 'rms'], choiceLabels: { layer: 'normLayer', rms: 'normRms' }, def: 'layer', label: 'blockNorm' },
     { prop: 'pe', attr: 'pe', kind: 'choice', choices: ['on', 'off'], choiceLabels: { off: 'peOff', on: 'peOn' }, def: 'on', label: 'withPe' },
     { prop: 'gelu', attr: 'gelu', kind: 'choice', choices: ['erf', 'tanh'], choiceLabels: { erf: 'geluErf', tanh: 'geluTanh' }, def: 'erf', label: 'geluForm' },
-    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 8, max: 32, step: 8, def: 16, label: 'dModel', round: (v) => Math.max(8, v - (v % 8)) },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 8, max: 32, step: 8, def: 16, label: 'dModel', round: (v) => Math.max(8, 8 * Math.round(v / 8)) },
     // 1, 2 or 4 heads (d_model 8 is not split in 3): a slider over log10 by
     // log10(2), so each arrow key moves one head count either way (an int
     // slider that rounded 3 up to 4 could not step down from 4)

@@ -19,7 +19,7 @@ addKoreanStrings(koStrings);
 export class PosnormCompare extends PnFigure {
   static controls = [
     { prop: 'seqLen', attr: 'seq-len', kind: 'int', min: 4, max: 128, def: 32, label: 'seqLen' },
-    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 4, max: 128, step: 2, def: 32, label: 'dModel', round: (v) => v - (v % 2) },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 4, max: 128, step: 2, def: 32, label: 'dModel', round: (v) => Math.max(4, 2 * Math.round(v / 2)) },
     { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
     { prop: 'maxLen', attr: 'max-len', kind: 'int', min: 1, max: 128, def: 20, label: 'maxLen' },
     { prop: 'heads', attr: 'heads', kind: 'int', min: 1, max: 16, def: 8, label: 'heads' },

@@ -72,7 +72,7 @@ export class PosnormDepth extends PnFigure {
   static controls = [
     { prop: 'layers', attr: 'layers', kind: 'int', min: 1, max: MAX_LAYERS, def: 24, label: 'layers' },
     { prop: 'scale', attr: 'scale', kind: 'float', min: 0.1, max: 3, step: 0.05, def: 1, label: 'weightScale', round: (v) => Math.round(v * 100) / 100 },
-    { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, v - (v % 8)) },
+    { prop: 'width', attr: 'width', kind: 'int', min: 8, max: 64, step: 8, def: 32, label: 'width', round: (v) => Math.max(8, 8 * Math.round(v / 8)) },
     { prop: 'stack', attr: 'stack', kind: 'choice', choices: STACKS, choiceLabels: { encoder: 'depthEncoder', decoder: 'depthDecoder' }, def: 'encoder', label: 'depthStack' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 1, label: 'seed', hidden: true },
   ];

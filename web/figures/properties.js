@@ -17,7 +17,7 @@ addKoreanStrings(koStrings);
 
 export class PosnormProperties extends PnFigure {
   static controls = [
-    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 4, max: 256, step: 2, def: 64, label: 'dModel', round: (v) => v - (v % 2) },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 4, max: 256, step: 2, def: 64, label: 'dModel', round: (v) => Math.max(4, 2 * Math.round(v / 2)) },
     { prop: 'seqLen', attr: 'seq-len', kind: 'int', min: 2, max: 200, def: 50, label: 'seqLen' },
     { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
     { prop: 'k', attr: 'k', kind: 'int', min: 1, max: 50, def: 5, label: 'shiftK' },

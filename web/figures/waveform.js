@@ -22,7 +22,7 @@ export class PosnormWaveform extends PnFigure {
   static controls = [
     { prop: 'i', attr: 'i', kind: 'int', min: 0, max: (f) => Math.floor(f.dModel / 2) - 1, def: 4, label: 'pairIndex' },
     { prop: 'pos', attr: 'pos', kind: 'int', min: 0, max: X_MAX, def: 10, label: 'position' },
-    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 2, max: 1024, step: 2, def: 64, label: 'dModel', round: (v) => Math.max(2, v - (v % 2)) },
+    { prop: 'dModel', attr: 'd-model', kind: 'int', min: 2, max: 1024, step: 2, def: 64, label: 'dModel', round: (v) => Math.max(2, 2 * Math.round(v / 2)) },
     { prop: 'base', attr: 'base', kind: 'log', min: 100, max: 100000, def: 10000, label: 'base', round: (v) => Math.round(v) },
   ];
 
