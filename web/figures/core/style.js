@@ -13,9 +13,9 @@ export const FIGURE_CSS = `
   --pn-sin: #1d5fa8;
   --pn-cos: #b45309;
   --pn-ref-sin: #7c93b8;
-  --pn-ref-cos: #c9a27a;
+  --pn-ref-cos: #a9865f;
   --pn-bar-before: #7c93b8;
-  --pn-bar-after: #d08a4e;
+  --pn-bar-after: #b8783f;
   --pn-focus: #2563eb;
   --pn-font: system-ui, -apple-system, "Segoe UI", "Noto Sans KR", "Apple SD Gothic Neo", sans-serif;
   display: block;
