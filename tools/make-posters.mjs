@@ -28,6 +28,33 @@ try {
     for (const lang of ['ko', 'en']) {
       await page.goto(`${server.url}/web/figure.html?fig=${name}&lang=${lang}`);
       await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
+      // and what the figure computes after its first frame (depth's
+      // gradients, the PE error lines): a readout still pending shows a
+      // visible text ending in "…" (i18n: loading, depthGradPending,
+      // peErrorPending, rcUnpacking).
+      const settled = await page.waitForFunction((t) => {
+        const root = document.querySelector(t).shadowRoot;
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (n.data.trim().endsWith('…') && n.parentElement?.checkVisibility()) return false;
+        }
+        return true;
+      }, tag, { timeout: 30000 }).then(() => true, () => false);
+      // a result drawn on the canvas (depth's gradient plot says
+      // "computing the gradients…" there) repaints the figure when it
+      // comes: no repaint for 1 s, then
+      const quiet = await page.evaluate(async (t) => {
+        const el = document.querySelector(t);
+        let n = el.renderTimes.length, since = performance.now();
+        const until = since + 30000;
+        while (performance.now() < until) {
+          await new Promise((r) => setTimeout(r, 100));
+          if (el.renderTimes.length !== n) [n, since] = [el.renderTimes.length, performance.now()];
+          else if (performance.now() - since >= 1000) return true;
+        }
+        return false;
+      }, tag);
+      if (!settled || !quiet) console.warn(`${name}.${lang}: still ${settled ? 'repainting' : 'pending'} after 30 s; taken as it is`);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const frameHeight = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
