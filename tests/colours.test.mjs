@@ -19,17 +19,25 @@ const contrast = (a, b) => {
   return (hi + 0.05) / (lo + 0.05);
 };
 
-/** The custom properties of the first `:host {` block after `from` in the stylesheet. */
+/**
+ * The colour custom properties of the first `:host {` block after `from`
+ * in the stylesheet; every --pn- declaration but the font must be a
+ * #rrggbb this test can read (another notation would slip past it).
+ */
 function colours(from) {
   const at = FIGURE_CSS.indexOf(':host {', FIGURE_CSS.indexOf(from));
   const block = FIGURE_CSS.slice(at, FIGURE_CSS.indexOf('}', at));
-  return Object.fromEntries([...block.matchAll(/--pn-([a-z-]+):\s*(#[0-9a-f]{6});/g)].map((m) => [m[1], m[2]]));
+  const declared = [...block.matchAll(/--pn-([a-z-]+):\s*([^;]+);/g)].filter((m) => m[1] !== 'font');
+  for (const [, name, value] of declared) assert.match(value.trim(), /^#[0-9a-f]{6}$/, `--pn-${name}: ${value} is not a #rrggbb colour the test can check`);
+  return Object.fromEntries(declared.map((m) => [m[1], m[2].trim()]));
 }
 
 test('every curve, bar and text colour of the figures stands out from their background, in light and dark mode', () => {
   const schemes = { light: colours(''), dark: colours('prefers-color-scheme: dark') };
   for (const [scheme, c] of Object.entries(schemes)) {
     assert.ok(c.bg && Object.keys(c).length >= 12, `${scheme}: ${Object.keys(c)}`);
+    // dark mode sets every colour light mode does (one it left out would be light mode's on a dark background)
+    if (scheme === 'dark') assert.deepEqual(Object.keys(c).sort(), Object.keys(schemes.light).sort());
     for (const [name, hex] of Object.entries(c)) {
       if (name === 'bg' || name === 'grid') continue;
       const need = name === 'fg' || name === 'muted' ? 4.5 : 3;

@@ -100,3 +100,22 @@ test('rope-config\'s CSV follows the config shown: a custom one still to paste, 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('rope-config\'s CSV asked for before the figure has started is the header, and the figure then starts with its config (a first version cached an error there)', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=rope-config&lang=en`);
+  await startFigure(page, 'posnorm-rope-config');
+  const r = await page.evaluate(async () => {
+    // a second one, made but not yet on the page: not started
+    const el = document.createElement('posnorm-rope-config');
+    const early = el.toCsv();
+    document.body.append(el);
+    el.scrollIntoView();
+    for (let k = 0; k < 200 && !(el.result && 'ropeType' in el.result); k++) await new Promise((res) => setTimeout(res, 50));
+    return { early, error: el.result?.error ?? null, type: el.result?.ropeType, rows: el.toCsv().trim().split('\n').length };
+  });
+  assert.equal(r.early, 'pair,inv_freq_plain,inv_freq,wavelength,class\n');
+  // Llama 3.1 8B, the default preset: rope type llama3, head_dim 128, 64 pairs
+  assert.deepEqual([r.error, r.type, r.rows], [null, 'llama3', 1 + 64]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

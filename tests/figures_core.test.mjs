@@ -129,6 +129,27 @@ test('a value between two steps of a control is rounded to the nearest step, hal
   await context.close();
 });
 
+test('heatmap: a cursor written before the element is defined is applied (at the sizes written with it), and the accessor works after', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="a"></posnorm-heatmap><posnorm-heatmap id="b"></posnorm-heatmap>
+    <script>const a = document.querySelector('#a'); a.seqLen = 100; a.cursor = { pos: 80, dim: 7 }; document.querySelector('#b').cursor = { pos: -1, dim: 'x' };</script>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#a');
+  await started(p, '#b');
+  const r = await p.evaluate(async () => {
+    const frame = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const a = document.querySelector('#a'), b = document.querySelector('#b');
+    const out = { a: [a.cursor.pos, a.cursor.dim, Object.hasOwn(a, 'cursor'), Object.isFrozen(a.cursor)], b: [b.cursor.pos, b.cursor.dim, b.renderTimes.length > 0] };
+    a.moveCursor(5, 5);
+    await frame();
+    out.moved = [a.cursor.pos, a.cursor.dim, a.readout.pos, a.readout.dim];
+    return out;
+  });
+  // a: pos 80 of 100 rows, dim 7; b: pos -1 clamps to 0, 'x' leaves dim at 0, and b draws
+  assert.deepEqual(r, { a: [80, 7, false, true], b: [0, 0, true], moved: [5, 5, 5, 5] });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('one parse rule for bad values; removing an attribute returns the default', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="128"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');

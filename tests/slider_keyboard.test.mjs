@@ -75,6 +75,22 @@ test('a log slider rounded to integers moves by an arrow key at its smallest val
       const seen = [start ? (await press(page, tag, prop, start)).value : await page.evaluate(([t, p]) => document.querySelector(t)[p], [tag, prop])];
       for (const key of keys) seen.push((await press(page, tag, prop, key)).value);
       assert.deepEqual(seen, want, `${name} ${prop}`);
+      // held or pressed again and again, every press moves it, both ways (the
+      // first version stuck at 22 going up and at 25, 28, 30, 32 going down)
+      if (name === 'precision') {
+        const up = [], down = [];
+        for (let k = 0; k < 45; k++) up.push((await press(page, tag, prop, 'ArrowRight')).value);
+        for (let k = 0; k < 30; k++) down.push((await press(page, tag, prop, 'ArrowLeft')).value);
+        assert.ok(up.every((v, k) => v > (k ? up[k - 1] : 1)), `up: ${up}`);
+        assert.ok(down.every((v, k) => v < (k ? down[k - 1] : up.at(-1))), `down: ${down}`);
+        // right to left, the browser turns the arrows round, at small values as above them
+        await page.evaluate((t) => { const el = document.querySelector(t); el.dir = 'rtl'; el.pos = 5; }, tag);
+        const rtl = [(await press(page, tag, prop, 'ArrowLeft')).value];
+        await page.evaluate((t) => { document.querySelector(t).pos = 100; }, tag);
+        rtl.push((await press(page, tag, prop, 'ArrowLeft')).value);
+        assert.ok(rtl[0] > 5 && rtl[1] > 100, `ArrowLeft right to left: 5 → ${rtl[0]}, 100 → ${rtl[1]}`);
+        await page.evaluate((t) => { document.querySelector(t).dir = 'ltr'; }, tag);
+      }
       // higher up the slider's own step moves it: ×1.023 from 65536 (precision's default) rounds to 67057
       if (name === 'precision') {
         await page.evaluate((t) => { document.querySelector(t).pos = 65536; }, tag);

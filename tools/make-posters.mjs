@@ -40,16 +40,18 @@ try {
         }
         return true;
       }, tag, { timeout: 30000 }).then(() => true, () => false);
-      // a result drawn on the canvas (depth's gradient plot says
-      // "computing the gradients…" there) repaints the figure when it
-      // comes: no repaint for 1 s, then
+      // a result drawn on the canvas repaints the figure when it comes: no
+      // repaint for 1 s, then; depth's gradients (drawn on the canvas,
+      // "computing the gradients…" until then, from its kernel Worker,
+      // which may come later than that) are waited for by name
       const quiet = await page.evaluate(async (t) => {
         const el = document.querySelector(t);
+        const waiting = () => el.result !== undefined && el.result !== null && 'gradNorms' in el.result && el.result.gradNorms === null;
         let n = el.renderTimes.length, since = performance.now();
         const until = since + 30000;
         while (performance.now() < until) {
           await new Promise((r) => setTimeout(r, 100));
-          if (el.renderTimes.length !== n) [n, since] = [el.renderTimes.length, performance.now()];
+          if (el.renderTimes.length !== n || waiting()) [n, since] = [el.renderTimes.length, performance.now()];
           else if (performance.now() - since >= 1000) return true;
         }
         return false;

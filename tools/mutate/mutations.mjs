@@ -147,8 +147,18 @@ export const MUTATIONS = [
   // ---- BatchNorm -----------------------------------------------------------
   {
     id: 'batchnorm-unbiased', what: 'BatchNorm: the unbiased batch variance (PyTorch) in place of the biased one (ONNX)',
-    file: 'src/batchnorm.c', find: 'v[k] /= (double)rows;', replace: 'v[k] /= (double)(rows > 1 ? rows - 1 : 1);',
+    file: 'src/batchnorm.c', find: 'v[k] = v[k] / (double)rows - lo[k] * lo[k];', replace: 'v[k] = v[k] / (double)(rows > 1 ? rows - 1 : 1) - lo[k] * lo[k];',
     tests: ['norm::BatchNorm', 'edges::BatchNorm', 'kernel_sweep::batchNorm'],
+  },
+  {
+    id: 'batchnorm-mean-rest', what: 'BatchNorm: y leaves out the part of the mean that the float64 Σx/n lost to its rounding',
+    file: 'src/batchnorm.c', find: '- m[k]) - lo[k]) * inv[k])', replace: '- m[k]) - 0.0 * lo[k]) * inv[k])',
+    tests: ['edges::63161283'],
+  },
+  {
+    id: 'attention-softmax-no-max', what: "attention: the softmax does not subtract the row's largest score (Inf/Inf = NaN past exp's range)",
+    file: 'src/pn_f64.c', find: 'sum += (a[j] = exp(a[j] - top));', replace: 'sum += (a[j] = exp(a[j]));',
+    tests: ["article_kernels::scores far beyond exp's range"],
   },
   {
     id: 'batchnorm-momentum', what: 'BatchNorm: running mean weighted with 1 − momentum (PyTorch\'s sense) on the old value',
@@ -403,6 +413,11 @@ export const MUTATIONS = [
     id: 'js-readout-seed', what: "JS: residualStack's default read-out from another seed than the documented one",
     file: 'src/js/posnorm-core.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
     tests: ['depth_grad'],
+  },
+  {
+    id: 'js-freed-view', what: 'JS: a view kept from a freed buffer is held only to lie within some live buffer (another buffer took its bytes)',
+    file: 'src/js/posnorm-core.js', find: 'if (owner !== undefined && owner.freed) {', replace: 'if (owner !== undefined && owner.freed && false) {',
+    tests: ['buffers::a view kept from a freed buffer', 'norm_stats_out::a wrong meanOut'],
   },
   {
     id: 'js-yarn-beta-fast', what: 'JS: yarn betaFast defaults to 16 instead of 32',

@@ -33,6 +33,14 @@ export class PosnormHeatmap extends PnFigure {
   constructor() {
     super();
     this._cursor = Object.freeze({ pos: 0, dim: 0 });
+    // a cursor written before the element was defined is an own property
+    // that would hide the accessor below for good: taken off and applied,
+    // at the sizes asked for by then (the controls were replayed above)
+    if (Object.hasOwn(this, 'cursor')) {
+      const v = this.cursor;
+      delete this.cursor;
+      if (v !== null && typeof v === 'object') this._cursor = Object.freeze(this._cellOf(v.pos, v.dim));
+    }
     this._key = '';
     this._image = null;
   }
@@ -91,7 +99,8 @@ export class PosnormHeatmap extends PnFigure {
    * `el.cursor = { pos, dim }` is moveCursor(pos, dim): the same rounding,
    * clamping and event. Anything that is not an object (null, a number)
    * leaves the cursor where it is: written unchecked, { pos: -1 } or a
-   * string broke every later repaint with an exception.
+   * string broke every later repaint with an exception. It is clamped to
+   * the sizes when written, as moveCursor is: set seqLen and dModel first.
    */
   set cursor(v) {
     if (v !== null && typeof v === 'object') this.moveCursor(v.pos, v.dim);
@@ -104,16 +113,21 @@ export class PosnormHeatmap extends PnFigure {
    * number (NaN, 'abc', undefined) leaves that coordinate where it is.
    */
   moveCursor(pos, dim) {
+    const { pos: p, dim: d } = this._cellOf(pos, dim);
+    if (p === this.cursor.pos && d === this.cursor.dim) return;
+    this._cursor = Object.freeze({ pos: p, dim: d });
+    emit(this, 'posnorm-cursor', { ...this.cursor });
+    this.invalidate();
+  }
+
+  /** The cell moveCursor(pos, dim) goes to (its rules above), from the cursor's cell now. */
+  _cellOf(pos, dim) {
     const cell = (v, current, size) => {
       const n = typeof v === 'number' || typeof v === 'string' ? Number(v) : NaN;
       if (Number.isNaN(n) || (typeof v === 'string' && v.trim() === '')) return current;
       return Math.max(0, Math.min(size - 1, n === Infinity ? size - 1 : n === -Infinity ? 0 : Math.round(n)));
     };
-    const p = cell(pos, this.cursor.pos, this.seqLen), d = cell(dim, this.cursor.dim, this.dModel);
-    if (p === this.cursor.pos && d === this.cursor.dim) return;
-    this._cursor = Object.freeze({ pos: p, dim: d });
-    emit(this, 'posnorm-cursor', { ...this.cursor });
-    this.invalidate();
+    return { pos: cell(pos, this._cursor.pos, this.seqLen), dim: cell(dim, this._cursor.dim, this.dModel) };
   }
 
   /**

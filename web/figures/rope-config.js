@@ -352,8 +352,10 @@ export class PosnormRopeConfig extends PnFigure {
     // the config shown now: a custom one still to paste, or one that cannot
     // be read, has no rows (this._data, the last config computed, gave the
     // preset before's)
-    const src = this._source();
-    const d = src.config !== undefined ? this._compute(src) : null;
+    // (before the figure has started there is no posnorm to compute with:
+    // computing then cached an error under the config's key)
+    const src = this.pn ? this._source() : null;
+    const d = src?.config !== undefined ? this._compute(src) : null;
     if (!d?.r) return 'pair,inv_freq_plain,inv_freq,wavelength,class\n';
     return `pair,inv_freq_plain,inv_freq,wavelength,class\n${Array.from(d.ext.invFreq, (w, i) => [i, d.plain[i], w, (2 * Math.PI) / w, d.classes[i]].join(',')).join('\n')}\n`;
   }

@@ -9,15 +9,15 @@ let uid = 0;
 const stepOf = (c) => (c.kind === 'log' ? (c.logStep ?? 0.01) : (c.step ?? 1));
 
 /**
- * The value an arrow key gives a log slider whose values are rounded (to
- * integers, say): the first step of the slider, in the key's direction,
- * whose rounded value differs from the current one. At small integers the
- * slider's own step (×1.023 for 0.01 of log10) rounds back to the value
- * it left, and the figure puts the thumb back: ArrowRight at 1, or at
- * anything up to about 21, did nothing. null where the native step already
- * moves the value, or nothing lies that way.
+ * The next value of a log slider whose values are rounded (to integers,
+ * say) in direction `dir` (+1 up, -1 down) from the current one: the first
+ * step of the slider from it whose rounded value differs; null where
+ * nothing lies that way. For a key that moved the slider by one step to a
+ * value that rounds back to the one it left: at small integers that step
+ * (×1.023 for 0.01 of log10) did nothing, and the figure put the thumb
+ * back (ArrowRight at 1, or anywhere up to about 35).
  */
-function arrowTarget(fig, c, dir) {
+function nextValue(fig, c, dir) {
   const now = fig[c.prop], step = stepOf(c);
   const lo = bound(fig, c, 'min'), hi = bound(fig, c, 'max');
   const from = Math.log10(now);
@@ -25,7 +25,7 @@ function arrowTarget(fig, c, dir) {
     const raw = 10 ** (from + dir * k * step);
     if (raw < lo || raw > hi) return null;
     const v = c.round(raw);
-    if (v !== now) return k === 1 ? null : v;
+    if (v !== now) return v;
   }
 }
 
@@ -55,21 +55,31 @@ function buildControl(fig, c, id, onInput) {
     output = document.createElement('output');
     output.htmlFor = id;
     wrap.append(output);
+    // a log slider with rounded values: the slider's position before a
+    // key (the browser decides which way each key moves it: RTL and
+    // vertical sliders turn the arrows round), so that a key whose step
+    // rounds back to the same value goes on to the next value that way
+    let keyFrom = null;
+    if (c.kind === 'log' && c.round) {
+      input.addEventListener('keydown', () => { keyFrom = Number(input.value); });
+      input.addEventListener('keyup', () => { keyFrom = null; });
+      input.addEventListener('blur', () => { keyFrom = null; });
+    }
     input.addEventListener('input', () => {
       const pos = Number(input.value);
+      if (keyFrom !== null) {
+        const dir = Math.sign(pos - keyFrom);
+        keyFrom = pos; // a held key repeats keydown, and so this
+        if (dir !== 0 && c.round(10 ** pos) === fig[c.prop]) {
+          const v = nextValue(fig, c, dir);
+          if (v !== null) {
+            onInput(v);
+            return;
+          }
+        }
+      }
       onInput(c.kind === 'log' ? 10 ** pos : pos);
     });
-    if (c.kind === 'log' && c.round) {
-      const keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
-      input.addEventListener('keydown', (e) => {
-        const dir = keys[e.key];
-        if (!dir || e.altKey || e.ctrlKey || e.metaKey) return;
-        const v = arrowTarget(fig, c, dir);
-        if (v === null) return;
-        e.preventDefault();
-        onInput(v);
-      });
-    }
   }
   input.id = id;
   input.name = c.prop;
