@@ -68,19 +68,21 @@ export function isPnBuffer(v) {
 const viewOwners = new WeakMap();
 
 /** The PnBuffer whose `array` `view` is (undefined for a view made some other way). */
-export function viewOwner(view) {
+function viewOwner(view) {
   return viewOwners.get(view);
 }
 
 /**
  * Throws when `v` is a view that `buf.array` handed out for a buffer freed
- * since: a call that reads or writes it outside the kernels' argument
- * checks (a scaling factor array, PnBuffer.set's source) would take
- * another buffer's values once alloc() reused the bytes.
+ * since: a call that reads or writes it would take another buffer's values
+ * once alloc() reused the bytes. `heap`, where given, is the calling
+ * instance's: a buffer of another instance is named as one.
  */
-export function refuseFreedView(fn, name, v) {
-  if (ArrayBuffer.isView(v) && viewOwners.get(v)?.freed) {
-    throw new TypeError(`posnorm.${fn}: ${name} views a posnorm buffer that was freed (a view kept from buf.array; its bytes may belong to another buffer now); pass a live buffer or a fresh buf.array`);
+export function refuseFreedView(fn, name, v, heap) {
+  const owner = ArrayBuffer.isView(v) ? viewOwners.get(v) : undefined;
+  if (owner !== undefined && owner.freed) {
+    const whose = heap === undefined || owners.get(owner) === heap ? 'a posnorm buffer' : 'another posnorm instance\'s buffer';
+    throw new TypeError(`posnorm.${fn}: ${name} views ${whose} that was freed (a view kept from buf.array; its bytes may belong to another buffer now); pass a live buffer or a fresh buf.array`);
   }
 }
 

@@ -18,7 +18,7 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag, viewOwner } from './memory.js';
+import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -427,7 +427,7 @@ export class Posnorm {
    * writing there overwrites the allocator's own records — a later call then
    * dies with "memory access out of bounds" — or, once alloc() has reused
    * those bytes, another buffer's values. A view that `buf.array` handed
-   * out is held to its own buffer (memory.js, viewOwner); a view made some
+   * out is held to its own buffer (memory.js, refuseFreedView); a view made some
    * other way (a TypedArray subarray of buf.array, or one built over
    * memory.buffer) can only be held to lie within some live buffer.
    */
@@ -435,11 +435,7 @@ export class Posnorm {
     if (!ArrayBuffer.isView(data)) return;
     // a view that buf.array handed out is checked against its own buffer:
     // the bytes of a freed one may since lie within another live buffer
-    const owner = viewOwner(data);
-    if (owner !== undefined && owner.freed) {
-      const whose = ownerOf(owner) === this.#heap ? 'a posnorm buffer' : 'another posnorm instance\'s buffer';
-      throw new TypeError(`posnorm.${fn}: ${name} views ${whose} that was freed (a view kept from buf.array; its bytes may belong to another buffer now); pass a live buffer or a fresh buf.array`);
-    }
+    refuseFreedView(fn, name, data, this.#heap);
     if (data.buffer === this.#heap.memory.buffer) {
       if (!this.#heap.holds(data.byteOffset, data.byteLength)) {
         throw new TypeError(`posnorm.${fn}: ${name} views the module's memory outside every live posnorm buffer (was its buffer freed?); pass a live buffer or a fresh buf.array`);

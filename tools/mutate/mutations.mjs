@@ -416,7 +416,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-freed-view', what: 'JS: a view kept from a freed buffer is held only to lie within some live buffer (another buffer took its bytes)',
-    file: 'src/js/posnorm-core.js', find: 'if (owner !== undefined && owner.freed) {', replace: 'if (owner !== undefined && owner.freed && false) {',
+    file: 'src/js/memory.js', find: 'if (owner !== undefined && owner.freed) {', replace: 'if (owner !== undefined && owner.freed && false) {',
     tests: ['buffers::a view kept from a freed buffer', 'norm_stats_out::a wrong meanOut'],
   },
   {
