@@ -8,7 +8,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
-import { title } from './draw/plots.js';
+import { title, titleRowShifts } from './draw/plots.js';
 import { maxAbs } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
@@ -73,15 +73,20 @@ export class PosnormBnVsLn extends PnFigure {
     // each time (7–12 ms of page faults a frame, docs/decisions.md); the
     // matrix keeps square cells within 60 … PANEL_H px, from the panel's top
     const pw = (width - 16 * cols) / cols, mh = Math.min(PANEL_H, Math.max(60, (pw * r.B) / r.H));
-    const height = (PANEL_H + 30) * (3 / cols) + 6;
+    // (a title wider than its panel wraps, and its row moves down by as
+    // much: the titles do not change with the controls)
+    const labels = [t.matInput, t.matBn, t.matLn];
+    const sizing = this.canvas.getContext('2d');
+    const shifts = titleRowShifts(sizing, labels, cols, () => pw);
+    const height = (PANEL_H + 30) * (3 / cols) + 6 + shifts.at(-1);
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (PANEL_H + 30), w: pw, h: mh });
+    const rect = (k) => ({ x: 8 + (k % cols) * (pw + 16), y: 22 + Math.floor(k / cols) * (PANEL_H + 30) + shifts[Math.floor(k / cols)], w: pw, h: mh });
     const lim = maxAbs([r.x]);
-    const panels = [[t.matInput, r.x, lim], [t.matBn, r.bn.y, 3], [t.matLn, r.ln.y, 3]];
+    const panels = [[labels[0], r.x, lim], [labels[1], r.bn.y, 3], [labels[2], r.ln.y, 3]];
     panels.forEach(([label, data, l], k) => {
       const q = rect(k);
-      title(this, ctx, label, q.x, q.y - 5);
+      title(this, ctx, label, q.x, q.y - 5, pw);
       drawMatrix(this, ctx, (this[`_m${k}`] ??= {}), data, r.B, r.H, q, { vmin: -l, vmax: l });
       // the axis the statistics run over: a column for BatchNorm, a row for LayerNorm
       ctx.strokeStyle = this.color('--pn-fg');

@@ -6,7 +6,7 @@ import { PnFigure } from './core/base.js';
 import { createPlot, createReadout, fitCanvas, canvasWidth, setText, showTable } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';
-import { drawLines, legend, title } from './draw/plots.js';
+import { drawLines, legend, title, titleRowShifts } from './draw/plots.js';
 import { PeErrorLine } from './draw/pe-error.js';
 import { maxAbs } from './draw/extent.js';
 import { rowDots } from './draw/row-dots.js';
@@ -109,25 +109,32 @@ export class PosnormCompare extends PnFigure {
     const width = canvasWidth(this.canvas) || 300;
     const cols = width >= 560 ? 2 : 1;
     const pw = (width - 20 * cols) / cols, ph = Math.min(200, Math.max(120, pw * 0.6));
-    const height = (ph + 34) * (4 / cols) + 10;
+    const titles = [t.cmpSin, t.cmpLearned(maxLen), t.cmpRope(offset), t.cmpAlibi(head, fmt(slopes[head], 4))];
+    // a row of panels moves down by the most its titles wrap on a narrow
+    // canvas (the rows below with it), and the canvas grows by as much
+    const sizing = this.canvas.getContext('2d');
+    // (each title with its controls' longest values: max_len 128, offset 100, head 15 and its slope)
+    const widest = [t.cmpSin, t.cmpLearned(128), t.cmpRope(100), t.cmpAlibi(15, '0.003906')];
+    const shifts = titleRowShifts(sizing, titles.map((text, k) => [text, widest[k]]), cols, () => pw);
+    const height = (ph + 34) * (4 / cols) + 10 + shifts.at(-1);
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const rect = (k) => ({ x: 10 + (k % cols) * (pw + 20), y: 24 + Math.floor(k / cols) * (ph + 34), w: pw, h: ph });
+    const rect = (k) => ({ x: 10 + (k % cols) * (pw + 20), y: 24 + Math.floor(k / cols) * (ph + 34) + shifts[Math.floor(k / cols)], w: pw, h: ph });
     const r0 = rect(0), r1 = rect(1), r2 = rect(2), r3 = rect(3);
-    title(this, ctx, t.cmpSin, r0.x, r0.y - 6);
+    title(this, ctx, titles[0], r0.x, r0.y - 6, pw);
     drawMatrix(this, ctx, (this._a ??= {}), pe, seqLen, dModel, r0, { key: peKey });
-    title(this, ctx, t.cmpLearned(maxLen), r1.x, r1.y - 6);
+    title(this, ctx, titles[1], r1.x, r1.y - 6, pw);
     drawMatrix(this, ctx, (this._b ??= {}), learned, lr, dModel, { ...r1, h: (r1.h * lr) / seqLen }, { vmin: -1.5, vmax: 1.5, key: learnedKey });
     if (lr < seqLen) {
       ctx.fillStyle = this.color('--pn-grid');
       ctx.fillRect(r1.x, r1.y + (r1.h * lr) / seqLen, r1.w, r1.h - (r1.h * lr) / seqLen);
     }
-    title(this, ctx, t.cmpRope(offset), r2.x, r2.y - 6);
+    title(this, ctx, titles[2], r2.x, r2.y - 6, pw);
     const lim = maxAbs([s0, s1], 1e-6);
     const inner = { x: r2.x + 34, y: r2.y, w: r2.w - 34, h: r2.h - 18 };
     drawLines(this, ctx, inner, [{ ys: s0, colour: this.color('--pn-sin') }, { ys: s1, colour: this.color('--pn-accent'), dash: [5, 4] }], { yMin: -lim, yMax: lim });
     legend(this, ctx, [['0', this.color('--pn-sin')], [String(offset), this.color('--pn-accent'), [5, 4]]], inner.x + 4, inner.y + 8);
-    title(this, ctx, t.cmpAlibi(head, fmt(slopes[head], 4)), r3.x, r3.y - 6);
+    title(this, ctx, titles[3], r3.x, r3.y - 6, pw);
     const sq = Math.min(r3.w * 0.6, r3.h);
     drawMatrix(this, ctx, (this._c ??= {}), bias, seqLen, seqLen, { ...r3, w: sq, h: sq }, { map: 'sequential', vmin: slopes[head] * -(seqLen - 1), vmax: 0, key: `${alibiKey}|${head}` });
     // every head's slope as a bar (log scale), the shown head in the accent colour

@@ -10,7 +10,7 @@ import { emit } from './core/element.js';
 import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, title } from './draw/plots.js';
+import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
 import { positiveRange } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
@@ -333,13 +333,24 @@ export class PosnormDepth extends PnFigure {
     const width = canvasWidth(this.canvas) || 300;
     const wide = width >= 620;
     const ph = Math.round(Math.min(300, Math.max(200, (wide ? width / 2 : width) * 0.5)));
-    const height = wide ? ph + 70 : 2 * ph + 110;
+    const entries = BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]);
+    const pw = wide ? (width - 120) / 2 : width - 56;
+    // the panels start below the legend's last row and their titles' lines
+    // (wrapped on a narrow canvas; the gradients' panel makes room for the
+    // longer of its title and its pending note, so it does not move when
+    // they arrive), and the canvas ends 22 px below the last (its x labels)
+    const gradTitle = grads ? t.depthGradTitle : this._gradFailedKey === this._gradInputs() ? t.depthGradFailed : t.depthGradPending;
+    const sizing = this.canvas.getContext('2d');
+    const top = legendBottom(sizing, entries, 44, 12);
+    const extraA = titleExtra(sizing, t.depthStdTitle, titleRoom(sizing, 4));
+    const roomB = titleRoom(sizing, wide ? pw + 68 : 4);
+    const extraB = Math.max(titleExtra(sizing, t.depthGradTitle, roomB), titleExtra(sizing, gradTitle, roomB));
+    const a = { x: 44, y: top + 36 + (wide ? Math.max(extraA, extraB) : extraA), w: pw, h: ph };
+    const b = wide ? { x: 44 + pw + 64, y: a.y, w: pw, h: ph } : { x: 44, y: a.y + ph + 64 + extraB, w: pw, h: ph };
+    const height = b.y + ph + 22;
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const top = legend(this, ctx, BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]), 44, 12);
-    const pw = wide ? (width - 120) / 2 : width - 56;
-    const a = { x: 44, y: top + 36, w: pw, h: ph };
-    const b = wide ? { x: 44 + pw + 64, y: top + 36, w: pw, h: ph } : { x: 44, y: top + ph + 100, w: pw, h: ph };
+    legend(this, ctx, entries, 44, 12);
     const layerX = (rect, k) => rect.x + (this.layers > 1 ? (k / (this.layers - 1)) * rect.w : rect.w / 2);
     // notes in a panel (what it leaves out), wrapped to about half its
     // width, on the panel's background, where the fewest of the drawn points
@@ -453,7 +464,7 @@ export class PosnormDepth extends PnFigure {
         gradOverflows.push(t.depthGradOverflow(t[key], ranges, count));
       });
       note(b, gradOverflows, grads, Yb);
-    } else title(this, ctx, this._gradFailedKey === this._gradInputs() ? t.depthGradFailed : t.depthGradPending, b.x - 40, b.y - 10);
+    } else title(this, ctx, gradTitle, b.x - 40, b.y - 10);
     const lastOf = (k) => {
       const over = overflows.find((o) => o.k === k);
       return over ? t.depthOverflow(over.layer) : fmt(stds[k][this.layers - 1], 4);

@@ -9,7 +9,7 @@ import koStrings from '../i18n/ko/long-context.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, title } from './draw/plots.js';
+import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
 import { hRule, vRule } from './draw/axes.js';
 import { extent, maxAbs } from './draw/extent.js';
 import { rowDots } from './draw/row-dots.js';
@@ -140,14 +140,22 @@ export class PosnormLongContext extends PnFigure {
     const width = canvasWidth(this.canvas) || 300;
     const wide = width >= 620;
     const ph = Math.min(240, Math.max(150, (wide ? width / 2 : width) * 0.5));
-    const height = wide ? ph + 70 : 2 * ph + 130;
+    const colours = METHODS.map((m) => this.color(m.colour));
+    const entries = METHODS.map((m, k) => [t[`lcMethod_${m.key}`], colours[k], m.dash]);
+    const pw = wide ? (width - 90) / 2 : width - 60;
+    // the panels start below the legend's last row, and below their titles'
+    // lines where a narrow canvas wraps them; the canvas ends 22 px below
+    // the last panel (its x labels)
+    const sizing = this.canvas.getContext('2d');
+    const top = Math.max(52, legendBottom(sizing, entries, 4, 12) + 26);
+    const extraA = titleExtra(sizing, t.lcWavesTitle, titleRoom(sizing, 6));
+    const extraB = titleExtra(sizing, t.lcScoreTitle, wide ? titleRoom(sizing, pw + 50) : titleRoom(sizing, 6));
+    const a = { x: 46, y: top + (wide ? Math.max(extraA, extraB) : extraA), w: pw, h: ph };
+    const b = wide ? { x: 46 + pw + 44, y: a.y, w: pw - 10, h: ph } : { x: 46, y: a.y + ph + 70 + extraB, w: pw, h: ph };
+    const height = b.y + ph + (wide ? 18 : 22);
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const colours = METHODS.map((m) => this.color(m.colour));
-    const pw = wide ? (width - 90) / 2 : width - 60;
-    const a = { x: 46, y: 52, w: pw, h: ph };
-    const b = wide ? { x: 46 + pw + 44, y: 52, w: pw - 10, h: ph } : { x: 46, y: ph + 122, w: pw, h: ph };
-    legend(this, ctx, METHODS.map((m, k) => [t[`lcMethod_${m.key}`], colours[k], m.dash]), 4, 12);
+    legend(this, ctx, entries, 4, 12);
     // (a) wavelengths per pair, log axis, with L and factor·L
     title(this, ctx, t.lcWavesTitle, a.x - 40, a.y - 8);
     const waves = r.methods.map((m, k) => ({ ys: m.wavelengths, colour: colours[k], dash: METHODS[k].dash }));

@@ -18,7 +18,7 @@ import koStrings from '../i18n/ko/precision.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, title } from './draw/plots.js';
+import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
 import { vRule, xLabels } from './draw/axes.js';
 
 export { configure } from './core/runtime.js';
@@ -297,12 +297,18 @@ export class PosnormPrecision extends PnFigure {
     const code = this._code();
     this.result = { ...c, type: this.type, compute: this.type === 'float32' ? 'float32' : this.compute, ...r.breaks, crossover: r.crossover, samples: r.rows.map(({ row: _, ...rest }) => rest) };
     const width = canvasWidth(this.canvas) || 300;
-    const height = Math.round(Math.min(380, Math.max(260, width * 0.55)));
+    const names = { err32: t.precErrCode(code), blur: t.precBlur, err64: t.precErr64, dist64: t.precDist64, dist32: t.precDistCode(code) };
+    const entries = LINES.map(([key, colour, dash]) => [names[key], this.color(colour), dash]);
+    const heading = t.precTitle(this.dModel);
+    // a title wrapped on a narrow canvas pushes the plot down, and the
+    // canvas grows by as much (the room taken for d_model's longest value)
+    const sizing = this.canvas.getContext('2d');
+    const top = legendBottom(sizing, entries, 4, 12), extra = titleExtra(sizing, [heading, t.precTitle(1024)], titleRoom(sizing, 4));
+    const height = Math.round(Math.min(380, Math.max(260, width * 0.55))) + extra;
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
-    const names = { err32: t.precErrCode(code), blur: t.precBlur, err64: t.precErr64, dist64: t.precDist64, dist32: t.precDistCode(code) };
-    const top = legend(this, ctx, LINES.map(([key, colour, dash]) => [names[key], this.color(colour), dash]), 4, 12);
-    const rect = { x: 50, y: top + 34, w: width - 62, h: height - top - 68 };
+    legend(this, ctx, entries, 4, 12);
+    const rect = { x: 50, y: top + 34 + extra, w: width - 62, h: height - top - 68 - extra };
     // (a sample the type cannot hold, null, is left out of its line: NaN)
     const series = LINES.map(([key, colour, dash]) => ({ ys: r.rows.map((sample) => sample[key] ?? NaN), colour: this.color(colour), dash }));
     // the y range: the positive values of every series (in loops: a
@@ -316,13 +322,11 @@ export class PosnormPrecision extends PnFigure {
         }
       }
     }
-    title(this, ctx, t.precTitle(this.dModel), 4, top + 20);
-    // x: sample index over log-spaced positions
-    drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: yMin / 2, yMax: yMax * 2, log: true });
-    // the positions as powers of two, over the sample indices drawLines wrote
+    title(this, ctx, heading, 4, top + 20 + extra);
+    // x: sample index over log-spaced positions, labelled below as the
+    // positions' powers of two
+    drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: yMin / 2, yMax: yMax * 2, log: true, xAxis: false });
     const X = (p) => rect.x + (Math.log(p) / Math.log(r.ps.at(-1))) * rect.w;
-    ctx.fillStyle = this.color('--pn-bg');
-    ctx.fillRect(rect.x - 2, rect.y + rect.h + 2, rect.w + 4, 16);
     const step = this.maxExp > 16 ? 4 : 2;
     xLabels(this, ctx, Array.from({ length: Math.floor(this.maxExp / step) + 1 }, (_, k) => k * step), (e) => X(2 ** e), rect.y + rect.h + 4, (e) => `2^${e}`);
     vRule(this, ctx, rect, X(Math.max(1, c.p)));

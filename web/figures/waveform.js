@@ -9,6 +9,7 @@ import { strokeCurve } from './draw/curve.js';
 import { fmt, signed, ticks } from './draw/format.js';
 import { vRule, xLabels, yGrid } from './draw/axes.js';
 import { PeErrorLine } from './draw/pe-error.js';
+import { title, titleExtra, titleRoom } from './draw/plots.js';
 
 export { configure } from './core/runtime.js';
 
@@ -93,32 +94,37 @@ export class PosnormWaveform extends PnFigure {
   render() {
     const t = this.t;
     const width = canvasWidth(this.canvas) || 300;
-    const height = Math.round(Math.min(420, Math.max(260, width * 0.5)));
-    const { ctx, dpr } = fitCanvas(this.canvas, height);
-    const panelH = (height - MARGIN.top * 2 - MARGIN.bottom) / 2;
     const g = { x0: MARGIN.left, w: width - MARGIN.left - MARGIN.right };
-    this._geom = g;
-    const n = Math.max(2, Math.min(4096, Math.round(g.w * dpr)));
     // the readout's peSample calls may grow the memory, which detaches views
     // of it: they come first, and the curves' views are read after the last call
     const r = this._readout();
     this.readout = r;
+    // a panel's title wrapped on a narrow canvas moves its panel (and the
+    // next) down, and the canvas grows by as much
+    const titles = [t.waveformPanel(t.reference, fmt(r.ref.wavelength, 5)), t.waveformPanel(t.selected(this.i), fmt(r.sel.wavelength, 5))];
+    const sizing = this.canvas.getContext('2d');
+    // (the chosen pair's title at its longest, i = 511 and a wavelength of
+    // six digits, fits on one line from 320 px: tests/figure_text.test.mjs
+    // drags i and base there and checks that the height stays)
+    const [extra0, extra1] = titles.map((text) => titleExtra(sizing, text, titleRoom(sizing, g.x0)));
+    const plainHeight = Math.round(Math.min(420, Math.max(260, width * 0.5)));
+    const panelH = (plainHeight - MARGIN.top * 2 - MARGIN.bottom) / 2;
+    const height = plainHeight + extra0 + extra1;
+    const { ctx, dpr } = fitCanvas(this.canvas, height);
+    this._geom = g;
+    const n = Math.max(2, Math.min(4096, Math.round(g.w * dpr)));
     const [s0, c0, si, ci] = this._samples(n);
-    const fg = this.color('--pn-fg'), muted = this.color('--pn-muted'), grid = this.color('--pn-grid');
     ctx.clearRect(0, 0, width, height);
     ctx.font = '11px system-ui, sans-serif';
     const X = (p) => g.x0 + (p / X_MAX) * g.w;
     const panels = [
-      { top: MARGIN.top, title: t.reference, curves: [[s0, '--pn-ref-sin', 'sin'], [c0, '--pn-ref-cos', 'cos']], vals: r.ref },
-      { top: MARGIN.top * 2 + panelH, title: t.selected(this.i), curves: [[si, '--pn-sin', 'sin'], [ci, '--pn-cos', 'cos']], vals: r.sel },
+      { top: MARGIN.top + extra0, title: titles[0], curves: [[s0, '--pn-ref-sin', 'sin'], [c0, '--pn-ref-cos', 'cos']], vals: r.ref },
+      { top: MARGIN.top * 2 + panelH + extra0 + extra1, title: titles[1], curves: [[si, '--pn-sin', 'sin'], [ci, '--pn-cos', 'cos']], vals: r.sel },
     ];
     for (const p of panels) {
       const Y = (v) => p.top + ((1 - v) / 2) * panelH;
       yGrid(this, ctx, { x: g.x0, w: g.w }, [-1, 0, 1], Y, { label: signed, gap: 5 });
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'bottom';
-      ctx.fillStyle = fg;
-      ctx.fillText(t.waveformPanel(p.title, fmt(p.vals.wavelength, 5)), g.x0, p.top - 10);
+      title(this, ctx, p.title, g.x0, p.top - 10);
       for (const [data, colourVar, name] of p.curves) {
         ctx.strokeStyle = this.color(colourVar);
         strokeCurve(ctx, n, (k) => g.x0 + (k / (n - 1)) * g.w, (k) => Y(data[k]), { width: 2, dash: name === 'cos' ? [6, 3] : [] });
@@ -130,7 +136,8 @@ export class PosnormWaveform extends PnFigure {
     }
     // x axis and marker
     xLabels(this, ctx, ticks(0, X_MAX, Math.max(2, Math.floor(g.w / 70))), X, height - MARGIN.bottom + 8);
-    vRule(this, ctx, { y: MARGIN.top - 2, h: height - MARGIN.bottom + 4 - (MARGIN.top - 2) }, X(this.pos), { width: 1.5 });
+    const top = panels[0].top - 2;
+    vRule(this, ctx, { y: top, h: height - MARGIN.bottom + 4 - top }, X(this.pos), { width: 1.5 });
 
     const v7 = (x) => x.toFixed(7);
     setText(this._readoutEl, t.waveformReadout({

@@ -3,6 +3,8 @@
 // colour scale. Every helper sets the canvas state it draws with; labels
 // are in the muted colour and the figures' 11 px font.
 
+import { canvasWidth } from './canvas.js';
+
 const FONT = '11px system-ui, sans-serif';
 
 function labelStyle(fig, ctx, align, baseline) {
@@ -12,12 +14,21 @@ function labelStyle(fig, ctx, align, baseline) {
   ctx.textBaseline = baseline;
 }
 
-/** Under a horizontal axis at y: a 4 px tick at X(v) for each value, its label (label(v)) below. */
+/**
+ * A label centred at x, moved in as far as it must to stay on the canvas
+ * (the last tick of an axis that runs to the right edge: "2^24" was cut).
+ */
+function centredLabel(ctx, text, x, y) {
+  const half = ctx.measureText(text).width / 2, right = canvasWidth(ctx.canvas) || Infinity;
+  ctx.fillText(text, Math.max(half + 1, Math.min(right - half - 1, x)), y);
+}
+
+/** Under a horizontal axis at y: a 4 px tick at X(v) for each value, its label (label(v)) below, kept on the canvas. */
 export function xTicks(fig, ctx, values, X, y, label = String) {
   labelStyle(fig, ctx, 'center', 'top');
   for (const v of values) {
     ctx.fillRect(X(v), y, 1, 4);
-    ctx.fillText(label(v), X(v), y + 5);
+    centredLabel(ctx, label(v), X(v), y + 5);
   }
 }
 
@@ -30,10 +41,10 @@ export function yTicks(fig, ctx, values, Y, x, label = String) {
   }
 }
 
-/** Labels only, centred under X(v) at y. */
+/** Labels only, centred under X(v) at y, kept on the canvas. */
 export function xLabels(fig, ctx, values, X, y, label = String) {
   labelStyle(fig, ctx, 'center', 'top');
-  for (const v of values) ctx.fillText(label(v), X(v), y);
+  for (const v of values) centredLabel(ctx, label(v), X(v), y);
 }
 
 /**

@@ -5,20 +5,76 @@ import { canvasWidth } from './canvas.js';
 import { strokeCurve } from './curve.js';
 import { fmt, ticks } from './format.js';
 
-/** A small title above a panel. */
-export function title(fig, ctx, text, x, y) {
+const TITLE_FONT = '12px system-ui, sans-serif';
+const TITLE_LINE = 14;
+
+/**
+ * The lines a title takes in `room` px: the text broken at spaces where it
+ * is wider (a word wider than the room keeps a line of its own), so that a
+ * title on a phone's canvas wraps instead of running off its right edge.
+ */
+export function titleLines(ctx, text, room) {
+  ctx.font = TITLE_FONT;
+  if (!(room > 0) || ctx.measureText(text).width <= room) return [text];
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const longer = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(longer).width > room) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * The height a title in `room` px takes above its last line (0 when it
+ * fits on one). Given several texts, the most any of them takes: a figure
+ * whose title holds a control's value passes the title at that control's
+ * longest value as well, so that the layout (and the page under a reader's
+ * pointer) does not move when a drag changes the wrap.
+ */
+export function titleExtra(ctx, texts, room) {
+  return Math.max(...[texts].flat().map((text) => TITLE_LINE * (titleLines(ctx, text, room).length - 1)));
+}
+
+/**
+ * For panels in rows of `cols` with titles `titles` (each a text, or texts
+ * as titleExtra takes them), in `room(column)` px each: how far each row
+ * moves down for the titles wrapped in it and in the rows above.
+ */
+export function titleRowShifts(ctx, titles, cols, room) {
+  let shift = 0;
+  return Array.from({ length: Math.ceil(titles.length / cols) }, (_, row) => {
+    shift += Math.max(...titles.slice(row * cols, (row + 1) * cols).map((texts, c) => titleExtra(ctx, texts, room(c))));
+    return shift;
+  });
+}
+
+/** The room a title from x has on its canvas: up to 4 px from the right edge. */
+export const titleRoom = (ctx, x) => (canvasWidth(ctx.canvas) || Infinity) - x - 4;
+
+/**
+ * A small title above a panel, its last line's bottom at y. Wider than the
+ * canvas from x (or than `room`), it wraps, and the lines before the last
+ * go up from y 14 px each: a figure makes room with titleExtra().
+ */
+export function title(fig, ctx, text, x, y, room = titleRoom(ctx, x)) {
+  const lines = titleLines(ctx, text, room);
   ctx.fillStyle = fig.color('--pn-fg');
-  ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'bottom';
-  ctx.fillText(text, x, y);
+  lines.forEach((line, k) => ctx.fillText(line, x, y - TITLE_LINE * (lines.length - 1 - k)));
 }
 
 /**
  * Line chart: series = [{ ys, colour, dash, label }] over x = x0 + k·dx.
- * `log` uses a log10 y axis. Returns the y mapping.
+ * `log` uses a log10 y axis; `xAxis: false` leaves out the x labels (for a
+ * figure that labels x its own way). Returns the y mapping.
  */
-export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, log = false, marker } = {}) {
+export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, log = false, marker, xAxis = true } = {}) {
   const T = (v) => (log ? Math.log10(Math.max(v, 1e-30)) : v);
   const lo = T(yMin), hi = T(yMax) > lo ? T(yMax) : lo + 1;
   const n = Math.max(...series.map((s) => s.ys.length));
@@ -26,7 +82,7 @@ export function drawLines(fig, ctx, rect, series, { x0 = 0, dx = 1, yMin, yMax, 
   const Y = (v) => rect.y + rect.h - ((Math.min(hi, Math.max(lo, T(v))) - lo) / (hi - lo)) * rect.h;
   const yt = log ? ticks(Math.ceil(lo), Math.floor(hi), 5).filter(Number.isInteger).map((e) => 10 ** e) : ticks(yMin, yMax, 4);
   yGrid(fig, ctx, rect, yt, Y, { label: log ? (v) => `1e${Math.round(Math.log10(v))}` : (v) => fmt(v, 3), snap: true });
-  xLabels(fig, ctx, ticks(x0, x0 + (n - 1) * dx, Math.max(2, Math.floor(rect.w / 70))), (v) => X((v - x0) / dx), rect.y + rect.h + 4);
+  if (xAxis) xLabels(fig, ctx, ticks(x0, x0 + (n - 1) * dx, Math.max(2, Math.floor(rect.w / 70))), (v) => X((v - x0) / dx), rect.y + rect.h + 4);
   if (marker !== undefined) {
     ctx.fillStyle = fig.color('--pn-grid');
     ctx.globalAlpha = 0.35;
@@ -53,33 +109,49 @@ export function drawBars(fig, ctx, rect, values, lim, colour) {
   ctx.fillRect(rect.x, Math.round(Y(0)), rect.w, 1);
 }
 
+/** Where legend() puts each entry: [x, y] of its swatch, in rows 14 px apart that wrap at the canvas's right edge. */
+function legendPlaces(ctx, items, x, y) {
+  ctx.font = '11px system-ui, sans-serif';
+  const x0 = x, right = canvasWidth(ctx.canvas) || Infinity;
+  return items.map(([label]) => {
+    const w = 28 + ctx.measureText(label).width;
+    if (x > x0 && x + w > right) {
+      x = x0;
+      y += 14;
+    }
+    const at = [x, y];
+    x += w;
+    return at;
+  });
+}
+
+/** The y of the last row legend(fig, ctx, items, x, y) would draw, without drawing it (for a layout). */
+export function legendBottom(ctx, items, x, y) {
+  return legendPlaces(ctx, items, x, y).at(-1)?.[1] ?? y;
+}
+
 /**
  * Legend entries [label, colour, dash] in a row at (x, y), wrapping onto
  * further rows 14 px apart where the canvas is too narrow; returns the y of
  * the last row.
  */
 export function legend(fig, ctx, items, x, y) {
-  ctx.font = '11px system-ui, sans-serif';
+  const places = legendPlaces(ctx, items, x, y);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  const x0 = x, right = canvasWidth(ctx.canvas) || Infinity;
-  for (const [label, colour, dash] of items) {
-    if (x > x0 && x + 28 + ctx.measureText(label).width > right) {
-      x = x0;
-      y += 14;
-    }
+  items.forEach(([label, colour, dash], k) => {
+    const [lx, ly] = places[k];
     ctx.strokeStyle = colour;
     ctx.lineWidth = 2;
     ctx.setLineDash(dash ?? []);
     ctx.beginPath();
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + 16, y);
+    ctx.moveTo(lx, ly);
+    ctx.lineTo(lx + 16, ly);
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.fillStyle = fig.color('--pn-fg');
-    ctx.fillText(label, x + 20, y);
-    x += 28 + ctx.measureText(label).width;
-  }
+    ctx.fillText(label, lx + 20, ly);
+  });
   ctx.lineWidth = 1;
-  return y;
+  return places.at(-1)?.[1] ?? y;
 }

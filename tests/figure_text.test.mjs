@@ -1,0 +1,139 @@
+// figure_text.test.mjs — every text a figure draws on its canvas lies on the
+// canvas and clear of every other text, in both languages, from a phone's
+// 320 px to a laptop's window and across the widths where layouts switch
+// (bn-vs-ln 520, properties and compare 560, long-context and depth 620);
+// and a title that holds a control's value keeps the canvas's height while
+// that control is dragged on a phone. Each text's box is measured in
+// Chromium as it is drawn (measureText's actual bounding box through the
+// context's transform, scaled when fillText is given a maximum width).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { open, startFigure, useBrowser } from './browser/harness.mjs';
+import { FIGURES } from '../web/figures/registry.js';
+
+const env = useBrowser(before, after);
+const WIDTHS = [320, 375, 519, 520, 560, 620, 800, 1280];
+
+/** Records each fillText's box in device pixels into window.__texts (an init script). */
+function recordTexts() {
+  window.__texts = [];
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, y, maxWidth) {
+    const m = this.measureText(text);
+    const squeeze = maxWidth !== undefined && m.width > maxWidth ? maxWidth / m.width : 1;
+    const t = this.getTransform();
+    const corners = [[-m.actualBoundingBoxLeft, -m.actualBoundingBoxAscent], [m.actualBoundingBoxRight, -m.actualBoundingBoxAscent],
+      [-m.actualBoundingBoxLeft, m.actualBoundingBoxDescent], [m.actualBoundingBoxRight, m.actualBoundingBoxDescent]]
+      .map(([dx, dy]) => [x + dx * squeeze, y + dy]).map(([px, py]) => [t.a * px + t.c * py + t.e, t.b * px + t.d * py + t.f]);
+    const xs = corners.map((c) => c[0]), ys = corners.map((c) => c[1]);
+    window.__texts.push({ text: String(text), canvas: [...this.canvas.getRootNode().querySelectorAll('canvas')].indexOf(this.canvas),
+      x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys), w: this.canvas.width, h: this.canvas.height });
+    return fillText.call(this, text, x, y, maxWidth);
+  };
+}
+
+/** The texts of one synchronous repaint of `tag`. */
+const textsOfOneRender = (page, tag) => page.evaluate((t) => {
+  window.__texts = [];
+  document.querySelector(t).render();
+  return window.__texts.splice(0);
+}, tag);
+
+/** What is wrong with a repaint's texts: any off its canvas, any two that overlap by more than 1 px each way. */
+function misplaced(texts) {
+  const wrong = [];
+  const shown = texts.filter((s) => s.text.trim() !== '');
+  for (const s of shown) {
+    if (s.x0 < -0.5 || s.x1 > s.w + 0.5 || s.y0 < -0.5 || s.y1 > s.h + 0.5) {
+      wrong.push(`"${s.text}" runs off canvas ${s.canvas} (${s.w}×${s.h}): x ${s.x0.toFixed(1)}…${s.x1.toFixed(1)}, y ${s.y0.toFixed(1)}…${s.y1.toFixed(1)}`);
+    }
+  }
+  for (let i = 0; i < shown.length; i++) {
+    for (let j = i + 1; j < shown.length; j++) {
+      const a = shown[i], b = shown[j];
+      if (a.canvas !== b.canvas) continue;
+      const ox = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), oy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+      if (ox > 1 && oy > 1) wrong.push(`"${a.text}" and "${b.text}" overlap by ${ox.toFixed(1)}×${oy.toFixed(1)} px`);
+    }
+  }
+  return wrong;
+}
+
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+for (const lang of ['en', 'ko']) {
+  test(`every figure's texts stay on its canvas and apart, ${WIDTHS[0]}–${WIDTHS.at(-1)} px (${lang})`, async () => {
+    const wrong = [];
+    for (const { name, tag } of FIGURES) {
+      const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=${lang}`,
+        { width: WIDTHS[0], height: 900, setup: (c) => c.addInitScript(recordTexts) });
+      try {
+        await startFigure(page, tag);
+        // what a figure computes after its first frame (depth's gradients in a Worker)
+        await page.waitForTimeout(600);
+        for (const width of WIDTHS) {
+          if (width !== WIDTHS[0]) {
+            const renders = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+            await page.setViewportSize({ width, height: 900 });
+            await page.waitForFunction(({ t, n }) => document.querySelector(t).renderTimes.length > n, { t: tag, n: renders });
+            await frames(page);
+          }
+          const texts = await textsOfOneRender(page, tag);
+          assert.ok(texts.length > 0, `${name} at ${width} px drew no text`);
+          wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px: ${w}`));
+        }
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+}
+
+test('a title holding a control\'s value keeps the canvas\'s height while the control moves (phone widths)', async () => {
+  // [figure, settings in the order applied]: each setting is [property, value]
+  const drags = [
+    ['compare', [['offset', 0], ['offset', 9], ['offset', 10], ['offset', 100], ['maxLen', 1], ['maxLen', 128], ['heads', 16],
+      ...Array.from({ length: 16 }, (_, h) => ['head', h]), ['heads', 3], ['head', 2], ['heads', 1], ['offset', 0]]],
+    ['waveform', [['dModel', 1024], ['i', 0], ['i', 9], ['i', 10], ['i', 99], ['i', 100], ['i', 511], ['base', 100], ['base', 100000], ['i', 0]]],
+    ['precision', [['dModel', 16], ['dModel', 96], ['dModel', 1024], ['dModel', 512]]],
+  ];
+  // every 4 px across the widths of a phone, where the titles' wraps change
+  const widths = Array.from({ length: 51 }, (_, k) => 320 + 4 * k);
+  for (const lang of ['en', 'ko']) {
+    for (const [name, settings] of drags) {
+      const tag = `posnorm-${name}`;
+      const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=${lang}`, { width: 320, height: 900 });
+      try {
+        await startFigure(page, tag);
+        const moved = [];
+        for (const width of widths) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.waitForFunction((t) => {
+            const el = document.querySelector(t);
+            return Math.round(el.shadowRoot.querySelector('canvas').getBoundingClientRect().width) === Math.round(el.shadowRoot.querySelector('canvas').width / devicePixelRatio);
+          }, tag);
+          await frames(page);
+          const heights = await page.evaluate(([t, steps]) => {
+            const el = document.querySelector(t);
+            const canvas = el.shadowRoot.querySelector('canvas');
+            el.render();
+            const seen = [['before', canvas.style.height]];
+            for (const [prop, value] of steps) {
+              el[prop] = value;
+              el.render();
+              seen.push([`${prop} ${value}`, canvas.style.height]);
+            }
+            return seen;
+          }, [tag, settings]);
+          for (const [step, h] of heights) if (h !== heights[0][1]) moved.push(`${width} px, ${step}: ${heights[0][1]} -> ${h}`);
+        }
+        assert.deepEqual(moved, [], `${name} (${lang})`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
