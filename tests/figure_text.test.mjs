@@ -1,7 +1,8 @@
 // figure_text.test.mjs — every text a figure draws on its canvas lies on the
 // canvas and clear of every other text, in both languages, from a phone's
 // 320 px to a laptop's window and across the widths where layouts switch
-// (bn-vs-ln 520, properties and compare 560, long-context and depth 620);
+// (bn-vs-ln 520, properties and compare 560, long-context and depth 620),
+// at the defaults and, at 320 and 1280 px, with each control at its ends;
 // and a title that holds a control's value keeps the canvas's height while
 // that control is dragged on a phone. Each text's box is measured in
 // Chromium as it is drawn (measureText's actual bounding box through the
@@ -81,6 +82,25 @@ for (const lang of ['en', 'ko']) {
           const texts = await textsOfOneRender(page, tag);
           assert.ok(texts.length > 0, `${name} at ${width} px drew no text`);
           wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px: ${w}`));
+          if (width !== 320 && width !== 1280) continue;
+          // and every control at its ends (a choice at each choice), one at a time
+          const states = await page.evaluate((t) => {
+            const el = document.querySelector(t);
+            const out = [];
+            for (const c of el.constructor.controls.filter((x) => !x.hidden)) {
+              const start = el[c.prop];
+              for (const v of c.kind === 'choice' ? c.choices : [c.min, typeof c.max === 'function' ? c.max(el) : c.max]) {
+                el[c.prop] = v;
+                window.__texts = [];
+                el.render();
+                out.push([`${c.prop} = ${v}`, window.__texts.splice(0)]);
+              }
+              el[c.prop] = start;
+            }
+            return out;
+          }, tag);
+          assert.ok(states.length > 0, `${name}: no controls`);
+          for (const [state, texts] of states) wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px, ${state}: ${w}`));
         }
         assert.deepEqual(problems, []);
       } finally {
@@ -90,6 +110,49 @@ for (const lang of ['en', 'ko']) {
     assert.deepEqual(wrong, []);
   });
 }
+
+test('rope-config: the sequence line\'s label stays clear of the context lines\' labels as the sequence nears them (320 and 1280 px)', async () => {
+  for (const lang of ['en', 'ko']) {
+    const tag = 'posnorm-rope-config';
+    const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=rope-config&lang=${lang}`,
+      { width: 320, height: 900, setup: (c) => c.addInitScript(recordTexts) });
+    try {
+      await startFigure(page, tag);
+      const wrong = [];
+      for (const width of [320, 1280]) {
+        if (width !== 320) {
+          const renders = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+          await page.setViewportSize({ width, height: 900 });
+          await page.waitForFunction(({ t, n }) => document.querySelector(t).renderTimes.length > n, { t: tag, n: renders });
+        }
+        const states = await page.evaluate((t) => {
+          const el = document.querySelector(t);
+          const out = [];
+          for (const preset of el.constructor.controls.find((c) => c.prop === 'preset').choices.filter((p) => p !== 'custom')) {
+            el.preset = preset;
+            el.render();
+            const { contextLength, originalContextLength } = el.result;
+            for (const mark of [contextLength, originalContextLength].filter(Boolean)) {
+              for (const f of [0.8, 0.9, 0.95, 0.98, 1.02, 1.05, 1.1, 1.25]) {
+                el.seqLen = Math.round(mark * f);
+                window.__texts = [];
+                el.render();
+                out.push([`${preset}, seqLen ${el.seqLen}`, window.__texts.splice(0)]);
+              }
+            }
+          }
+          return out;
+        }, tag);
+        assert.ok(states.length >= 7 * 8, `${states.length} states`);
+        for (const [state, texts] of states) wrong.push(...misplaced(texts).map((w) => `${width} px, ${state}: ${w}`));
+      }
+      assert.deepEqual(wrong, [], lang);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
 
 test('a title holding a control\'s value keeps the canvas\'s height while the control moves (phone widths)', async () => {
   // [figure, settings in the order applied]: each setting is [property, value]

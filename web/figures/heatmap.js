@@ -241,9 +241,13 @@ export class PosnormHeatmap extends PnFigure {
     // axes: a tick at the middle of its cell, dimensions across and positions down
     const cw = g.w / this.dModel, ch = g.h / this.seqLen;
     xTicks(this, ctx, ticks(0, this.dModel - 1, Math.max(2, Math.floor(g.w / 60))), (v) => g.x0 + (v + 0.5) * cw, g.y0 + g.h);
-    yTicks(this, ctx, ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40))), (v) => g.y0 + (v + 0.5) * ch, g.x0);
+    const rows = ticks(0, this.seqLen - 1, Math.max(2, Math.floor(g.h / 40)));
+    yTicks(this, ctx, rows, (v) => g.y0 + (v + 0.5) * ch, g.x0);
+    // the axis title left of the widest row label (four digits from 1000 rows on), 5 px from the edge at least
+    const widest = Math.max(...rows.map((v) => ctx.measureText(String(v)).width));
+    const titleX = Math.max(5, Math.min(11, g.x0 - 6 - widest - 6));
     xCaption(this, ctx, t.highFreq, t.lowFreq, g.x0, g.x0 + g.w, height - 2);
-    yTitle(this, ctx, t.posAxis, 11, g.y0 + g.h / 2);
+    yTitle(this, ctx, t.posAxis, titleX, g.y0 + g.h / 2);
     colourScale(this, ctx, { x: g.x0 + g.w + 12, y: g.y0, w: 12, h: g.h }, 'diverging', -1, 1, [1, 0.5, 0, -0.5, -1].map((v) => [v, signed(v)]));
     // the cursor's cell
     const { pos, dim } = this.cursor;

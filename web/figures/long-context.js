@@ -162,7 +162,8 @@ export class PosnormLongContext extends PnFigure {
     const yMin = Math.min(...r.methods.map((m) => m.waveExtent.min));
     const yMax = Math.max(L * factor, ...r.methods.map((m) => m.waveExtent.max));
     const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin, yMax: yMax * 2, log: true });
-    for (const [v, label] of [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
+    // (at factor 1 the reach is L itself: one line, one label)
+    for (const [v, label] of factor > 1 ? [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]] : [[L, t.lcTrainMark(L)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
     const lim = r.lim;

@@ -11,8 +11,8 @@ import koStrings from '../i18n/ko/rope-config.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, title } from './draw/plots.js';
-import { hRule, vRule } from './draw/axes.js';
+import { drawLines, legend, title, titleExtra, titleRoom } from './draw/plots.js';
+import { hRule, ruleLabelWidth, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
 import { ropeFromConfig } from '../../src/js/rope-config.js';
 
@@ -273,11 +273,9 @@ export class PosnormRopeConfig extends PnFigure {
     ctx.clearRect(0, 0, width, height);
     if (!d.r) {
       this.result = { error: d.error ?? null, waiting: d.waiting ?? null };
-      ctx.fillStyle = this.color('--pn-muted');
-      ctx.font = '13px system-ui, sans-serif';
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(d.error ? t.rcCannotRead : d.waiting, 8, 12);
+      // (wrapped to the canvas: the paste hint is 445 px wide in English)
+      const text = d.error ? t.rcCannotRead : d.waiting;
+      title(this, ctx, text, 8, 26 + titleExtra(ctx, text, titleRoom(ctx, 8)));
       showLines(this._readoutEl, [d.error ? t.rcError(d.error) : d.waiting]);
       return;
     }
@@ -308,11 +306,25 @@ export class PosnormRopeConfig extends PnFigure {
       ctx.fillStyle = colours[classes[k]];
       marker(ctx, SHAPE[classes[k]], X(k), Y(v), n > 96 ? 2 : 3);
     });
-    if (r.originalContextLength && r.originalContextLength !== r.contextLength) hRule(this, ctx, rect, Y(r.originalContextLength), { dash: [3, 3], label: t.rcOriginalMark(r.originalContextLength) });
-    if (r.contextLength) hRule(this, ctx, rect, Y(r.contextLength), { colour: '--pn-fg', dash: [6, 3], label: t.rcContextMark(r.contextLength) });
-    // the sequence line is labelled unless it lies on one of the context lines
+    const contextLabels = [];
+    if (r.originalContextLength && r.originalContextLength !== r.contextLength) contextLabels.push([r.originalContextLength, { dash: [3, 3], label: t.rcOriginalMark(r.originalContextLength) }]);
+    if (r.contextLength) contextLabels.push([r.contextLength, { colour: '--pn-fg', dash: [6, 3], label: t.rcContextMark(r.contextLength) }]);
+    for (const [v, rule] of contextLabels) hRule(this, ctx, rect, Y(v), rule);
+    // the sequence line is labelled unless it lies on one of the context
+    // lines, at its right end (the context lines' labels are at the left);
+    // where the two labels would meet (a narrow canvas, a sequence near a
+    // context length) it moves off its line, above or below that label
     const onMark = this.seqLen === r.contextLength || this.seqLen === r.originalContextLength;
-    hRule(this, ctx, rect, Y(this.seqLen), { colour: '--pn-focus', dash: [1, 3], label: onMark ? undefined : t.rcSeqMark(this.seqLen) });
+    const seqY = Y(this.seqLen), seqLabel = t.rcSeqMark(this.seqLen);
+    let labelTop = seqY - 7;
+    if (!onMark) {
+      const seqLeft = rect.x + rect.w - 4 - ruleLabelWidth(ctx, seqLabel);
+      for (const [v, { label }] of contextLabels) {
+        const top = Y(v) - 7;
+        if (rect.x + 4 + ruleLabelWidth(ctx, label) + 4 > seqLeft && Math.abs(labelTop - top) < 13) labelTop = seqY <= Y(v) ? top - 13 : top + 13;
+      }
+    }
+    hRule(this, ctx, rect, seqY, { colour: '--pn-focus', dash: [1, 3], label: onMark ? undefined : seqLabel, right: true, labelTop });
     vRule(this, ctx, rect, X(i), { colour: '--pn-focus', dash: [2, 2] });
     ctx.strokeStyle = this.color('--pn-fg');
     ctx.lineWidth = 2;

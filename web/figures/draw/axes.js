@@ -64,8 +64,13 @@ export function yGrid(fig, ctx, rect, values, Y, { label = String, gap = 4, snap
   }
 }
 
-/** A reference line across `rect` at y (colour a CSS property; dashed if asked), `label` above its left end. */
-export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], label } = {}) {
+/**
+ * A reference line across `rect` at y (colour a CSS property; dashed if
+ * asked), `label` over its left end (`right`: its right end) on a veil of
+ * the background, its top at `labelTop` (7 px above the line unless given;
+ * ruleLabelWidth() measures it).
+ */
+export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], label, right = false, labelTop = y - 7 } = {}) {
   ctx.strokeStyle = fig.color(colour);
   ctx.setLineDash(dash);
   ctx.beginPath();
@@ -74,11 +79,24 @@ export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], lab
   ctx.stroke();
   ctx.setLineDash([]);
   if (label === undefined) return;
-  ctx.fillStyle = fig.color(colour);
   ctx.font = FONT;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
-  ctx.fillText(label, rect.x + 4, y - 7);
+  // on a veil of the background, so that the label stays readable where
+  // the data runs through it (rope-config's markers on a phone)
+  const w = ctx.measureText(label).width, x = right ? rect.x + rect.w - 4 - w : rect.x + 4;
+  ctx.fillStyle = fig.color('--pn-bg');
+  ctx.globalAlpha = 0.8;
+  ctx.fillRect(x - 2, labelTop - 1, w + 4, 12);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = fig.color(colour);
+  ctx.fillText(label, x, labelTop);
+}
+
+/** The width of an hRule label. */
+export function ruleLabelWidth(ctx, label) {
+  ctx.font = FONT;
+  return ctx.measureText(label).width;
 }
 
 /** A marker line down `rect` at x, on the pixel (colour a CSS property; dashed and `width` wide if asked). */

@@ -11,10 +11,11 @@ const TITLE_LINE = 14;
 /**
  * The lines a title takes in `room` px: the text broken at spaces where it
  * is wider (a word wider than the room keeps a line of its own), so that a
- * title on a phone's canvas wraps instead of running off its right edge.
+ * title on a phone's canvas wraps instead of running off its right edge
+ * (`font`: the title's, or a legend's).
  */
-export function titleLines(ctx, text, room) {
-  ctx.font = TITLE_FONT;
+export function titleLines(ctx, text, room, font = TITLE_FONT) {
+  ctx.font = font;
   if (!(room > 0) || ctx.measureText(text).width <= room) return [text];
   const lines = [];
   let line = '';
@@ -109,25 +110,40 @@ export function drawBars(fig, ctx, rect, values, lim, colour) {
   ctx.fillRect(rect.x, Math.round(Y(0)), rect.w, 1);
 }
 
-/** Where legend() puts each entry: [x, y] of its swatch, in rows 14 px apart that wrap at the canvas's right edge. */
+const LEGEND_FONT = '11px system-ui, sans-serif';
+
+/**
+ * Where legend() puts each entry: { places: [x, y, lines] of each (its
+ * swatch's left end and middle, its label's lines), bottom: the y of the
+ * last line }. Entries go in rows 14 px apart that wrap at the canvas's
+ * right edge; an entry wider than a whole row wraps its label at spaces,
+ * and the next entry starts on the row below it.
+ */
 function legendPlaces(ctx, items, x, y) {
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = LEGEND_FONT;
   const x0 = x, right = canvasWidth(ctx.canvas) || Infinity;
-  return items.map(([label]) => {
+  let bottom = y;
+  const places = items.map(([label]) => {
     const w = 28 + ctx.measureText(label).width;
     if (x > x0 && x + w > right) {
       x = x0;
       y += 14;
     }
-    const at = [x, y];
-    x += w;
+    const lines = x + w > right ? titleLines(ctx, label, right - x - 24, LEGEND_FONT) : [label];
+    const at = [x, y, lines];
+    bottom = y + 14 * (lines.length - 1);
+    if (lines.length > 1) {
+      y = bottom;
+      x = right;
+    } else x += w;
     return at;
   });
+  return { places, bottom };
 }
 
 /** The y of the last row legend(fig, ctx, items, x, y) would draw, without drawing it (for a layout). */
 export function legendBottom(ctx, items, x, y) {
-  return legendPlaces(ctx, items, x, y).at(-1)?.[1] ?? y;
+  return legendPlaces(ctx, items, x, y).bottom;
 }
 
 /**
@@ -136,11 +152,11 @@ export function legendBottom(ctx, items, x, y) {
  * the last row.
  */
 export function legend(fig, ctx, items, x, y) {
-  const places = legendPlaces(ctx, items, x, y);
+  const { places, bottom } = legendPlaces(ctx, items, x, y);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  items.forEach(([label, colour, dash], k) => {
-    const [lx, ly] = places[k];
+  items.forEach(([, colour, dash], k) => {
+    const [lx, ly, lines] = places[k];
     ctx.strokeStyle = colour;
     ctx.lineWidth = 2;
     ctx.setLineDash(dash ?? []);
@@ -150,8 +166,8 @@ export function legend(fig, ctx, items, x, y) {
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.fillStyle = fig.color('--pn-fg');
-    ctx.fillText(label, lx + 20, ly);
+    lines.forEach((line, row) => ctx.fillText(line, lx + 20, ly + 14 * row));
   });
   ctx.lineWidth = 1;
-  return places.at(-1)?.[1] ?? y;
+  return bottom;
 }
