@@ -10,7 +10,7 @@ import { emit } from './core/element.js';
 import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
+import { drawLines, legend, legendBottom, title, titleExtra, titleRoom, wrapWords } from './draw/plots.js';
 import { positiveRange } from './draw/extent.js';
 
 export { configure } from './core/runtime.js';
@@ -497,18 +497,7 @@ export class PosnormDepth extends PnFigure {
     this._notes ??= new Map();
     let made = this._notes.get(key);
     if (!made) {
-      const lines = [];
-      for (const text of texts) {
-        let line = '';
-        for (const word of text.split(' ')) {
-          const next = line ? `${line} ${word}` : word;
-          if (line && ctx.measureText(next).width > room) {
-            lines.push(line);
-            line = word;
-          } else line = next;
-        }
-        lines.push(line);
-      }
+      const lines = texts.flatMap((text) => wrapWords(ctx, text, room));
       let widest = 0;
       for (const l of lines) widest = Math.max(widest, ctx.measureText(l).width);
       made = { lines, w: Math.min(room, widest) + 8 };

@@ -17,6 +17,11 @@ const TITLE_LINE = 14;
 export function titleLines(ctx, text, room, font = TITLE_FONT) {
   ctx.font = font;
   if (!(room > 0) || ctx.measureText(text).width <= room) return [text];
+  return wrapWords(ctx, text, room);
+}
+
+/** `text` broken at spaces into lines of at most `room` px in the context's font (a longer word keeps a line of its own). */
+export function wrapWords(ctx, text, room) {
   const lines = [];
   let line = '';
   for (const word of text.split(' ')) {
