@@ -2,7 +2,8 @@
 // canvas and clear of every other text, in both languages, from a phone's
 // 320 px to a laptop's window and across the widths where layouts switch
 // (bn-vs-ln 520, properties and compare 560, long-context and depth 620),
-// at the defaults and, at 320 and 1280 px, with each control at its ends;
+// at the defaults and, at 320 and 1280 px, with each control at its ends
+// and its middle;
 // and a title that holds a control's value keeps the canvas's height while
 // that control is dragged on a phone. Each text's box is measured in
 // Chromium as it is drawn (measureText's actual bounding box through the
@@ -70,8 +71,9 @@ for (const lang of ['en', 'ko']) {
         { width: WIDTHS[0], height: 900, setup: (c) => c.addInitScript(recordTexts) });
       try {
         await startFigure(page, tag);
-        // what a figure computes after its first frame (depth's gradients in a Worker)
-        await page.waitForTimeout(600);
+        // what a figure computes after its first frame: depth's gradients in a Worker
+        if (name === 'depth') await page.waitForFunction((t) => document.querySelector(t).result?.gradNorms, tag);
+        await page.waitForTimeout(300);
         for (const width of WIDTHS) {
           if (width !== WIDTHS[0]) {
             const renders = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
@@ -83,13 +85,15 @@ for (const lang of ['en', 'ko']) {
           assert.ok(texts.length > 0, `${name} at ${width} px drew no text`);
           wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px: ${w}`));
           if (width !== 320 && width !== 1280) continue;
-          // and every control at its ends (a choice at each choice), one at a time
+          // and every control at its ends and its middle (a choice at each choice), one at a time
           const states = await page.evaluate((t) => {
             const el = document.querySelector(t);
             const out = [];
             for (const c of el.constructor.controls.filter((x) => !x.hidden)) {
               const start = el[c.prop];
-              for (const v of c.kind === 'choice' ? c.choices : [c.min, typeof c.max === 'function' ? c.max(el) : c.max]) {
+              const max = typeof c.max === 'function' ? c.max(el) : c.max;
+              const middle = c.kind === 'log' ? Math.sqrt(c.min * max) : (c.min + max) / 2;
+              for (const v of c.kind === 'choice' ? c.choices : [c.min, middle, max]) {
                 el[c.prop] = v;
                 window.__texts = [];
                 el.render();

@@ -336,15 +336,16 @@ export class PosnormDepth extends PnFigure {
     const entries = BLOCKS.map(([, key, c], k) => [t[key], this.color(c), k === 3 ? [5, 4] : []]);
     const pw = wide ? (width - 120) / 2 : width - 56;
     // the panels start below the legend's last row and their titles' lines
-    // (wrapped on a narrow canvas; the gradients' panel makes room for the
-    // longer of its title and its pending note, so it does not move when
-    // they arrive), and the canvas ends 22 px below the last (its x labels)
+    // (wrapped on a narrow canvas, or side by side at the next title; the
+    // gradients' panel makes room for the most its title, its pending note
+    // and its failure note take, so it does not move when they arrive),
+    // and the canvas ends 22 px below the last (its x labels)
     const gradTitle = grads ? t.depthGradTitle : this._gradFailedKey === this._gradInputs() ? t.depthGradFailed : t.depthGradPending;
     const sizing = this.canvas.getContext('2d');
     const top = legendBottom(sizing, entries, 44, 12);
-    const extraA = titleExtra(sizing, t.depthStdTitle, titleRoom(sizing, 4));
-    const roomB = titleRoom(sizing, wide ? pw + 68 : 4);
-    const extraB = Math.max(titleExtra(sizing, t.depthGradTitle, roomB), titleExtra(sizing, gradTitle, roomB));
+    const roomA = wide ? pw + 56 : titleRoom(sizing, 4), roomB = titleRoom(sizing, wide ? pw + 68 : 4);
+    const extraA = titleExtra(sizing, t.depthStdTitle, roomA);
+    const extraB = titleExtra(sizing, [t.depthGradTitle, t.depthGradPending, t.depthGradFailed], roomB);
     const a = { x: 44, y: top + 36 + (wide ? Math.max(extraA, extraB) : extraA), w: pw, h: ph };
     const b = wide ? { x: 44 + pw + 64, y: a.y, w: pw, h: ph } : { x: 44, y: a.y + ph + 64 + extraB, w: pw, h: ph };
     const height = b.y + ph + 22;
@@ -406,9 +407,9 @@ export class PosnormDepth extends PnFigure {
       ctx.fillStyle = this.color('--pn-fg');
       lines.forEach((l, row) => ctx.fillText(l, x0 + 4, y0 + 2 + 14 * row, room));
     };
-    const panel = (rect, data, label) => {
+    const panel = (rect, data, label, room) => {
       const { lo, hi } = positiveRange(data, 1);
-      title(this, ctx, label, rect.x - 40, rect.y - 10);
+      title(this, ctx, label, rect.x - 40, rect.y - 10, room);
       // a value that is not finite (the plain stack's float32 activations
       // overflowed, or a float64 gradient norm past float32's range rounded
       // to infinity) is left out, and the curve stops there: no line is
@@ -426,7 +427,7 @@ export class PosnormDepth extends PnFigure {
       });
       return drawLines(this, ctx, rect, series, { x0: 1, yMin: lo / 2, yMax: hi * 2, log: true });
     };
-    const Y = panel(a, stds, t.depthStdTitle);
+    const Y = panel(a, stds, t.depthStdTitle, roomA);
     // where a stack's float32 activations overflowed (its spreads are NaN
     // from there on, the kernel's Inf − Inf): a dotted line from its last
     // finite spread up to the top edge at that layer, a marker, and a note
@@ -457,14 +458,14 @@ export class PosnormDepth extends PnFigure {
     // left out of the panel with a note
     const gradOverflows = [];
     if (grads) {
-      const Yb = panel(b, grads, t.depthGradTitle);
+      const Yb = panel(b, grads, t.depthGradTitle, roomB);
       BLOCKS.forEach(([, key], k) => {
         if (firstNonFinite(grads[k]) < 0) return;
         const { ranges, count } = nonFiniteLayers(grads[k]);
         gradOverflows.push(t.depthGradOverflow(t[key], ranges, count));
       });
       note(b, gradOverflows, grads, Yb);
-    } else title(this, ctx, gradTitle, b.x - 40, b.y - 10);
+    } else title(this, ctx, gradTitle, b.x - 40, b.y - 10, roomB);
     const lastOf = (k) => {
       const over = overflows.find((o) => o.k === k);
       return over ? t.depthOverflow(over.layer) : fmt(stds[k][this.layers - 1], 4);

@@ -148,8 +148,10 @@ export class PosnormLongContext extends PnFigure {
     // the last panel (its x labels)
     const sizing = this.canvas.getContext('2d');
     const top = Math.max(52, legendBottom(sizing, entries, 4, 12) + 26);
-    const extraA = titleExtra(sizing, t.lcWavesTitle, titleRoom(sizing, 6));
-    const extraB = titleExtra(sizing, t.lcScoreTitle, wide ? titleRoom(sizing, pw + 50) : titleRoom(sizing, 6));
+    // (side by side, the first title's room ends 8 px before the second's)
+    const roomA = wide ? pw + 36 : titleRoom(sizing, 6), roomB = titleRoom(sizing, wide ? pw + 50 : 6);
+    const extraA = titleExtra(sizing, t.lcWavesTitle, roomA);
+    const extraB = titleExtra(sizing, t.lcScoreTitle, roomB);
     const a = { x: 46, y: top + (wide ? Math.max(extraA, extraB) : extraA), w: pw, h: ph };
     const b = wide ? { x: 46 + pw + 44, y: a.y, w: pw - 10, h: ph } : { x: 46, y: a.y + ph + 70 + extraB, w: pw, h: ph };
     const height = b.y + ph + (wide ? 18 : 22);
@@ -157,7 +159,7 @@ export class PosnormLongContext extends PnFigure {
     ctx.clearRect(0, 0, width, height);
     legend(this, ctx, entries, 4, 12);
     // (a) wavelengths per pair, log axis, with L and factor·L
-    title(this, ctx, t.lcWavesTitle, a.x - 40, a.y - 8);
+    title(this, ctx, t.lcWavesTitle, a.x - 40, a.y - 8, roomA);
     const waves = r.methods.map((m, k) => ({ ys: m.wavelengths, colour: colours[k], dash: METHODS[k].dash }));
     const yMin = Math.min(...r.methods.map((m) => m.waveExtent.min));
     const yMax = Math.max(L * factor, ...r.methods.map((m) => m.waveExtent.max));
@@ -165,7 +167,7 @@ export class PosnormLongContext extends PnFigure {
     // (at factor 1 the reach is L itself: one line, one label)
     for (const [v, label] of factor > 1 ? [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]] : [[L, t.lcTrainMark(L)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
-    title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8);
+    title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8, roomB);
     const lim = r.lim;
     const series = r.methods.map((m, k) => ({ ys: m.scores, colour: colours[k], dash: METHODS[k].dash }));
     const alibi = r.ds.map((d) => Math.max(-lim, -ALIBI_SLOPE * d * (lim / 8)));

@@ -327,7 +327,9 @@ export class PosnormPrecision extends PnFigure {
     // positions' powers of two
     drawLines(this, ctx, rect, series, { x0: 0, dx: 1, yMin: yMin / 2, yMax: yMax * 2, log: true, xAxis: false });
     const X = (p) => rect.x + (Math.log(p) / Math.log(r.ps.at(-1))) * rect.w;
-    const step = this.maxExp > 16 ? 4 : 2;
+    // every second or fourth power, or fewer where labels would be closer than 36 px (a phone)
+    let step = this.maxExp > 16 ? 4 : 2;
+    while (step < this.maxExp && (rect.w * step) / this.maxExp < 36) step *= 2;
     xLabels(this, ctx, Array.from({ length: Math.floor(this.maxExp / step) + 1 }, (_, k) => k * step), (e) => X(2 ** e), rect.y + rect.h + 4, (e) => `2^${e}`);
     vRule(this, ctx, rect, X(Math.max(1, c.p)));
     if (r.crossover) vRule(this, ctx, rect, X(Math.max(1, r.crossover)), { colour: '--pn-muted', dash: [4, 4] });

@@ -16,9 +16,20 @@ const TITLE_LINE = 14;
  */
 export function titleLines(ctx, text, room, font = TITLE_FONT) {
   ctx.font = font;
-  if (!(room > 0) || ctx.measureText(text).width <= room) return [text];
-  return wrapWords(ctx, text, room);
+  const key = `${font}|${room}|${text}`;
+  let lines = wrapped.get(key);
+  if (!lines) {
+    lines = !(room > 0) || ctx.measureText(text).width <= room ? [text] : wrapWords(ctx, text, room);
+    if (wrapped.size >= 256) wrapped.clear();
+    wrapped.set(key, lines);
+  }
+  return lines;
 }
+
+// (titleLines' answers: a repaint asks again for the same titles, legend
+// entries and rooms, and measuring them each time doubled compare's render
+// at 320 px; the figures draw in system fonts, which do not load late)
+const wrapped = new Map();
 
 /** `text` broken at spaces into lines of at most `room` px in the context's font (a longer word keeps a line of its own). */
 export function wrapWords(ctx, text, room) {
