@@ -115,7 +115,18 @@ for (const lang of ['en', 'ko']) {
   });
 }
 
-test('rope-config: the sequence line\'s label stays clear of the context lines\' labels as the sequence nears them (320 and 1280 px)', async () => {
+// configs whose context lengths lie close on the log axis (Qwen3 with YaRN
+// as its model card enables it, Llama 3 scaling by 1.25, two with seven-digit
+// labels, one with max_position_embeddings near the plot's top)
+const CLOSE_LENGTHS = [
+  ['qwen3 yarn 4', { hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 40960, rope_theta: 1000000, rope_scaling: { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 } }],
+  ['llama3 1.25', { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 10240, rope_theta: 500000, rope_scaling: { rope_type: 'llama3', factor: 1.25, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } }],
+  ['yarn 2', { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 8192, rope_theta: 10000, rope_scaling: { rope_type: 'yarn', factor: 2, original_max_position_embeddings: 4096 } }],
+  ['yarn 4, seven digits', { hidden_size: 4096, num_attention_heads: 32, rope_theta: 10, max_position_embeddings: 4000000, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 1000000 } }],
+  ['near the top', { hidden_size: 4096, num_attention_heads: 32, rope_theta: 10, max_position_embeddings: 1500000 }],
+];
+
+test('rope-config: the context and sequence lines\' labels stay clear of each other, presets and configs with close lengths (320 and 1280 px)', async () => {
   for (const lang of ['en', 'ko']) {
     const tag = 'posnorm-rope-config';
     const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=rope-config&lang=${lang}`,
@@ -129,25 +140,35 @@ test('rope-config: the sequence line\'s label stays clear of the context lines\'
           await page.setViewportSize({ width, height: 900 });
           await page.waitForFunction(({ t, n }) => document.querySelector(t).renderTimes.length > n, { t: tag, n: renders });
         }
-        const states = await page.evaluate((t) => {
+        const states = await page.evaluate(async ([t, configs]) => {
           const el = document.querySelector(t);
+          const { packConfig } = await import('/web/figures/rope-config.js');
           const out = [];
-          for (const preset of el.constructor.controls.find((c) => c.prop === 'preset').choices.filter((p) => p !== 'custom')) {
-            el.preset = preset;
-            el.render();
+          const sweep = (name) => {
             const { contextLength, originalContextLength } = el.result;
             for (const mark of [contextLength, originalContextLength].filter(Boolean)) {
-              for (const f of [0.8, 0.9, 0.95, 0.98, 1.02, 1.05, 1.1, 1.25]) {
+              for (const f of [0.8, 0.9, 0.95, 0.98, 1.02, 1.05, 1.1, 1.25, 1.5, 2]) {
                 el.seqLen = Math.round(mark * f);
                 window.__texts = [];
                 el.render();
-                out.push([`${preset}, seqLen ${el.seqLen}`, window.__texts.splice(0)]);
+                out.push([`${name}, seqLen ${el.seqLen}`, window.__texts.splice(0)]);
               }
             }
+          };
+          for (const preset of el.constructor.controls.find((c) => c.prop === 'preset').choices.filter((p) => p !== 'custom')) {
+            el.preset = preset;
+            el.render();
+            sweep(preset);
+          }
+          for (const [name, config] of configs) {
+            el.preset = 'custom';
+            el.config = await packConfig(JSON.stringify(config));
+            await new Promise((resolve) => { const wait = () => (el.result?.contextLength === config.max_position_embeddings ? resolve() : setTimeout(wait, 20)); wait(); });
+            sweep(name);
           }
           return out;
-        }, tag);
-        assert.ok(states.length >= 7 * 8, `${states.length} states`);
+        }, [tag, CLOSE_LENGTHS]);
+        assert.ok(states.length >= 7 * 10 + CLOSE_LENGTHS.length * 20, `${states.length} states`);
         for (const [state, texts] of states) wrong.push(...misplaced(texts).map((w) => `${width} px, ${state}: ${w}`));
       }
       assert.deepEqual(wrong, [], lang);

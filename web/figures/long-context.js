@@ -10,7 +10,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
-import { hRule, vRule } from './draw/axes.js';
+import { hRule, labelledRules, vRule } from './draw/axes.js';
 import { extent, maxAbs } from './draw/extent.js';
 import { rowDots } from './draw/row-dots.js';
 
@@ -165,7 +165,7 @@ export class PosnormLongContext extends PnFigure {
     const yMax = Math.max(L * factor, ...r.methods.map((m) => m.waveExtent.max));
     const Ya = drawLines(this, ctx, a, waves, { x0: 0, yMin, yMax: yMax * 2, log: true });
     // (at factor 1 the reach is L itself: one line, one label)
-    for (const [v, label] of factor > 1 ? [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]] : [[L, t.lcTrainMark(L)]]) hRule(this, ctx, a, Ya(v), { dash: [3, 3], label });
+    labelledRules(this, ctx, a, (factor > 1 ? [[L, t.lcTrainMark(L)], [L * factor, t.lcReachMark(factor)]] : [[L, t.lcTrainMark(L)]]).map(([v, label]) => ({ y: Ya(v), dash: [3, 3], label })));
     // (b) scores against distance, the training window shaded, ALiBi's bias as reference
     title(this, ctx, t.lcScoreTitle, b.x - 40, b.y - 8, roomB);
     const lim = r.lim;

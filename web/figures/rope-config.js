@@ -12,7 +12,7 @@ import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawLines, legend, title, titleExtra, titleRoom } from './draw/plots.js';
-import { hRule, ruleLabelWidth, vRule } from './draw/axes.js';
+import { labelledRules, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
 import { ropeFromConfig } from '../../src/js/rope-config.js';
 
@@ -306,25 +306,16 @@ export class PosnormRopeConfig extends PnFigure {
       ctx.fillStyle = colours[classes[k]];
       marker(ctx, SHAPE[classes[k]], X(k), Y(v), n > 96 ? 2 : 3);
     });
-    const contextLabels = [];
-    if (r.originalContextLength && r.originalContextLength !== r.contextLength) contextLabels.push([r.originalContextLength, { dash: [3, 3], label: t.rcOriginalMark(r.originalContextLength) }]);
-    if (r.contextLength) contextLabels.push([r.contextLength, { colour: '--pn-fg', dash: [6, 3], label: t.rcContextMark(r.contextLength) }]);
-    for (const [v, rule] of contextLabels) hRule(this, ctx, rect, Y(v), rule);
-    // the sequence line is labelled unless it lies on one of the context
-    // lines, at its right end (the context lines' labels are at the left);
-    // where the two labels would meet (a narrow canvas, a sequence near a
-    // context length) it moves off its line, above or below that label
+    // the context lines labelled at their left ends, the sequence line at
+    // its right end unless it lies on a context line; a label that would
+    // meet another (lengths close together, a narrow canvas) moves off its
+    // line to the nearest free place
+    const rules = [];
+    if (r.originalContextLength && r.originalContextLength !== r.contextLength) rules.push({ y: Y(r.originalContextLength), dash: [3, 3], label: t.rcOriginalMark(r.originalContextLength) });
+    if (r.contextLength) rules.push({ y: Y(r.contextLength), colour: '--pn-fg', dash: [6, 3], label: t.rcContextMark(r.contextLength) });
     const onMark = this.seqLen === r.contextLength || this.seqLen === r.originalContextLength;
-    const seqY = Y(this.seqLen), seqLabel = t.rcSeqMark(this.seqLen);
-    let labelTop = seqY - 7;
-    if (!onMark) {
-      const seqLeft = rect.x + rect.w - 4 - ruleLabelWidth(ctx, seqLabel);
-      for (const [v, { label }] of contextLabels) {
-        const top = Y(v) - 7;
-        if (rect.x + 4 + ruleLabelWidth(ctx, label) + 4 > seqLeft && Math.abs(labelTop - top) < 13) labelTop = seqY <= Y(v) ? top - 13 : top + 13;
-      }
-    }
-    hRule(this, ctx, rect, seqY, { colour: '--pn-focus', dash: [1, 3], label: onMark ? undefined : seqLabel, right: true, labelTop });
+    rules.push({ y: Y(this.seqLen), colour: '--pn-focus', dash: [1, 3], label: onMark ? undefined : t.rcSeqMark(this.seqLen), right: true });
+    labelledRules(this, ctx, rect, rules);
     vRule(this, ctx, rect, X(i), { colour: '--pn-focus', dash: [2, 2] });
     ctx.strokeStyle = this.color('--pn-fg');
     ctx.lineWidth = 2;

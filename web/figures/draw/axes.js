@@ -67,8 +67,8 @@ export function yGrid(fig, ctx, rect, values, Y, { label = String, gap = 4, snap
 /**
  * A reference line across `rect` at y (colour a CSS property; dashed if
  * asked), `label` over its left end (`right`: its right end) on a veil of
- * the background, its top at `labelTop` (7 px above the line unless given;
- * ruleLabelWidth() measures it).
+ * the background, its top at `labelTop` (7 px above the line unless given).
+ * Several labelled lines: labelledRules().
  */
 export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], label, right = false, labelTop = y - 7 } = {}) {
   ctx.strokeStyle = fig.color(colour);
@@ -78,25 +78,54 @@ export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], lab
   ctx.lineTo(rect.x + rect.w, y);
   ctx.stroke();
   ctx.setLineDash([]);
-  if (label === undefined) return;
+  if (label !== undefined) ruleLabel(fig, ctx, ruleLabelBox(ctx, rect, label, right), labelTop, label, colour);
+}
+
+/** Where a rule's label goes across: { x0, x1 } of its veil, at the left or (`right`) the right end of `rect`. */
+function ruleLabelBox(ctx, rect, label, right) {
+  ctx.font = FONT;
+  const w = ctx.measureText(label).width;
+  const x0 = right ? rect.x + rect.w - 6 - w : rect.x + 2;
+  return { x0, x1: x0 + w + 4 };
+}
+
+/** A rule's label, its top at `top`, on a veil of the background (readable where data runs under it). */
+function ruleLabel(fig, ctx, { x0, x1 }, top, label, colour) {
   ctx.font = FONT;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
-  // on a veil of the background, so that the label stays readable where
-  // the data runs through it (rope-config's markers on a phone)
-  const w = ctx.measureText(label).width, x = right ? rect.x + rect.w - 4 - w : rect.x + 4;
   ctx.fillStyle = fig.color('--pn-bg');
   ctx.globalAlpha = 0.8;
-  ctx.fillRect(x - 2, labelTop - 1, w + 4, 12);
+  ctx.fillRect(x0, top - 1, x1 - x0, 12);
   ctx.globalAlpha = 1;
   ctx.fillStyle = fig.color(colour);
-  ctx.fillText(label, x, labelTop);
+  ctx.fillText(label, x0 + 2, top);
 }
 
-/** The width of an hRule label. */
-export function ruleLabelWidth(ctx, label) {
-  ctx.font = FONT;
-  return ctx.measureText(label).width;
+/**
+ * Reference lines across `rect`, each { y, label, right, colour, dash } as
+ * hRule takes them: the lines first, then the labels in order, each 7 px
+ * above its line unless it would meet a label placed before it; then at
+ * the nearest place to that, within `rect`, that meets none: below its
+ * line, or just above or below a label it would meet (a context length
+ * near another, a sequence near either; lengths a few pixels apart on a
+ * log axis).
+ */
+export function labelledRules(fig, ctx, rect, rules) {
+  for (const { y, ...rule } of rules) hRule(fig, ctx, rect, y, { ...rule, label: undefined });
+  const placed = [];
+  for (const { y, label, right = false, colour = '--pn-muted' } of rules) {
+    if (label === undefined) continue;
+    const box = ruleLabelBox(ctx, rect, label, right);
+    const meets = (top) => placed.some((p) => p.x0 < box.x1 && box.x0 < p.x1 && Math.abs(p.top - top) < 13);
+    const inside = (top) => top >= rect.y && top + 11 <= rect.y + rect.h;
+    const wanted = y - 7;
+    const top = meets(wanted)
+      ? [y + 2, ...placed.flatMap((p) => [p.top - 13, p.top + 13])].filter((c) => inside(c) && !meets(c)).sort((a, b) => Math.abs(a - wanted) - Math.abs(b - wanted))[0] ?? wanted
+      : wanted;
+    placed.push({ ...box, top });
+    ruleLabel(fig, ctx, box, top, label, colour);
+  }
 }
 
 /** A marker line down `rect` at x, on the pixel (colour a CSS property; dashed and `width` wide if asked). */
