@@ -415,6 +415,8 @@ test('<posnorm-waveform> draws its four curves from views read after its last po
         scale: (sx) => { scale *= sx; },
         setTransform: () => { scale = 1; },
         getTransform: () => ({ a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 }),
+        // (the panel titles are measured for wrapping; this test's titles are empty)
+        measureText: (text) => ({ width: 6 * String(text).length }),
       })[key] ?? (() => {}),
       set: () => true,
     });
