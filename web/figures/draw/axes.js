@@ -64,13 +64,8 @@ export function yGrid(fig, ctx, rect, values, Y, { label = String, gap = 4, snap
   }
 }
 
-/**
- * A reference line across `rect` at y (colour a CSS property; dashed if
- * asked), `label` over its left end (`right`: its right end) on a veil of
- * the background, its top at `labelTop` (7 px above the line unless given).
- * Several labelled lines: labelledRules().
- */
-export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], label, right = false, labelTop = y - 7 } = {}) {
+/** A reference line across `rect` at y (colour a CSS property; dashed if asked); labelled lines: labelledRules(). */
+export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [] } = {}) {
   ctx.strokeStyle = fig.color(colour);
   ctx.setLineDash(dash);
   ctx.beginPath();
@@ -78,7 +73,6 @@ export function hRule(fig, ctx, rect, y, { colour = '--pn-muted', dash = [], lab
   ctx.lineTo(rect.x + rect.w, y);
   ctx.stroke();
   ctx.setLineDash([]);
-  if (label !== undefined) ruleLabel(fig, ctx, ruleLabelBox(ctx, rect, label, right), labelTop, label, colour);
 }
 
 /** Where a rule's label goes across: { x0, x1 } of its veil, at the left or (`right`) the right end of `rect`. */
@@ -103,8 +97,9 @@ function ruleLabel(fig, ctx, { x0, x1 }, top, label, colour) {
 }
 
 /**
- * Reference lines across `rect`, each { y, label, right, colour, dash } as
- * hRule takes them: the lines first, then the labels in order, each 7 px
+ * Reference lines across `rect`, each { y, label, right, colour, dash }
+ * (the label at the line's left end, or with `right` its right end): the
+ * lines first, then the labels in order, each 7 px
  * above its line unless it would meet a label placed before it; then at
  * the nearest place to that, within `rect`, that meets none: below its
  * line, or just above or below a label it would meet (a context length
@@ -112,7 +107,7 @@ function ruleLabel(fig, ctx, { x0, x1 }, top, label, colour) {
  * log axis).
  */
 export function labelledRules(fig, ctx, rect, rules) {
-  for (const { y, ...rule } of rules) hRule(fig, ctx, rect, y, { ...rule, label: undefined });
+  for (const { y, colour, dash } of rules) hRule(fig, ctx, rect, y, { colour, dash });
   const placed = [];
   for (const { y, label, right = false, colour = '--pn-muted' } of rules) {
     if (label === undefined) continue;
