@@ -5,7 +5,9 @@
 // at the defaults and, at 320 and 1280 px, with each control at its ends
 // and its middle;
 // and a title that holds a control's value keeps the canvas's height while
-// that control is dragged on a phone. Each text's box is measured in
+// that control is dragged on a phone; no veil (a translucent rectangle of
+// the background under a label) is laid over a text drawn before it. Each
+// text's box is measured in
 // Chromium as it is drawn (measureText's actual bounding box through the
 // context's transform, scaled when fillText is given a maximum width).
 import assert from 'node:assert/strict';
@@ -32,6 +34,19 @@ function recordTexts() {
       x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys), w: this.canvas.width, h: this.canvas.height });
     return fillText.call(this, text, x, y, maxWidth);
   };
+  // veils: rectangles of the background laid translucent under a label
+  // (axes.js's rule labels, depth's notes), recorded in drawing order among
+  // the texts: one laid over a text drawn before it hides that text
+  const fillRect = CanvasRenderingContext2D.prototype.fillRect;
+  CanvasRenderingContext2D.prototype.fillRect = function (x, y, w, h) {
+    if (this.globalAlpha >= 0.75 && this.globalAlpha < 1) {
+      const t = this.getTransform();
+      const xs = [x, x + w].map((px) => t.a * px + t.e), ys = [y, y + h].map((py) => t.d * py + t.f);
+      window.__texts.push({ veil: true, text: '(veil)', canvas: [...this.canvas.getRootNode().querySelectorAll('canvas')].indexOf(this.canvas),
+        x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys), w: this.canvas.width, h: this.canvas.height });
+    }
+    return fillRect.call(this, x, y, w, h);
+  };
 }
 
 /** The texts of one synchronous repaint of `tag`. */
@@ -41,10 +56,22 @@ const textsOfOneRender = (page, tag) => page.evaluate((t) => {
   return window.__texts.splice(0);
 }, tag);
 
-/** What is wrong with a repaint's texts: any off its canvas, any two that overlap by more than 1 px each way. */
-function misplaced(texts) {
+/**
+ * What is wrong with a repaint's texts: any off its canvas, any two that
+ * overlap by more than 1 px each way, any veil over a text drawn before it.
+ */
+function misplaced(drawn) {
   const wrong = [];
-  const shown = texts.filter((s) => s.text.trim() !== '');
+  drawn.forEach((v, k) => {
+    if (!v.veil) return;
+    if (v.x0 < -0.5 || v.x1 > v.w + 0.5 || v.y0 < -0.5 || v.y1 > v.h + 0.5) wrong.push(`a veil runs off canvas ${v.canvas}: x ${v.x0.toFixed(1)}…${v.x1.toFixed(1)}, y ${v.y0.toFixed(1)}…${v.y1.toFixed(1)}`);
+    for (const s of drawn.slice(0, k)) {
+      if (s.veil || s.canvas !== v.canvas || s.text.trim() === '') continue;
+      const ox = Math.min(s.x1, v.x1) - Math.max(s.x0, v.x0), oy = Math.min(s.y1, v.y1) - Math.max(s.y0, v.y0);
+      if (ox > 1 && oy > 1) wrong.push(`a veil covers "${s.text}" by ${ox.toFixed(1)}×${oy.toFixed(1)} px`);
+    }
+  });
+  const shown = drawn.filter((s) => !s.veil && s.text.trim() !== '');
   for (const s of shown) {
     if (s.x0 < -0.5 || s.x1 > s.w + 0.5 || s.y0 < -0.5 || s.y1 > s.h + 0.5) {
       wrong.push(`"${s.text}" runs off canvas ${s.canvas} (${s.w}×${s.h}): x ${s.x0.toFixed(1)}…${s.x1.toFixed(1)}, y ${s.y0.toFixed(1)}…${s.y1.toFixed(1)}`);
@@ -82,7 +109,7 @@ for (const lang of ['en', 'ko']) {
             await frames(page);
           }
           const texts = await textsOfOneRender(page, tag);
-          assert.ok(texts.length > 0, `${name} at ${width} px drew no text`);
+          assert.ok(texts.some((s) => !s.veil), `${name} at ${width} px drew no text`);
           wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px: ${w}`));
           if (width !== 320 && width !== 1280) continue;
           // and every control at its ends and its middle (a choice at each choice), one at a time
