@@ -5,7 +5,8 @@
 // at the defaults and, at 320 and 1280 px, with each control at its ends
 // and its middle;
 // and a title that holds a control's value keeps the canvas's height while
-// that control is dragged on a phone; no veil (a translucent rectangle of
+// that control is dragged on a phone; the room below the last plot is the
+// same at every width of a layout (narrow below 520 px, wide from 800); no veil (a translucent rectangle of
 // the background under a label) is laid over a text drawn before it. Each
 // text's box is measured in
 // Chromium as it is drawn (measureText's actual bounding box through the
@@ -88,6 +89,28 @@ function misplaced(drawn) {
   return wrong;
 }
 
+/**
+ * The empty rows below what each canvas of `tag` draws (a pixel scan of
+ * one synchronous repaint; the canvases are cleared to transparent).
+ */
+const bottomMargins = (page, tag) => page.evaluate((t) => {
+  const el = document.querySelector(t);
+  el.render();
+  return [...el.shadowRoot.querySelectorAll('canvas')].map((c) => {
+    // (read through a copy made for reading: repeated reads of the figure's
+    // own canvas print Chromium's willReadFrequently warning)
+    const copy = document.createElement('canvas');
+    Object.assign(copy, { width: c.width, height: c.height });
+    const cc = copy.getContext('2d', { willReadFrequently: true });
+    cc.drawImage(c, 0, 0);
+    const d = cc.getImageData(0, 0, c.width, c.height).data;
+    for (let y = c.height - 1; y >= 0; y--) {
+      for (let x = 0; x < c.width; x++) if (d[4 * (y * c.width + x) + 3] > 0) return c.height - 1 - y;
+    }
+    return c.height;
+  });
+}, tag);
+
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 for (const lang of ['en', 'ko']) {
@@ -101,6 +124,7 @@ for (const lang of ['en', 'ko']) {
         // what a figure computes after its first frame: depth's gradients in a Worker
         if (name === 'depth') await page.waitForFunction((t) => document.querySelector(t).result?.gradNorms, tag);
         await page.waitForTimeout(300);
+        const firstMargins = {};
         for (const width of WIDTHS) {
           if (width !== WIDTHS[0]) {
             const renders = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
@@ -111,6 +135,19 @@ for (const lang of ['en', 'ko']) {
           const texts = await textsOfOneRender(page, tag);
           assert.ok(texts.some((s) => !s.veil), `${name} at ${width} px drew no text`);
           wrong.push(...misplaced(texts).map((w) => `${name} at ${width} px: ${w}`));
+          // the room below the last plot: at least 2 px, and the same at
+          // every width of one layout (a title or legend that wraps on a
+          // phone grows the canvas by its lines, not into that room); every
+          // figure has its narrow layout in windows below 520 px and its
+          // wide one from 800 (long-context's and depth's canvases reach
+          // 620 px in a window of about 640)
+          const layout = width < 520 ? 'narrow' : width >= 800 ? 'wide' : undefined;
+          const margins = await bottomMargins(page, tag);
+          margins.forEach((m, c) => {
+            if (m < 2) wrong.push(`${name} at ${width} px: canvas ${c} is drawn to ${m} px from its bottom`);
+            const first = layout && (firstMargins[layout] ??= { width, margins });
+            if (first && Math.abs(first.margins[c] - m) > 1) wrong.push(`${name} at ${width} px: canvas ${c} ends ${m} px above its bottom, ${first.margins[c]} px at ${first.width} px`);
+          });
           if (width !== 320 && width !== 1280) continue;
           // and every control at its ends and its middle (a choice at each choice), one at a time
           const states = await page.evaluate((t) => {

@@ -11,7 +11,7 @@ import koStrings from '../i18n/ko/rope-config.js';
 import { PnFigure } from './core/base.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
-import { drawLines, legend, title, titleExtra, titleRoom } from './draw/plots.js';
+import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
 import { labelledRules, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
 import { ropeFromConfig } from '../../src/js/rope-config.js';
@@ -268,7 +268,14 @@ export class PosnormRopeConfig extends PnFigure {
     const d = src.config !== undefined ? this._compute(src) : { error: src.error, waiting: src.waiting };
     const width = canvasWidth(this.canvas) || 300;
     const ph = Math.min(260, Math.max(170, width * 0.45));
-    const height = ph + 100;
+    // the plot starts 40 px below the legend's last row, which wraps on a
+    // narrow canvas (English at 320 px: two rows), and the canvas ends 48 px
+    // below the plot (its x labels and caption), whatever the legend's rows
+    // (a paste that cannot be read yet keeps the height: no jump as one types)
+    const colours = Object.fromEntries(CLASSES.map(([c, v]) => [c, this.color(v)]));
+    const entries = [[t.rcUnscaled, this.color('--pn-muted'), [4, 3]], ...CLASSES.map(([c]) => [t[`rc_${c}`], colours[c], []])];
+    const plotTop = legendBottom(this.canvas.getContext('2d'), entries, 4, 12) + 40;
+    const height = plotTop + ph + 48;
     const { ctx } = fitCanvas(this.canvas, height);
     ctx.clearRect(0, 0, width, height);
     if (!d.r) {
@@ -290,11 +297,9 @@ export class PosnormRopeConfig extends PnFigure {
       attentionFactor: ext.attentionFactor, contextLength: r.contextLength, originalContextLength: r.originalContextLength,
       warnings: r.warnings,
     };
-    const colours = Object.fromEntries(CLASSES.map(([c, v]) => [c, this.color(v)]));
-    const rect = { x: 50, y: 56, w: width - 62, h: ph };
+    const rect = { x: 50, y: plotTop, w: width - 62, h: ph };
     ctx.save();
-    const legendEnd = legend(this, ctx, [[t.rcUnscaled, this.color('--pn-muted'), [4, 3]], ...CLASSES.map(([c]) => [t[`rc_${c}`], colours[c], []])], 4, 12);
-    rect.y = legendEnd + 40;
+    legend(this, ctx, entries, 4, 12);
     title(this, ctx, t.rcTitle, rect.x - 44, rect.y - 8);
     const finite = [...waves, ...plainWaves].filter(Number.isFinite);
     const marks = [r.originalContextLength, r.contextLength].filter((v) => v);
