@@ -1,4 +1,5 @@
 // The JS API: init options, argument validation, zero-copy buffers, memory.
+import { runInNewContext } from 'node:vm';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
@@ -161,6 +162,20 @@ function badCalls(pn) {
     [() => pn.alloc(0), RangeError, 'length must be an integer in [1, 268435456], got 0'],
     [() => pn.alloc(2 ** 28 + 1), RangeError, 'length'],
     [() => pn.alloc(16, 'f64'), RangeError, 'type must be "f32" or "u32" or "i32" or "u8c"'],
+    // a bound the caller gives is kept: with one given, the data's other
+    // bound must lie beyond it (it was moved by 0.5, and the counts were for
+    // a range nobody asked for: [1, 2] with min 2 gave min 1.5)
+    [() => pn.histogram(new Float32Array([1, 2]), { bins: 2, min: 2 }), RangeError, 'max was not given, and x\'s largest finite value, 2, is not greater than min 2 as float32 values; give max as well'],
+    [() => pn.histogram(new Float32Array([5, 6]), { bins: 2, max: 1 }), RangeError, 'min was not given, and x\'s smallest finite value, 5, is not less than max 1'],
+    [() => pn.histogram(new Float32Array([NaN, Infinity]), { bins: 2, min: 5 }), RangeError, 'its default where x has no finite value, 1, is not greater than min 5'],
+    // scaling's own options are named as scaling's, not as the call's
+    [() => pn.rope(new Float32Array(8), { seqLen: 1, heads: 1, headDim: 8, scaling: [1] }), TypeError, 'posnorm.rope: scaling must be an object, got an array of length 1'],
+    [() => pn.ropeFrequencies({ dim: 8, scaling: { type: 'linear', factor: 2, foo: 1 } }), TypeError, 'unknown option "foo" in scaling; its options are type, factor,'],
+    // past 65536 the scaled frequencies' kernel refused with no argument named
+    [() => pn.rope(new Float32Array(65538), { seqLen: 1, heads: 1, headDim: 65538, scaling: { type: 'linear', factor: 2 } }), RangeError, 'rotaryDim (headDim 65538 unless given) must be at most 65536 with scaling, got 65538'],
+    // another realm's typed array ("must be a Float32Array, got a Float32Array")
+    [() => pn.layerNorm(runInNewContext('new Float32Array(4)'), { cols: 4 }), TypeError, 'x must be a Float32Array or a posnorm f32 buffer, got a Float32Array of another realm'],
+    [() => pn.layerNorm(x, { cols: 4, gamma: runInNewContext('new DataView(new ArrayBuffer(16))') }), TypeError, 'gamma must be a Float32Array or a posnorm f32 buffer, got a DataView of another realm'],
   ];
 }
 

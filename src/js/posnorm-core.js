@@ -176,7 +176,7 @@ const SCALING_OPTIONS = ['type', ...new Set(Object.values(SCALING_KEYS).flatMap(
 function scalingArgs(fn, scaling, dim) {
   const params = new Float64Array(10).fill(NaN);
   if (scaling === undefined || scaling === null) return { type: 0, name: null, params, shortFactor: undefined, longFactor: undefined };
-  const s = v.options(fn, scaling, SCALING_OPTIONS);
+  const s = v.options(fn, scaling, SCALING_OPTIONS, 'scaling');
   const type = v.oneOf(fn, 'scaling.type', s.type, SCALING_TYPES);
   const keys = SCALING_KEYS[type];
   if (type === 'dynamic' && dim < 4) throw new RangeError(`posnorm.${fn}: scaling type "dynamic" needs a rotary dim of at least 4 (its exponent is dim/(dim − 2)), got ${dim}`);
@@ -663,6 +663,11 @@ export class Posnorm {
     // of its factor arrays) are the last user code a call runs, and ran
     // after the ids were checked could change them (an Int32Array of ids is
     // used as given, not copied)
+    // (the scaled frequencies take a rotary dim of at most 65536, as
+    // ropeFrequencies' dim: past it the kernel's refusal named no argument)
+    if (o.scaling !== undefined && o.scaling !== null && rotaryDim > 65536) {
+      throw new RangeError(`posnorm.${fn}: rotaryDim (headDim ${headDim} unless given) must be at most 65536 with scaling, got ${rotaryDim}`);
+    }
     const scaling = o.scaling === undefined || o.scaling === null ? null : scalingArgs(fn, o.scaling, rotaryDim);
     let ids;
     // the highest position in the call + 1: the sequence length that selects
@@ -824,10 +829,12 @@ export class Posnorm {
     const size = x.length;
     const bins = v.int(fn, 'bins', o.bins, 1, 65536);
     let { min, max } = o;
-    if (min === undefined || max === undefined) {
-      const r = finiteRange(isPnBuffer(x) ? x.array : x);
-      min ??= r.min;
-      max ??= r.max;
+    // a bound the caller gives is checked and kept, never moved: with one
+    // given, the other is the data's, and must lie beyond it
+    if (min !== undefined) v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
+    if (max !== undefined) v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
+    if (min === undefined && max === undefined) {
+      ({ min, max } = finiteRange(isPnBuffer(x) ? x.array : x));
       if (min === max) {
         // one value: a range around it that float32 can tell apart from it
         // (min ± 0.5 rounds back to min above 2^24), within the float32 range
@@ -835,9 +842,16 @@ export class Posnorm {
         min = Math.max(min - d, -v.F32_MAX);
         max = Math.min(max + d, v.F32_MAX);
       }
+    } else if (min === undefined || max === undefined) {
+      const r = finiteRange(isPnBuffer(x) ? x.array : x);
+      const given = min === undefined ? 'max' : 'min', other = min === undefined ? 'min' : 'max';
+      min ??= r.min;
+      max ??= r.max;
+      if (!(Math.fround(min) < Math.fround(max))) {
+        const from = r.none ? `its default where x has no finite value, ${other === 'min' ? 0 : 1},` : `x's ${other === 'min' ? 'smallest' : 'largest'} finite value, ${other === 'min' ? min : max},`;
+        throw new RangeError(`posnorm.${fn}: ${other} was not given, and ${from} is not ${other === 'min' ? 'less' : 'greater'} than ${given} ${given === 'min' ? min : max} as float32 values; give ${other} as well`);
+      }
     }
-    v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
-    v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
     lessAsFloat32(fn, 'min', min, 'max', max);
     this.#reserve(fn, `x.length ${size}, bins ${bins}`, [['x', x]], [], 4 * bins + 12);
     return framed(this.#heap, fn, (f) => {
@@ -1101,6 +1115,6 @@ function finiteRange(a) {
     if (t < min) min = t;
     if (t > max) max = t;
   }
-  if (min === Infinity) return { min: 0, max: 1 };
+  if (min === Infinity) return { min: 0, max: 1, none: true };
   return { min, max };
 }

@@ -248,7 +248,7 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   sinCache?: F32Input;
   /** pairs (2i, 2i+1) when true; (i, i + rotaryDim/2) when false (default) */
   interleaved?: boolean;
-  /** even, 2…headDim; default headDim (rounded down to even) */
+  /** even, 2…headDim (at most 65536 with scaling); default headDim (rounded down to even) */
   rotaryDim?: number;
   /** long-context frequency scaling (not with caches); dynamic/longrope use the highest position + 1 as the sequence length */
   scaling?: RopeScaling;

@@ -1,5 +1,8 @@
 // validate.js — argument checks that name the argument and the allowed range.
-import { BUILT_IN, isDetached, isPnBuffer, noteOffset } from './memory.js';
+import { BUILT_IN, isDetached, isPnBuffer, noteOffset, typedArrayTag } from './memory.js';
+
+/** This realm's %TypedArray%: every typed array made here inherits from it. */
+const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array);
 
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
@@ -22,6 +25,11 @@ export const describe = (v) =>
   : v === null ? 'null'
   : Array.isArray(v) ? `an array of length ${v.length}`
   : v instanceof DataView ? 'a DataView'
+  // (another realm's: an iframe's or a node:vm context's arrays are not this
+  // realm's Float32Array, and "must be a Float32Array, got a Float32Array"
+  // said nothing)
+  : ArrayBuffer.isView(v) && typedArrayTag(v) === undefined ? 'a DataView of another realm'
+  : ArrayBuffer.isView(v) && !(v instanceof TYPED_ARRAY) ? `a ${typedArrayTag(v)} of another realm (an iframe's or a vm context's; copy it into one of this realm's first, e.g. with ${typedArrayTag(v)}.from)`
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
   : isPnBuffer(v) ? `a posnorm ${v.type} buffer`
   : typeof v === 'object' && v.isPnBuffer === true ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
@@ -72,15 +80,17 @@ export function bool(fn, name, v) {
  * otherwise be ignored without a word. Returns a plain copy of the options
  * it names that are not undefined.
  */
-export function options(fn, v, allowed) {
+export function options(fn, v, allowed, name = 'options') {
   if (v === undefined) return {};
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
-    throw new TypeError(`posnorm.${fn}: options must be an object, got ${describe(v)}`);
+    throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
   }
   // for-in over the own keys: Object.keys made an array at every call
   for (const key in v) {
     if (Object.hasOwn(v, key) && !allowed.includes(key)) {
-      throw new TypeError(`posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`);
+      throw new TypeError(name === 'options'
+        ? `posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`
+        : `posnorm.${fn}: unknown option ${JSON.stringify(key)} in ${name}; its options are ${allowed.join(', ')}`);
     }
   }
   // A snapshot, each option read once and here: a getter or a Proxy could
