@@ -9,7 +9,8 @@ int pn_attention_f32(float *out, float *weights, const float *x,
                      int32_t seq_len, int32_t d_model, int32_t d_head) {
   if (!out || !x || !wq || !wk || !wv) return PN_ERR_NULL;
   if (seq_len < 1 || seq_len > 4096 || d_model < 1 || d_model > 4096 ||
-      d_head < 1 || d_head > 4096)
+      d_head < 1 || d_head > 4096 ||
+      !pn_work_fits((uint64_t)seq_len, (uint64_t)d_head, 3 * (uint64_t)d_model + 2 * (uint64_t)seq_len))
     return PN_ERR_SIZE;
   const size_t nq = (size_t)seq_len * (size_t)d_head, nx = (size_t)seq_len * (size_t)d_model;
   /* q, k, v [seq_len × d_head], one row of scores, x in float64:

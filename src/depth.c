@@ -38,7 +38,9 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
   const size_t n = (size_t)rows * (size_t)width, wsize = (size_t)width * (size_t)width; /* <= 2^24 */
   /* per layer W_l, and C_l after it when there is a memory */
   const size_t per_layer = memory ? 2 : 1;
-  if (!pn_fits(pn_size_mul(wsize, pn_size_mul(per_layer, (size_t)layers)))) return PN_ERR_SIZE;
+  if (!pn_fits(pn_size_mul(wsize, pn_size_mul(per_layer, (size_t)layers))) ||
+      !pn_work_fits((uint64_t)layers, (uint64_t)wsize, (uint64_t)rows + (memory ? 1 : 0)))
+    return PN_ERR_SIZE;
   if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale) ||
       (gelu != PN_GELU_TANH && gelu != PN_GELU_ERF))
     return PN_ERR_ARG;

@@ -185,7 +185,8 @@ int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
     return PN_ERR_SIZE;
   const size_t N = (size_t)rows * (size_t)width, L = (size_t)layers; /* N <= 2^24 */
   const size_t wsize = (size_t)width * (size_t)width, per_layer = memory ? 2 : 1;
-  if (!pn_fits(pn_size_mul(wsize, pn_size_mul(per_layer, L))) || !pn_fits(pn_size_mul(N, L + 1)))
+  if (!pn_fits(pn_size_mul(wsize, pn_size_mul(per_layer, L))) || !pn_fits(pn_size_mul(N, L + 1)) ||
+      !pn_work_fits(3 * (uint64_t)layers, (uint64_t)wsize, (uint64_t)rows + (memory ? 1 : 0)))
     return PN_ERR_SIZE;
   if (block < PN_BLOCK_PLAIN || block > PN_BLOCK_PRE_RMS || !isfinite(weight_scale) ||
       (gelu != PN_GELU_TANH && gelu != PN_GELU_ERF))

@@ -5,9 +5,12 @@
 #include "pn_math.h"
 #include "posnorm_figures.h"
 
+_Static_assert(PN_MAX_WORK == (UINT64_C(1) << 32), "pn_work_fits (pn_internal.h) holds PN_MAX_WORK");
+
 int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols) {
   if (!out || !x) return PN_ERR_NULL;
   if (rows < 1 || rows > 8192 || !pn_count2(rows, cols)) return PN_ERR_SIZE; /* out: rows² <= 2^26 */
+  if (!pn_work_fits((uint64_t)rows * (uint64_t)(rows + 1) / 2, (uint64_t)cols, 1)) return PN_ERR_SIZE;
   for (int32_t i = 0; i < rows; i++) {
     const float *xi = x + (size_t)i * (size_t)cols;
     for (int32_t j = 0; j <= i; j++) {
@@ -25,6 +28,7 @@ int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
                             int32_t rows, int32_t cols) {
   if (!distance || !pair || !x) return PN_ERR_NULL;
   if (rows < 2 || rows > 8192 || !pn_count2(rows, cols)) return PN_ERR_SIZE;
+  if (!pn_work_fits((uint64_t)rows * (uint64_t)(rows - 1) / 2, (uint64_t)cols, 1)) return PN_ERR_SIZE;
   double best = INFINITY;
   int32_t bi = 0, bj = 1;
   for (int32_t i = 0; i < rows; i++) {

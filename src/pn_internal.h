@@ -47,6 +47,13 @@ static inline int pn_fits(size_t n) {
   return n >= 1 && n <= (size_t)PN_MAX_ELEMENTS;
 }
 
+/* Whether a figure kernel's count of multiply-adds, a·b·c, is within
+ * PN_MAX_WORK (2^32, posnorm_figures.h); the kernels' own limits keep the
+ * product below 2^48. */
+static inline int pn_work_fits(uint64_t a, uint64_t b, uint64_t c) {
+  return a * b * c <= (UINT64_C(1) << 32);
+}
+
 /* Element count of a [a × b] tensor, or 0 if a or b < 1 or a·b exceeds
  * PN_MAX_ELEMENTS. */
 static inline size_t pn_count2(int32_t a, int32_t b) {

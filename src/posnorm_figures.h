@@ -18,6 +18,15 @@
  *   colormap                   vmin < vmax, both finite (any finite range)
  *   attention                  seq_len, d_model, d_head <= 4096
  *   gram / minRowDistance      rows <= 8192 (minRowDistance: rows >= 2)
+ *   work                       attention, gram, minRowDistance and the
+ *                              residual stack take at most PN_MAX_WORK
+ *                              (2^32) multiply-adds a call, counted as each
+ *                              function says: their other limits allowed
+ *                              calls of 2^40, which ran for hours (gram at
+ *                              8192 × 32768, 1–1.5 h). At 2^32 they take
+ *                              from under 1 s (the residual stack) to about
+ *                              15 s (gram) and 17 s (the gradient stack) in
+ *                              Node on issue #20's EPYC
  *   PE shift                   even d_model; |k| < 2^31 (k != INT32_MIN)
  *   residual stack             layers <= 1024; rows, width <= 4096;
  *                              layers·width² (twice that with a memory)
@@ -30,8 +39,8 @@
  *                              return PN_ERR_NOMEM when it is not there.
  *                              Within the limits above it is at most 2^30
  *                              bytes, but for the gradient stack: up to
- *                              6.7e9 bytes, past 2^32 (PN_ERR_SIZE on
- *                              wasm32) from 4096 × 4096 with 9 layers
+ *                              1.65e9 bytes (4096 rows of 16, 1024 layers;
+ *                              before the work limit 6.7e9, past 2^32)
  */
 #ifndef POSNORM_FIGURES_H
 #define POSNORM_FIGURES_H
@@ -39,6 +48,11 @@
 #include <stdint.h>
 
 #include "posnorm.h"
+
+/* The most multiply-adds one call of attention, gram, minRowDistance or the
+ * residual stack may take (LIMITS above); a call past it is PN_ERR_SIZE
+ * before any work. */
+#define PN_MAX_WORK (UINT64_C(1) << 32)
 
 #ifdef __cplusplus
 extern "C" {
@@ -130,7 +144,8 @@ int pn_colormap_lut_rgba8(uint8_t *rgba, int32_t map);
  * rows of X permutes the rows of out (and of A) to within float32 rounding
  * (permutation equivariance); the tests check it.
  * Preconditions: out, x, wq, wk, wv != NULL; 1 <= seq_len <= 4096;
- * 1 <= d_model, d_head <= 4096. Scratch: 24·seq_len·d_head + 8·seq_len +
+ * 1 <= d_model, d_head <= 4096; seq_len·d_head·(3·d_model + 2·seq_len)
+ * (its multiply-adds) <= PN_MAX_WORK. Scratch: 24·seq_len·d_head + 8·seq_len +
  * 8·seq_len·d_model bytes (at most 2^29 + 2^15).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_NOMEM. */
 int pn_attention_f32(float *out, float *weights, const float *x,
@@ -140,7 +155,8 @@ int pn_attention_f32(float *out, float *weights, const float *x,
 /* pn_gram_f32 — out[i][j] = Σ_k x[i][k]·x[j][k] (float64 sums), out:
  * [rows × rows]. For PE rows this is the position × position dot product.
  * Preconditions: out, x != NULL; 1 <= rows <= 8192; cols >= 1; rows·cols
- * <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
+ * <= PN_MAX_ELEMENTS; rows·(rows + 1)/2·cols (its multiply-adds) <=
+ * PN_MAX_WORK. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
 
 /* pn_min_row_distance_f32 — the smallest Euclidean distance between two
@@ -151,7 +167,8 @@ int pn_gram_f32(float *out, const float *x, int32_t rows, int32_t cols);
  * if no pair has a comparable distance, *distance is +Inf and pair is
  * (0, 1).
  * Preconditions: all pointers != NULL; 2 <= rows <= 8192; cols >= 1;
- * rows·cols <= PN_MAX_ELEMENTS. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
+ * rows·cols <= PN_MAX_ELEMENTS; rows·(rows - 1)/2·cols (its multiply-adds
+ * at most) <= PN_MAX_WORK. Errors: PN_ERR_NULL, PN_ERR_SIZE. */
 int pn_min_row_distance_f32(float *distance, int32_t *pair, const float *x,
                             int32_t rows, int32_t cols);
 
@@ -208,7 +225,8 @@ enum pn_block {
  * Preconditions: std_out, x0, weights != NULL; 1 <= layers <= 1024;
  * 1 <= rows, width <= 4096; the weight count (layers·width², twice that
  * with a memory) <= PN_MAX_ELEMENTS (rows·width <= 2^24 by those limits);
- * block is a pn_block, gelu a pn_gelu_form; weight_scale finite.
+ * layers·width²·(rows + 1 with a memory) (its multiply-adds) <=
+ * PN_MAX_WORK; block is a pn_block, gelu a pn_gelu_form; weight_scale finite.
  * Scratch: 4·(3·rows·width + width) bytes (at most 4·(3·2^24 + 2^12)).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_f32(float *std_out, const float *x0,
@@ -233,12 +251,15 @@ int pn_residual_stack_f32(float *std_out, const float *x0,
  * memory, gelu: as pn_residual_stack_f32. readout: [rows × width].
  * Everything is float64 inside; outputs rounded once.
  * Scratch: 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) bytes, plus
- * 8·width with a memory: past 2^32 for shapes the limits allow (4096 ×
- * 4096 from 9 layers on, 2713 × 64 with 1024 layers), which is PN_ERR_SIZE
- * where size_t has 32 bits (wasm) and PN_ERR_NOMEM where malloc cannot
- * give it.
+ * 8·width with a memory: at most 8·work/width + 8·rows·(layers + 1)
+ * within the work limit below, 1.65e9 bytes at 4096 rows of 16 with 1024
+ * layers (the shapes that took it past 2^32, 4096 × 4096 from 9 layers
+ * on and 2713 × 64 with 1024, are past the work limit); PN_ERR_NOMEM where
+ * malloc cannot give it.
  * Preconditions as pn_residual_stack_f32, all pointers but memory !=
- * NULL, and rows·width·(layers + 1) <= PN_MAX_ELEMENTS.
+ * NULL, and rows·width·(layers + 1) <= PN_MAX_ELEMENTS; the work is
+ * counted as 3·layers·width²·(rows + 1 with a memory) (a forward product
+ * and two backward ones per layer) <= PN_MAX_WORK.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_residual_stack_grad_f32(float *std_out, double *loss, float *grad,
                                float *grad_norm, const float *x0,

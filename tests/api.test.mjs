@@ -173,6 +173,14 @@ function badCalls(pn) {
     [() => pn.ropeFrequencies({ dim: 8, scaling: { type: 'linear', factor: 2, foo: 1 } }), TypeError, 'unknown option "foo" in scaling; its options are type, factor,'],
     // past 65536 the scaled frequencies' kernel refused with no argument named
     [() => pn.rope(new Float32Array(65538), { seqLen: 1, heads: 1, headDim: 65538, scaling: { type: 'linear', factor: 2 } }), RangeError, 'rotaryDim (headDim 65538 unless given) must be at most 65536 with scaling, got 65538'],
+    // the figure kernels' work: their size limits alone allowed calls of
+    // hours (gram at 8192 × 32768 about 1.5 h); refused at once, nothing allocated
+    [() => pn.gram(new Float32Array(8192 * 128), { cols: 128 }), RangeError, 'gram: rows·(rows + 1)/2 × cols = 33558528 × 128, its multiply-adds, must be at most 4294967296 (2^32; a call that size takes seconds), got 4295491584'],
+    [() => pn.minRowDistance(new Float32Array(8192 * 129), { cols: 129 }), RangeError, 'rows·(rows − 1)/2 × cols = 33550336 × 129, its multiply-adds, must be at most 4294967296'],
+    [() => pn.attention(new Float32Array(4096), { dModel: 1, dHead: 4096, wq: new Float32Array(4096), wk: new Float32Array(4096), wv: new Float32Array(4096) }), RangeError, 'seqLen × dHead × (3·dModel + 2·seqLen) = 4096 × 4096 × 8195, its multiply-adds, must be at most 4294967296'],
+    [() => pn.residualStack(new Float32Array(4096 * 64), new Float32Array(1024 * 64 * 64), { width: 64, layers: 1024 }), RangeError, 'layers × width² × rows = 1024 × 4096 × 4096, its multiply-adds, must be at most 4294967296'],
+    [() => pn.residualStack(new Float32Array(128 * 4096), new Float32Array(4096 * 4096), { width: 4096, layers: 1, gradients: true }), RangeError, '3 × layers × width² × rows = 3 × 1 × 16777216 × 128 with gradients'],
+    [() => pn.residualStack(new Float32Array(256 * 4096), new Float32Array(2 * 4096 * 4096), { width: 4096, layers: 1, memory: new Float32Array(4096) }), RangeError, 'layers × width² × (rows + 1) = 1 × 16777216 × 257 with a memory'],
     // another realm's typed array ("must be a Float32Array, got a Float32Array")
     [() => pn.layerNorm(runInNewContext('new Float32Array(4)'), { cols: 4 }), TypeError, 'x must be a Float32Array or a posnorm f32 buffer, got a Float32Array of another realm'],
     [() => pn.layerNorm(x, { cols: 4, gamma: runInNewContext('new DataView(new ArrayBuffer(16))') }), TypeError, 'gamma must be a Float32Array or a posnorm f32 buffer, got a DataView of another realm'],

@@ -103,11 +103,13 @@ for (const simd of [true, false]) {
     refuses(pn, 'rope', () => pn.rope(x, { seqLen: 2 ** 27, heads: 1, headDim: 2, scaling: { type: 'linear', factor: 2 } }), [mem]);
     refuses(pn, 'layerNormSteps', () => pn.layerNormSteps(x), [mem]);
     refuses(pn, 'layerNormSteps', () => pn.layerNormSteps(lazy(2 ** 27 + 1)), [mem]); // 4·(2^27 + 1)·4 + 8 bytes
-    refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(9 * 4096 * 4096), { width: 4096, layers: 9, gradients: true }), [mem, 'rows 4096 × width 4096 with layers 9']);
-    refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(4 * 4096 * 4096), { width: 4096, layers: 4, gradients: true }), [mem]);
-    // with a memory: 16 layers of 2896² keep 2·layers·width² within 2^28, and 3498 rows put the
-    // float64 scratch past 2^32 bytes (the C test's boundary): refused before anything is allocated
-    refuses(pn, 'residualStack', () => pn.residualStack(lazy(3498 * 2896), lazy(2 * 16 * 2896 * 2896), { width: 2896, layers: 16, memory: lazy(2896), gradients: true }), [mem, 'rows 3498 × width 2896 with layers 16']);
+    // the gradient stack's float64 scratch passed 2 GiB (4096² with 4 and 9 layers; with a memory,
+    // 3498 rows of 2896 in 16 layers, past 2^32 bytes): since the work limit (2^32 multiply-adds)
+    // those are refused before anything is allocated, and no stack within it needs 2 GiB
+    const work = 'its multiply-adds, must be at most 4294967296';
+    refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(9 * 4096 * 4096), { width: 4096, layers: 9, gradients: true }), [work, '3 × 9 × 16777216 × 4096 with gradients']);
+    refuses(pn, 'residualStack', () => pn.residualStack(lazy(4096 * 4096), lazy(4 * 4096 * 4096), { width: 4096, layers: 4, gradients: true }), [work]);
+    refuses(pn, 'residualStack', () => pn.residualStack(lazy(3498 * 2896), lazy(2 * 16 * 2896 * 2896), { width: 2896, layers: 16, memory: lazy(2896), gradients: true }), [work, 'with gradients with a memory']);
     // a buffer's value in place: at 2^28 values the call's own bytes are its row statistics; it works
     const buf = pn.alloc(M);
     const cols = 2 ** 14;

@@ -901,6 +901,7 @@ export class Posnorm {
     const dHead = v.int(fn, 'dHead', o.dHead ?? dModel, 1, 4096);
     const seqLen = rowsOf(fn, x, dModel);
     v.int(fn, 'x.length / dModel', seqLen, 1, 4096);
+    v.work(fn, `seqLen × dHead × (3·dModel + 2·seqLen) = ${seqLen} × ${dHead} × ${3 * dModel + 2 * seqLen}`, seqLen * dHead * (3 * dModel + 2 * seqLen));
     const names = ['wq', 'wk', 'wv'];
     const ws = names.map((name) => v.f32(fn, name, o[name], dModel * dHead));
     // scratch (posnorm_figures.h): 24·seq_len·d_head + 8·seq_len + 8·seq_len·d_model
@@ -924,6 +925,7 @@ export class Posnorm {
     const cols = v.int(fn, 'cols', colsOption, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 1, 8192);
     v.total(fn, 'rows × rows', rows * rows);
+    v.work(fn, `rows·(rows + 1)/2 × cols = ${(rows * (rows + 1)) / 2} × ${cols}`, ((rows * (rows + 1)) / 2) * cols);
     this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 4 * rows * rows);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -939,6 +941,7 @@ export class Posnorm {
     v.f32(fn, 'x', x);
     const cols = v.int(fn, 'cols', colsOption, 1);
     const rows = v.int(fn, 'x.length / cols', rowsOf(fn, x, cols), 2, 8192);
+    v.work(fn, `rows·(rows − 1)/2 × cols = ${(rows * (rows - 1)) / 2} × ${cols}`, ((rows * (rows - 1)) / 2) * cols);
     this.#reserve(fn, `rows ${rows} × cols ${cols}`, [['x', x]], [], 12);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -988,8 +991,13 @@ export class Posnorm {
     const n = rows * width;
     const what = `rows ${rows} × width ${width} with layers ${layers}`;
     const geluForm = GELU_FORMS.indexOf(gelu), blockKind = BLOCKS.indexOf(block);
-    if (v.bool(fn, 'gradients', o.gradients ?? false)) {
-      v.total(fn, 'rows × width × (layers + 1)', n * (layers + 1));
+    const gradients = v.bool(fn, 'gradients', o.gradients ?? false);
+    // (the element limit of the gradients' activations first, as the kernel checks sizes)
+    if (gradients) v.total(fn, 'rows × width × (layers + 1)', n * (layers + 1));
+    const times = gradients ? '3 × ' : '';
+    v.work(fn, `${times}layers × width² × ${memory ? '(rows + 1)' : 'rows'} = ${times}${layers} × ${width * width} × ${rows + (memory ? 1 : 0)}${gradients ? ' with gradients' : ''}${memory ? ' with a memory' : ''}`,
+      (gradients ? 3 : 1) * layers * width * width * (rows + (memory ? 1 : 0)));
+    if (gradients) {
       // the read-out of the loss: given, or a fixed seeded one (documented),
       // drawn into a temporary of the call
       const readout = o.readout === undefined ? undefined : v.f32(fn, 'readout', o.readout, n);

@@ -174,6 +174,21 @@ function plainView(v) {
   return true;
 }
 
+/** The most multiply-adds one call of attention, gram, minRowDistance or residualStack takes (PN_MAX_WORK). */
+export const MAX_WORK = 2 ** 32;
+
+/**
+ * Checks a figure kernel's count of multiply-adds, `n`, described by `what`
+ * (a formula of its sizes), against MAX_WORK: their size limits alone
+ * allowed calls that blocked the thread for hours.
+ */
+export function work(fn, what, n) {
+  if (n > MAX_WORK) {
+    throw new RangeError(`posnorm.${fn}: ${what}, its multiply-adds, must be at most ${MAX_WORK} (2^32; a call that size takes seconds), got ${n}`);
+  }
+  return n;
+}
+
 /** Checks a product of sizes against the per-tensor limit. */
 export function total(fn, what, n) {
   if (n > MAX_ELEMENTS) {

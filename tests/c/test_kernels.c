@@ -561,6 +561,24 @@ static void test_figures(void) {
   CHECK(memcmp(src, dst, sizeof src) == 0, "copy");
 }
 
+/* PN_MAX_WORK at its edge: minRowDistance of 8192 rows of zeros stops each
+ * pair's loop once a distance of 0 is found, so the largest call the limit
+ * allows (8192·8191/2·128 = 2^32 - 524288 multiply-adds at most) runs in
+ * a moment; one more column is past it, refused before any work. */
+static void test_work_limit(void) {
+  float *zeros = calloc((size_t)8192 * 129, sizeof(float));
+  float d = -1.0f;
+  int32_t pair[2] = {-1, -1};
+  CHECK(zeros != NULL, "8192 × 129 zeros");
+  if (!zeros) return;
+  CHECK(pn_min_row_distance_f32(&d, pair, zeros, 8192, 128) == PN_OK && d == 0.0f && pair[0] == 0 && pair[1] == 1,
+        "minRowDistance at 8192 × 128 (within 2^32 multiply-adds) runs: rows 0 and 1, distance 0");
+  CHECK(pn_min_row_distance_f32(&d, pair, zeros, 8192, 129) == PN_ERR_SIZE, "minRowDistance at 8192 × 129 (past 2^32) is refused");
+  zeros[0] = 7.0f; /* out and x: a kernel that ran would write row 0's product over it */
+  CHECK(pn_gram_f32(zeros, zeros, 8192, 128) == PN_ERR_SIZE && zeros[0] == 7.0f, "gram at 8192 × 128 (2^32 + 524288) is refused, nothing written");
+  free(zeros);
+}
+
 static void test_article_kernels(void) {
   /* attention: permuting the rows of X permutes the output rows */
   enum { S = 4, D = 6, H = 5 };
@@ -746,6 +764,7 @@ int main(void) {
   test_rmsnorm_two_pass();
   test_rope_alibi();
   test_figures();
+  test_work_limit();
   test_safety();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

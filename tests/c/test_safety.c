@@ -274,8 +274,10 @@ static void regression_pn_log_total(void) {
  * layers is 2^32 + 327680 bytes, 327680 in a 32-bit size_t, and the kernel
  * then wrote 600 MB into it (wasm: RuntimeError: memory access out of
  * bounds). With the allocator capped at 64 MiB, as a small machine would be,
- * the shapes must be refused (32-bit) or fail to allocate (64-bit); the
- * inputs are a few floats, which a correct kernel never reaches. */
+ * the shapes had to be refused (32-bit) or fail to allocate (64-bit); since
+ * PN_MAX_WORK (2^32 multiply-adds, these are 2^35 and more) every target
+ * refuses them before any allocation. The inputs are a few floats, which a
+ * correct kernel never reaches. */
 static void regression_stack_grad_scratch(void) {
   kernel = "regression: pn_residual_stack_grad_f32 scratch size";
   static const int32_t shapes[][3] = {/* rows, width, layers */
@@ -290,8 +292,8 @@ static void regression_stack_grad_scratch(void) {
     const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, shapes[s][2],
                                               shapes[s][0], shapes[s][1], PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f);
     pn_alloc_stats.limit = SIZE_MAX;
-    const int want = scratch > (uint64_t)SIZE_MAX ? PN_ERR_SIZE : PN_ERR_NOMEM;
-    CHECK(rc == want, "%d × %d, %d layers: status %d, want %d", shapes[s][0], shapes[s][1], shapes[s][2], rc, want);
+    CHECK(3 * layers * width * width * rows > (1ull << 32), "shape %d is past PN_MAX_WORK", s);
+    CHECK(rc == PN_ERR_SIZE, "%d × %d, %d layers: status %d, want %d", shapes[s][0], shapes[s][1], shapes[s][2], rc, PN_ERR_SIZE);
     CHECK(slots_intact(), "%d × %d, %d layers: nothing written", shapes[s][0], shapes[s][1], shapes[s][2]);
     CHECK(pn_alloc_stats.allocs == before.allocs && pn_alloc_stats.frees == before.frees, "nothing allocated");
   }
@@ -884,6 +886,8 @@ static void sentinel_article(void) {
     REFUSED(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, wq, wk, wv, 3, over_attn[k], 2));
     REFUSED(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, wq, wk, wv, 3, 4, over_attn[k]));
   }
+  /* within the size limits, past PN_MAX_WORK: 4096·4096·(3 + 2·4096) multiply-adds */
+  REFUSED(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, wq, wk, wv, 4096, 1, 4096));
 
   kernel = "pn_gram_f32";
   kernels++;
@@ -896,6 +900,8 @@ static void sentinel_article(void) {
   }
   const int32_t over_gram[][2] = {{8193, 1}, {INT32_MAX, 1}, {8192, 32769}, {1, PN_MAX_ELEMENTS + 1}, {8192, INT32_MAX}, {2, 1 << 30}};
   for (int k = 0; k < 6; k++) REFUSED(PN_ERR_SIZE, pn_gram_f32(F(0), data, over_gram[k][0], over_gram[k][1]));
+  /* within every size limit but past PN_MAX_WORK: 8192·8193/2·128 = 2^32 + 524288 multiply-adds */
+  REFUSED(PN_ERR_SIZE, pn_gram_f32(F(0), data, 8192, 128));
 
   kernel = "pn_min_row_distance_f32";
   kernels++;
@@ -909,6 +915,7 @@ static void sentinel_article(void) {
   }
   REFUSED(PN_ERR_SIZE, pn_min_row_distance_f32(F(0), I(1), data, 1, 4));
   for (int k = 0; k < 6; k++) REFUSED(PN_ERR_SIZE, pn_min_row_distance_f32(F(0), I(1), data, over_gram[k][0] < 2 ? 2 : over_gram[k][0], over_gram[k][1]));
+  REFUSED(PN_ERR_SIZE, pn_min_row_distance_f32(F(0), I(1), data, 8192, 129)); /* 8192·8191/2·129 > 2^32 */
 
   /* residual stack: 2 layers of [3 × 4] */
   kernel = "pn_residual_stack_f32";
@@ -924,6 +931,9 @@ static void sentinel_article(void) {
     REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, over_rows[k], 0, PN_GELU_TANH, 1.0f));
   }
   REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f)); /* weights 2^28 + … */
+  /* past PN_MAX_WORK: 1024·64²·4096 = 2^34 multiply-adds; 1·4096²·(256 + 1) with a memory */
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, NULL, 1024, 4096, 64, 0, PN_GELU_TANH, 1.0f));
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data + 100, data + 500, 1, 256, 4096, 0, PN_GELU_TANH, 1.0f));
   const int32_t bad_block[] = {-1, 4, INT32_MIN, INT32_MAX};
   const float bad_scale[] = {NAN, INFINITY, -INFINITY};
   for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_f32(F(0), data, data + 100, NULL, 2, 3, 4, bad_block[k], PN_GELU_TANH, 1.0f));
@@ -954,6 +964,8 @@ static void sentinel_article(void) {
   }
   REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
   REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f)); /* rows·width·17 */
+  /* past PN_MAX_WORK, counted 3·layers·width²·rows: 3·4096²·128 */
+  REFUSED(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 1, 128, 4096, 0, PN_GELU_TANH, 1.0f));
   for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, bad_block[k], PN_GELU_TANH, 1.0f));
   for (int k = 0; k < 3; k++) REFUSED(PN_ERR_ARG, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, NULL, ro, 2, 3, 4, 0, PN_GELU_TANH, bad_scale[k]));
   for (int b = 0; b < 4; b++) ACCEPTED(pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), x0, w, data + 500, ro, 2, 3, 4, b, PN_GELU_ERF, 1.0f));
@@ -1002,76 +1014,47 @@ static uint64_t grad_scratch(uint64_t rows, uint64_t width, uint64_t layers) {
 }
 
 static void boundary_scratch_kernels(void) {
-  char what[160];
   kernel = "pn_residual_stack_grad_f32 (boundaries)";
-  /* rows just below and just above 2^31 and 2^32 bytes of scratch, width
-   * 4096: the scratch is linear in rows */
-  const uint64_t targets[2] = {1ull << 31, 1ull << 32};
-  const int32_t target_layers[2] = {4, 9};
-  for (int t = 0; t < 2; t++) {
-    const uint64_t per_row = grad_scratch(1, 4096, (uint64_t)target_layers[t]);
-    const int32_t below = (int32_t)(targets[t] / per_row);
-    for (int32_t rows = below; rows <= below + 1; rows++) {
-      const uint64_t scratch = grad_scratch((uint64_t)rows, 4096, (uint64_t)target_layers[t]);
-      CHECK(rows <= 4096 && (rows == below ? scratch <= targets[t] : scratch > targets[t]), "rows %d sits %s 2^%d", rows, rows == below ? "below" : "above", t ? 32 : 31);
-      snprintf(what, sizeof what, "%d × 4096, %d layers (%llu bytes)", rows, target_layers[t], (unsigned long long)scratch);
-      SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, target_layers[t], rows, 4096, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
-    }
-  }
-  /* the issue's shape from JS (2713 × 64, 1024 layers), rows·width·(layers
-   * + 1) at 2^28 (4096², 15 layers), layers·width² at 2^28 (1024 × 512²) */
-  const int32_t at[][3] = {{2713, 64, 1024}, {4096, 4096, 15}, {1, 512, 1024}, {4096, 4096, 1}};
-  for (int k = 0; k < 4; k++) {
-    const uint64_t scratch = grad_scratch((uint64_t)at[k][0], (uint64_t)at[k][1], (uint64_t)at[k][2]);
-    snprintf(what, sizeof what, "%d × %d, %d layers (%llu bytes)", at[k][0], at[k][1], at[k][2], (unsigned long long)scratch);
-    SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, at[k][2], at[k][0], at[k][1], PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
-  }
+  /* PN_MAX_WORK (3·layers·width²·rows multiply-adds <= 2^32) keeps the
+   * scratch below 2^31 bytes: 8·work/width + 8·rows·(layers + 1) at most,
+   * whose largest within the size limits is width 16, 4096 rows, 1024
+   * layers (1.65e9 bytes). The shapes that took it past 2^31 and 2^32
+   * bytes before (4096 wide, 4 and 9 layers; the issue's 2713 × 64 with
+   * 1024 layers; 4096² with 15) are past the work limit now. */
+  SCRATCH("4096 × 16, 1024 layers (the largest scratch)", grad_scratch(4096, 16, 1024),
+          pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 4096, 16, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
+  CHECK(grad_scratch(4096, 16, 1024) < (1ull << 31) && 3ull * 1024 * 16 * 16 * 4096 <= (1ull << 32), "the largest grad scratch within the limits");
+  const int32_t past[][3] = {{3855, 4096, 4}, {4096, 4096, 9}, {2713, 64, 1024}, {4096, 4096, 15}, {4096, 4096, 1}};
+  for (int k = 0; k < 5; k++) BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, past[k][2], past[k][0], past[k][1], 0, PN_GELU_TANH, 1.0f));
+  /* the work limit's edge: 3·1024·64²·341 = 2^32 - 1048576, 342 rows past
+   * it; with a memory, rows + 1 */
+  SCRATCH("341 × 64, 1024 layers (at the work limit)", grad_scratch(341, 64, 1024),
+          pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 341, 64, PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 342, 64, 0, PN_GELU_TANH, 1.0f));
+  SCRATCH("memory, 340 × 64, 1024 layers (at the work limit)", grad_scratch(340, 64, 1024) + 8 * 64,
+          pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 1024, 340, 64, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 1024, 341, 64, 0, PN_GELU_TANH, 1.0f));
+  SCRATCH("1 × 512, 1024 layers", grad_scratch(1, 512, 1024),
+          pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 1, 512, PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
   /* one past: 2^28 + 2^24 activations, 2^28 + 1024·1025 weights */
   BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
   BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
-  /* with a memory: 8·width more scratch, and the weights 2·layers·width².
-   * Width 2896, 16 layers keeps the weights within 2^28 (268374016) and
-   * rows around 3497 put the scratch either side of 2^32 bytes */
-  {
-    const uint64_t width = 2896, layers = 16;
-    const uint64_t per_row = grad_scratch(1, width, layers);
-    const int32_t below = (int32_t)(((1ull << 32) - 8 * width) / per_row);
-    for (int32_t rows = below; rows <= below + 1; rows++) {
-      const uint64_t scratch = grad_scratch((uint64_t)rows, width, layers) + 8 * width;
-      CHECK(rows <= 4096 && 2 * layers * width * width <= MAX_EL && (uint64_t)rows * width * (layers + 1) <= MAX_EL &&
-                (rows == below ? scratch <= (1ull << 32) : scratch > (1ull << 32)),
-            "memory: rows %d sits %s 2^32", rows, rows == below ? "below" : "above");
-      snprintf(what, sizeof what, "memory, %d × %d, %d layers (%llu bytes)", rows, (int)width, (int)layers, (unsigned long long)scratch);
-      SCRATCH(what, scratch, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, (int32_t)layers, rows, (int32_t)width, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
-    }
-    SCRATCH("memory, 4096 × 4096, 8 layers", grad_scratch(4096, 4096, 8) + 8 * 4096,
-            pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 8, 4096, 4096, PN_BLOCK_PRE_RMS, PN_GELU_TANH, 1.0f));
-    BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 9, 1, 4096, 0, PN_GELU_TANH, 1.0f));
-    BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 17, 1, 2896, 0, PN_GELU_TANH, 1.0f));
-  }
-#if SIZE_MAX <= UINT32_MAX
-  /* on wasm32 the real allocator too: just below 2^32 bytes fits a size_t
-   * but not the 2 GiB memory, so malloc itself says no */
-  {
-    const int32_t rows = (int32_t)((1ull << 32) / grad_scratch(1, 4096, 9));
-    fill_slots();
-    const pn_alloc_counter before = pn_alloc_stats;
-    const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 9, rows, 4096, 0, PN_GELU_TANH, 1.0f);
-    boundaries++;
-    CHECK(rc == PN_ERR_NOMEM && pn_alloc_stats.requests == before.requests + 1 && pn_alloc_stats.allocs == before.allocs && slots_intact(),
-          "wasm32 malloc of %llu bytes: status %d", (unsigned long long)grad_scratch((uint64_t)rows, 4096, 9), rc);
-  }
-#endif
+  /* with a memory the weights are 2·layers·width²: past 2^28 at 9 layers of 4096², 17 of 2896² */
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 9, 1, 4096, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 17, 1, 2896, 0, PN_GELU_TANH, 1.0f));
 
   kernel = "pn_residual_stack_f32 (boundaries)";
-  /* scratch 4·(3·rows·width + width): at most 4·(3·2^24 + 2^12) bytes;
-   * weights at 2^28 values, and with a memory 2·layers·width² at 2^28 */
+  /* scratch 4·(3·rows·width + width); work layers·width²·rows (rows + 1
+   * with a memory) <= 2^32: 4096 rows of 1024 in one layer is 2^32 exactly */
   SCRATCH("1 × 512, 1024 layers", 4ull * (3 * 512 + 512), pn_residual_stack_f32(F(0), data, data, NULL, 1024, 1, 512, 0, PN_GELU_TANH, 1.0f));
-  SCRATCH("4096 × 4096", 4ull * (3ull * 4096 * 4096 + 4096), pn_residual_stack_f32(F(0), data, data, NULL, 16, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
-  SCRATCH("4096 × 4096, memory, 8 layers", 4ull * (3ull * 4096 * 4096 + 4096), pn_residual_stack_f32(F(0), data, data, data, 8, 4096, 4096, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
+  SCRATCH("4096 × 1024, 1 layer (2^32 multiply-adds)", 4ull * (3ull * 4096 * 1024 + 1024), pn_residual_stack_f32(F(0), data, data, NULL, 1, 4096, 1024, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 2, 4096, 1024, 0, PN_GELU_TANH, 1.0f));
+  SCRATCH("memory, 4095 × 1024, 1 layer (2^32)", 4ull * (3ull * 4095 * 1024 + 1024), pn_residual_stack_f32(F(0), data, data, data, 1, 4095, 1024, PN_BLOCK_POST_LN, PN_GELU_ERF, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, data, 1, 4096, 1024, 0, PN_GELU_TANH, 1.0f));
   SCRATCH("1 × 512, memory, 512 layers", 4ull * (3 * 512 + 512), pn_residual_stack_f32(F(0), data, data, data, 512, 1, 512, PN_BLOCK_PRE_LN, PN_GELU_ERF, 1.0f));
   BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 1024, 1, 513, 0, PN_GELU_TANH, 1.0f));
   BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 17, 4096, 4096, 0, PN_GELU_TANH, 1.0f));
+  BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, NULL, 1, 4096, 4096, 0, PN_GELU_TANH, 1.0f)); /* work 2^36 */
   /* with a memory the weights are twice as many: 9 layers of 4096² (and
    * 513 of 512²) pass 2^28 though they fit without one */
   BOUNDARY(PN_ERR_SIZE, pn_residual_stack_f32(F(0), data, data, data, 9, 1, 4096, 0, PN_GELU_TANH, 1.0f));
@@ -1088,10 +1071,15 @@ static void boundary_scratch_kernels(void) {
   BOUNDARY(PN_ERR_SIZE, pn_transformer_block_f32(F(0), F(1), data, data, 512, 1024, 1024, 4097, 0, 0, PN_GELU_TANH, 1e-5f));
 
   kernel = "pn_attention_f32 (boundaries)";
-  /* scratch 24·S·dh + 8·S + 8·S·dm: 2^29 + 32768 bytes at the limits */
-  SCRATCH("4096, 4096, 4096", 24ull * 4096 * 4096 + 8 * 4096 + 8ull * 4096 * 4096,
-          pn_attention_f32(F(0), F(1), data, data, data, data, 4096, 4096, 4096));
-  SCRATCH("4096, 1, 4096", 24ull * 4096 * 4096 + 8 * 4096 + 8ull * 4096, pn_attention_f32(F(0), NULL, data, data, data, data, 4096, 1, 4096));
+  /* scratch 24·S·dh + 8·S + 8·S·dm; work S·dh·(3·dm + 2·S) <= 2^32:
+   * S 1024, dm 2048, dh 512 is 2^32 exactly, dh 513 past it, and so are
+   * the size limits' corners (4096 each: 2^38) */
+  SCRATCH("1024, 2048, 512 (2^32 multiply-adds)", 24ull * 1024 * 512 + 8 * 1024 + 8ull * 1024 * 2048,
+          pn_attention_f32(F(0), F(1), data, data, data, data, 1024, 2048, 512));
+  SCRATCH("4096, 1, 127", 24ull * 4096 * 127 + 8 * 4096 + 8ull * 4096, pn_attention_f32(F(0), NULL, data, data, data, data, 4096, 1, 127));
+  BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 1024, 2048, 513));
+  BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 4096, 4096, 4096));
+  BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 4096, 1, 128));
   BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 4097, 4096, 4096));
   BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 4096, 4097, 4096));
   BOUNDARY(PN_ERR_SIZE, pn_attention_f32(F(0), F(1), data, data, data, data, 4096, 4096, 4097));
