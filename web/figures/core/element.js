@@ -3,7 +3,10 @@
 //
 // - Each control is an attribute and a property at once. A value set as a
 //   property before the element was defined (React, Vue and Svelte do this)
-//   is replayed through the property once it is.
+//   is replayed through the property once it is, after the attributes the
+//   element was upgraded with: the property wins over the markup's
+//   attribute (a framework that hydrates server markup and then sets
+//   `.dModel` on the client), as in Lit.
 // - Attribute, property, URL and reader changes are collected and applied
 //   together in a microtask, so the order of attributes or property writes
 //   never matters: a dependent range (i < d_model / 2) is applied to the
@@ -69,14 +72,31 @@ export class PnElement extends ElementBase {
     this._applied = null;
     this._settled = false;
     this._queued = false;
-    // values set on the element before it was upgraded
+    // values set on the element before it was upgraded: asked for now, and
+    // again once the upgrade has passed the markup's attributes to
+    // attributeChangedCallback (connectedCallback, or the first batch for an
+    // element upgraded off the page), so that they win over them
+    this._early = null;
     for (const c of this.constructor.controls) {
       if (Object.prototype.hasOwnProperty.call(this, c.prop)) {
         const value = this[c.prop];
         delete this[c.prop];
+        (this._early ??= new Map()).set(c.prop, value);
         this.request(c.prop, value, 'property');
       }
     }
+  }
+
+  /** Asks again for the values set before the upgrade (once): after the upgrade's attributes. */
+  _replayEarly() {
+    const early = this._early;
+    if (!early) return;
+    this._early = null;
+    for (const [prop, value] of early) this.request(prop, value, 'property');
+  }
+
+  connectedCallback() {
+    this._replayEarly();
   }
 
   /** The current value of a control: the value asked for, in its current range. */
@@ -126,6 +146,7 @@ export class PnElement extends ElementBase {
 
   /** Applies every change asked for since the last batch. */
   _applyPending() {
+    this._replayEarly();
     this._queued = false;
     const pending = this._pending;
     this._pending = new Map();
