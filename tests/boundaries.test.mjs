@@ -191,6 +191,27 @@ for (const simd of [true, false]) {
     const now = probes(pn);
     now.forEach((bytes, k) => assert.equal(Buffer.compare(bytes, fresh[k]), 0, `probe ${k} equals a fresh instance's`));
   });
+
+  test(`${name}: a call that fits 2 GiB alone but not beside the buffers held is refused before it allocates: the memory does not grow, the caller's views stay attached`, async () => {
+    const pn = await init({ simd });
+    const held = Array.from({ length: 7 }, () => pn.alloc(2 ** 26)); // 7 × 256 MiB
+    const keep = pn.alloc(1024).set(new Float32Array(1024).fill(3));
+    const view = keep.array;
+    // x copied in (128 MiB) and y (128 MiB): the copy used to be made, the memory grown for it,
+    // and only y's allocation failed: the instance kept 128 MiB more and every view was detached
+    refuses(pn, 'layerNorm', () => pn.layerNorm(new Float32Array(2 ** 25), { cols: 1024 }), ['not enough WebAssembly memory', 'beside the', 'bytes of buffers this instance holds']);
+    assert.equal(view.length, 1024, 'the view taken before the call is still attached');
+    assert.equal(view[1023], 3);
+    // what fits beside them works, growing the memory as it needs (32 MiB in, 32 MiB out)
+    // (rows of 0, 1, 2, 3 repeated: mean 1.5, variance 1.25)
+    const x = new Float32Array(2 ** 23).map((_, k) => k % 4);
+    const { y } = pn.layerNorm(x, { cols: 1024 });
+    const row = [0, 1, 2, 3].map((v) => (v - 1.5) / Math.sqrt(1.25 + Math.fround(1e-5)));
+    for (const k of [0, 1, 2, 1023, 2 ** 23 - 1]) assert.ok(Math.abs(y[k] - row[k % 4]) <= 5e-6, `${k}: ${y[k]}`);
+    for (const b of held) b.free();
+    keep.free();
+    assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [0, 0]);
+  });
 }
 
 test('the instance that went through every boundary still gives a fresh instance\'s bytes', async () => {

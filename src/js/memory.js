@@ -191,6 +191,26 @@ export class Heap {
     return ptr;
   }
 
+  /**
+   * Makes sure a call can allocate `bytes` (its copies, outputs and the
+   * kernel's scratch, in a dozen allocations at most) without the memory
+   * running out part-way, where the memory would have grown for the first
+   * allocations (detaching every view of it) before a later one failed.
+   * Only near the 2 GiB limit, where growing could fail: one malloc of them
+   * all, freed at once (the call's allocations then fit where it was), or a
+   * RangeError naming the call, with nothing allocated and the memory as it
+   * was. Far from the limit, growth cannot fail and nothing is done.
+   */
+  reserve(bytes, limit, fn, what) {
+    const slack = 64 * ALIGNMENT; // each allocation's alignment padding and malloc's header
+    if (bytes <= 0 || this.memory.buffer.byteLength + bytes + slack <= limit) return;
+    const raw = bytes + slack > 0x7fff0000 ? 0 : this.exports.malloc(bytes + slack);
+    if (!raw) {
+      throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch) beside the ${this.stats().bytes} bytes of buffers this instance holds, and the module's memory is limited to 2 GiB; free buffers that are no longer needed`);
+    }
+    this.exports.free(raw);
+  }
+
   free(ptr) {
     const raw = this.raw.get(ptr);
     this.live.delete(ptr);
@@ -388,6 +408,11 @@ export class Frame {
     this.memoryAtStart = heap.memory.buffer;
     this.temps = [];
     this.copies = [];
+  }
+
+  /** Heap.reserve for this call, before its first allocation (after memoryAtStart: the reservation may grow the memory). */
+  reserve(bytes, limit, what) {
+    this.heap.reserve(bytes, limit, this.fn, what);
   }
 
   #temp(bytes, what) {

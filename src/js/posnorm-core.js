@@ -63,6 +63,10 @@ const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 /** Runs `body` with a Frame and always releases it. */
 function framed(heap, fn, body) {
   const frame = new Frame(heap, fn);
+  // what #reserve found the call needs, reserved before its first allocation
+  const need = heap.needed;
+  heap.needed = null;
+  if (need) frame.reserve(need.bytes, MEMORY_LIMIT, need.what);
   try {
     return body(frame);
   } finally {
@@ -372,6 +376,8 @@ export class Posnorm {
     if (bytes > MEMORY_LIMIT) {
       throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch), more than the module's 2 GiB (${MEMORY_LIMIT} bytes)`);
     }
+    // and beside what the instance holds now: framed() reserves it (Heap.reserve)
+    this.#heap.needed = { bytes, what };
   }
 
   /**
