@@ -80,35 +80,46 @@ test('a property set before the element is defined wins over the markup\'s attri
   // attributes after the constructor, and they overrode the properties
   const { page: p, context, problems } = await page(`
     <posnorm-heatmap id="h" d-model="64" seq-len="20"></posnorm-heatmap>
-    <posnorm-waveform id="w" i="4"></posnorm-waveform>
-    <posnorm-waveform id="v" i="4"></posnorm-waveform>`);
+    <posnorm-waveform id="w" i="4"></posnorm-waveform>`);
   await p.evaluate(() => {
     const h = document.querySelector('#h');
     h.dModel = 128;
     h.cursor = { pos: 5, dim: 100 };
     document.querySelector('#w').i = 20;
-    document.querySelector('#v').i = 30;
   });
   await p.evaluate(() => {
     window.seen = [];
     for (const el of document.querySelectorAll('posnorm-heatmap, posnorm-waveform')) el.addEventListener('posnorm-change', (e) => window.seen.push(`${el.id}:${e.detail.name}`));
   });
-  // a module whose import defines the waveform and whose body then, in the
-  // same task and before the first batch, sets #v's attribute: written after
-  // the upgrade, it is the last word
-  await p.addScriptTag({ type: 'module', content: `import '/web/figures/waveform.js'; document.querySelector('#v').setAttribute('i', '6');` });
   await p.addScriptTag({ type: 'module', url: MODULES });
   await started(p, '#h');
   await started(p, '#w');
+  // an element made in a document without custom elements (not upgraded), its
+  // attribute and property set there, upgrades when it is put on the page:
+  // the property wins at once; an attribute written after that, in the same
+  // task and before the first batch, is the last word
+  const v = await p.evaluate(async () => {
+    const inert = document.implementation.createHTMLDocument('');
+    const el = inert.createElement('posnorm-waveform');
+    el.id = 'v';
+    el.setAttribute('i', '4');
+    el.i = 30;
+    el.addEventListener('posnorm-change', (e) => window.seen.push(`v:${e.detail.name}`));
+    document.body.append(document.adoptNode(el));
+    const upgraded = [el.i, Object.hasOwn(el, 'i')];
+    el.setAttribute('i', '6');
+    await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    return [...upgraded, el.i, el.getAttribute('i')];
+  });
   const r = await p.evaluate(() => {
-    const h = document.querySelector('#h'), w = document.querySelector('#w'), v = document.querySelector('#v');
-    return { h: [h.dModel, h.seqLen, h.getAttribute('d-model'), h.cursor.dim], w: [w.i, w.getAttribute('i')], v: [v.i, v.getAttribute('i')] };
+    const h = document.querySelector('#h'), w = document.querySelector('#w');
+    return { h: [h.dModel, h.seqLen, h.getAttribute('d-model'), h.cursor.dim], w: [w.i, w.getAttribute('i')] };
   });
   // the property (128) wins, is reflected, and the cursor asked for (dim 100) fits it;
   // seq-len, not set as a property, stays as the markup says
   assert.deepEqual(r.h, [128, 20, '128', 100]);
   assert.deepEqual(r.w, [20, '20']);
-  assert.deepEqual(r.v, [6, '6']);
+  assert.deepEqual(v, [30, false, 6, '6']);
   assert.deepEqual(await p.evaluate(() => window.seen), [], 'no posnorm-change for the values a figure starts with');
   assert.deepEqual(problems, []);
   await context.close();

@@ -133,3 +133,44 @@ test('a rope_theta whose float32 frequencies underflow to 0 shows ∞ wavelength
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a preset or a pasted config with fewer pairs clamps the pair in the batch that asked for it: reflected, announced with that change\'s source, and never again later', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const r = await page.evaluate(async (t) => {
+    const el = document.querySelector(t);
+    const { packConfig } = await import('/web/figures/rope-config.js');
+    const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const events = [];
+    el.addEventListener('posnorm-change', (e) => events.push(`${e.detail.name}=${e.detail.value}/${e.detail.source}`));
+    el.pair = 40;
+    await settle();
+    events.length = 0;
+    // gpt-oss-20b's head of 64: 32 pairs
+    el.preset = 'gpt-oss-20b';
+    const atOnce = el.pair;
+    await Promise.resolve();
+    const afterBatch = [el.pair, el.getAttribute('pair'), [...events]];
+    await settle();
+    const rendered = [el.result.pair, el.shadowRoot.querySelector('input[name=pair]').max];
+    events.length = 0;
+    el.seqLen = 4096;
+    await settle();
+    const later = [...events];
+    // a link's config, read after the batch that set it (unpacked in a promise): 8 pairs (head_dim 16)
+    el.preset = 'custom';
+    await settle();
+    events.length = 0;
+    el.setAttribute('config', await packConfig(JSON.stringify({ hidden_size: 64, num_attention_heads: 4, head_dim: 16, rope_theta: 10000 })));
+    for (let k = 0; k < 100 && el.result?.rotaryDim !== 16; k++) await settle();
+    await settle();
+    return { atOnce, afterBatch, rendered, later, linked: [el.pair, el.result.pair, events.filter((e) => e.startsWith('pair'))] };
+  }, TAG);
+  assert.equal(r.atOnce, 31, 'the pair reads the new range as soon as the preset is set');
+  assert.deepEqual(r.afterBatch, [31, '31', ['preset=gpt-oss-20b/property', 'pair=31/property']]);
+  assert.deepEqual(r.rendered, [31, '31']);
+  assert.deepEqual(r.later, ['seqLen=4096/property'], 'no late event for the pair');
+  // the clamp carries the source of the change the config came from (the page's attribute)
+  assert.deepEqual(r.linked, [7, 7, ['pair=7/attribute']]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -121,7 +121,38 @@ export class PosnormRopeConfig extends PnFigure {
   `;
 
   /** Pairs of the config shown last (64 before the first). */
-  _pairCount() { return this._data?.r ? this._data.r.rotaryDim / 2 : 64; }
+  /**
+   * The pairs of the config shown (the pair slider's range): a preset's, or
+   * a pasted config's once read, as soon as the kernels have started (64
+   * until then), so that a preset change clamps the pair in its own batch.
+   */
+  _pairCount() {
+    const config = this.preset !== 'custom' ? PRESETS[this.preset].config : this._custom?.config;
+    if (config === undefined || !this.pn) return this._pairsSeen ?? 64;
+    if (config !== this._pairsKey) {
+      let pairs;
+      try {
+        pairs = ropeFromConfig(this.pn, config, { seqLen: 0 }).rotaryDim / 2;
+      } catch {
+        pairs = this._pairsSeen ?? 64; // a config that cannot be read shows its error, and keeps the range
+      }
+      this._pairsKey = config;
+      this._pairs = pairs;
+    }
+    return this._pairs;
+  }
+
+  /** Notes what asked for a new preset or config: a pair clamped once that config is read carries its source. */
+  request(prop, raw, source) {
+    if (prop === 'preset' || prop === 'config') this._rangeSource = source;
+    super.request(prop, raw, source);
+  }
+
+  /** Each batch: the pair count its values were clamped to. */
+  controlsChanged(changed) {
+    this._batchPairs = this._pairCount();
+    super.controlsChanged(changed);
+  }
 
   buildBody(figure) {
     ({ canvas: this.canvas, readout: this._readoutEl } = plotWithReadout(figure, { list: true }));
@@ -229,12 +260,20 @@ export class PosnormRopeConfig extends PnFigure {
     } catch (e) {
       data = { error: e.message };
     }
-    const pairsBefore = this._pairCount();
     this._keyConfig = src.config;
     this._keyLen = this.seqLen;
     this._data = data;
-    // the pair slider's range follows the config's number of pairs
-    if (this._pairCount() !== pairsBefore) queueMicrotask(() => this.controlsChanged());
+    // the pair slider's range follows the config's number of pairs: learned
+    // after the batch that asked for the config (a pasted one read, or the
+    // kernels just started), it runs a batch of its own, which clamps the
+    // pair and says so with the config's source (silently the first time:
+    // the values the figure starts with)
+    const pairs = this._pairCount();
+    if (data.r && pairs !== this._batchPairs) {
+      this._batchPairs = pairs;
+      this.rangesChanged(this._pairsSeen === undefined ? undefined : this._rangeSource);
+    }
+    if (data.r) this._pairsSeen = pairs;
     return data;
   }
 

@@ -22,6 +22,9 @@
 
 import { parseControl, resolveControl } from './controls.js';
 
+/** The key under which rangesChanged() marks a batch in _pending (no control has it). */
+const RANGES = Symbol('ranges');
+
 /** HTMLElement where it exists; an empty class on a server. */
 const ElementBase = typeof HTMLElement === 'function' ? HTMLElement : class {};
 
@@ -127,6 +130,22 @@ export class PnElement extends ElementBase {
     }
   }
 
+  /**
+   * A control's range changed outside a batch: the figure learned it from
+   * data (rope-config's pair count, once a pasted config is read or the
+   * kernels have started). Runs a batch, so that the values it clamps are
+   * reflected and announced, with `source` (that of the change the data
+   * came from), or silently, as values the figure starts with, when
+   * `source` is undefined.
+   */
+  rangesChanged(source) {
+    this._pending.set(RANGES, source);
+    if (!this._queued) {
+      this._queued = true;
+      queueMicrotask(() => this._applyPending());
+    }
+  }
+
   /** Makes sure a first batch runs once the element is on the page (it settles there). */
   settle() {
     if (this._settled || this._queued) return;
@@ -152,7 +171,9 @@ export class PnElement extends ElementBase {
     this._pending = new Map();
     const now = this.values;
     const before = this._applied ?? now;
-    const announce = this._settled && this.isConnected;
+    // (a range learned with the figure's first data clamps values it starts with: no event)
+    const silent = pending.size === 1 && pending.has(RANGES) && pending.get(RANGES) === undefined;
+    const announce = this._settled && this.isConnected && !silent;
     const cause = [...pending.values()].at(-1);
     const changed = [];
     for (const c of this.constructor.controls) {
