@@ -170,3 +170,31 @@ test('order: a redraw no move caused (pe, lang, width, an order set from outside
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('order: move() called by a page\'s script changes the order as a property, and leaves the focus and the scroll where the reader has them', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=order&lang=en`, { width: 800, height: 600 });
+  try {
+    await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
+    // a text field above the figure, with the reader in it, and the figure far below the window
+    const before = await page.evaluate((t) => {
+      const input = document.createElement('input');
+      input.id = 'reader';
+      document.body.prepend(input);
+      const spacer = document.createElement('div');
+      spacer.style.height = '3000px';
+      input.after(spacer);
+      input.focus();
+      window.scrollTo(0, 0);
+      window.seen = [];
+      document.querySelector(t).addEventListener('posnorm-change', (e) => window.seen.push(`${e.detail.name}=${e.detail.value}/${e.detail.source}`));
+      return document.querySelector(t).order;
+    }, tag);
+    await rendered(page, (el) => el.move(0, 1));
+    const after = await page.evaluate((t) => ({ order: document.querySelector(t).order, active: document.activeElement?.id, scrollY: window.scrollY, seen: window.seen }), tag);
+    assert.equal(before, '012');
+    assert.deepEqual(after, { order: '102', active: 'reader', scrollY: 0, seen: ['order=102/property'] });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

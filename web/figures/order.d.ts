@@ -10,7 +10,7 @@ export declare class PosnormOrder extends PnFigure {
   order: '012' | '021' | '102' | '120' | '201' | '210';
   /** attribute seed: embeddings and weights (default 3) */
   seed: number;
-  /** Moves the token at position `at` one place left (−1) or right (+1). */
+  /** Moves the token at position `at` one place left (−1) or right (+1), as a property change (`source` 'property'): the focus stays where the reader has it. */
   move(at: number, step: -1 | 1): void;
   readonly inputs: { emb: Float32Array; wq: Float32Array; wk: Float32Array; wv: Float32Array; pe: Float32Array };
   /** outputs[token] is that token's output vector; delta its largest change from the order "012". */

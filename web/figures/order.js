@@ -46,7 +46,7 @@ export class PosnormOrder extends PnFigure {
       if (!d) return;
       const dx = e.clientX - d.x;
       if (Math.abs(dx) < d.step / 2) return;
-      this.move(this.order.indexOf(d.token), Math.sign(dx));
+      this._move(this.order.indexOf(d.token), Math.sign(dx), true);
       d.x = e.clientX;
     });
     const end = () => { this._drag = null; };
@@ -58,14 +58,23 @@ export class PosnormOrder extends PnFigure {
     figure.append(this._list, plot, this._readoutEl);
   }
 
-  /** Moves the token at position `at` by `step` (−1 left, +1 right). */
+  /**
+   * Moves the token at position `at` by `step` (−1 left, +1 right), as a
+   * property change: a page's script calling it leaves the focus where the
+   * reader has it (it took it to the token, scrolling the page).
+   */
   move(at, step) {
+    this._move(at, step, false);
+  }
+
+  /** move(); `byReader` (its keys, buttons or a drag): the reader's change, and the focus follows the token. */
+  _move(at, step, byReader) {
     const o = [...this.order];
     const to = at + step;
     if (to < 0 || to >= o.length) return;
     [o[at], o[to]] = [o[to], o[at]];
-    this.request('order', o.join(''), 'user');
-    this._focusToken = Number(o[to]);
+    this.request('order', o.join(''), byReader ? 'user' : 'property');
+    if (byReader) this._focusToken = Number(o[to]);
   }
 
   /**
@@ -88,7 +97,7 @@ export class PosnormOrder extends PnFigure {
     chip.className = 'tok';
     chip.textContent = TOKENS[tok];
     chip.dataset.token = String(tok);
-    const moveBy = (step) => this.move(this.order.indexOf(chip.dataset.token), step);
+    const moveBy = (step) => this._move(this.order.indexOf(chip.dataset.token), step, true);
     left.addEventListener('click', () => moveBy(-1));
     right.addEventListener('click', () => moveBy(1));
     chip.addEventListener('keydown', (e) => {
@@ -125,7 +134,7 @@ export class PosnormOrder extends PnFigure {
     });
     if (this._focusToken !== undefined) {
       // after a move: the moved token
-      this._item(this._focusToken).chip.focus();
+      this._item(this._focusToken).chip.focus({ preventScroll: true });
       this._focusToken = undefined;
     } else if (had) {
       // any other redraw: the same control again, or its token where that
