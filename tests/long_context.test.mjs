@@ -21,12 +21,15 @@ test('long-context: scores at the cursor, attention factors and full turns equal
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
   // the third changes base alone (and the cursor, for the wait below): the
   // figure's cached frequencies and curves must follow it
-  for (const setting of [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }]) {
+  // the last asks for a distance past the sequence: the farthest two of its
+  // 512 tokens are 511 apart, and every readout names and reads that one
+  // (the slider went to 512 and the scores were taken at 511)
+  for (const setting of [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }, { trainLen: 256, factor: 2, distance: 1e9 }]) {
     if (setting) {
       const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
       await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
       // the render that drew this setting (one already due can land first)
-      await page.waitForFunction(([t, k, s]) => document.querySelector(t).renderTimes.length > k && document.querySelector(t).result?.distance === s.distance, [tag, n, setting]);
+      await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k && document.querySelector(t).result?.distance === document.querySelector(t).distance, [tag, n]);
     }
     const r = await page.evaluate((t) => {
       const el = document.querySelector(t);
@@ -71,6 +74,11 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     const inTraining = Array.from({ length: 160 }, (_, j) => score(refs[0].inv, refs[0].af, Math.round((j / 159) * (L - 1))));
     assert.ok(Math.abs(r.trainRange[0] - Math.min(...inTraining)) <= 2e-5 && Math.abs(r.trainRange[1] - Math.max(...inTraining)) <= 2e-5, `training range ${r.trainRange} vs ${Math.min(...inTraining)}, ${Math.max(...inTraining)}`);
     assert.match(r.text, new RegExp(`distance ${d}: none `));
+    if (setting?.distance === 1e9) {
+      assert.equal(d, top - 1);
+      // the CSV's last row is that distance, with the readout's scores
+      assert.deepEqual(lines.at(-1).split(',').map(Number), [d, ...Object.keys(SCALINGS).map((m) => r.scores[m])]);
+    }
     if (factor === 1) assert.equal(new Set(Object.values(r.scores)).size, 1, 'no extension: every method is plain RoPE');
   }
   // off the page and back: the figure drops its arrays and makes them again

@@ -37,7 +37,10 @@ export class PosnormLongContext extends PnFigure {
     { prop: 'factor', attr: 'factor', kind: 'log', min: 1, max: 32, logStep: Math.log10(2), def: 8, label: 'lcFactor', round: (v) => 2 ** Math.round(Math.log2(v)) },
     { prop: 'dim', attr: 'dim', kind: 'int', min: 16, max: 256, step: 16, def: 128, label: 'lcDim', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
     { prop: 'base', attr: 'base', kind: 'log', min: 1000, max: 1000000, def: 10000, label: 'base', round: (v) => Math.round(v) },
-    { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor, step: 64, def: 12288, label: 'lcDistance' },
+    // (the sequence is factor·L tokens: the farthest two are factor·L − 1
+    // apart, the last distance the scores are drawn and read out at; the
+    // slider's steps of 64 stop at factor·L − 64, the property reaches it)
+    { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor - 1, step: 64, def: 12288, label: 'lcDistance' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
   ];
 
@@ -119,7 +122,7 @@ export class PosnormLongContext extends PnFigure {
       this._data = { ds, methods, trainMin: train.min, trainMax: train.max, lim: maxAbs(methods.map((m) => m.scores), 1e-6) };
       this._key = key;
     }
-    const at = METHODS.map((m) => this._scores(m, [Math.min(distance, top - 1)])[0]);
+    const at = METHODS.map((m) => this._scores(m, [distance])[0]);
     return { ...this._data, at };
   }
 
