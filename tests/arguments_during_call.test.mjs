@@ -52,6 +52,26 @@ for (const { name, pn } of all) {
     assert.deepEqual(pn.heapStats().allocations, before.allocations, 'nothing left allocated');
   });
 
+  test(`${name}: a buffer freed by a getter after its check is an error naming the call and the argument, before anything is written`, () => {
+    const before = pn.heapStats();
+    // x itself, freed by a position id's getter (rope reads the ids after x's check)
+    const x = pn.alloc(8).set(ramp(8));
+    const ids = [0];
+    Object.defineProperty(ids, 0, { get() { x.free(); return 0; } });
+    assert.throws(() => pn.rope(x, { seqLen: 1, heads: 1, headDim: 8, positionIds: ids }),
+      { name: 'TypeError', message: 'posnorm.rope: x is a posnorm buffer that was freed during the call (by an option\'s getter); nothing was written' });
+    // a cache, with out a plain array: out keeps its values
+    const cache = pn.alloc(4).set([1, 1, 1, 1]);
+    const out = new Float32Array(8).fill(7);
+    const ids2 = [0];
+    Object.defineProperty(ids2, 0, { get() { cache.free(); return 0; } });
+    assert.throws(() => pn.rope(ramp(8), { seqLen: 1, heads: 1, headDim: 8, positionIds: ids2, cosCache: cache, sinCache: new Float32Array(4), out }),
+      { name: 'TypeError', message: /^posnorm\.rope: cosCache is a posnorm buffer that was freed during the call/ });
+    assert.deepEqual([...out], new Array(8).fill(7));
+    const after = pn.heapStats();
+    assert.deepEqual([after.allocations, after.bytes], [before.allocations, before.bytes]);
+  });
+
   test(`${name}: an array grown by a getter is read as it is when checked`, () => {
     const rab = new ArrayBuffer(8 * 4, { maxByteLength: 64 * 4 });
     const x = new Float32Array(rab);

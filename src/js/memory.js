@@ -463,6 +463,10 @@ export class Frame {
       if (ownerOf(data) !== this.heap) {
         throw new TypeError(`posnorm.${this.fn}: ${what} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
       }
+      // (checked live before; freed since by user code the call ran, such as
+      // a getter of positionIds: "PnBuffer.ptr: this buffer was freed" named
+      // neither the call nor the argument)
+      if (data.freed) throw new TypeError(`posnorm.${this.fn}: ${what} is a posnorm buffer that was freed during the call (by an option's getter); nothing was written`);
       return data.ptr;
     }
     if (!ArrayBuffer.isView(data) || (data.buffer !== this.memoryAtStart && data.buffer !== this.heap.memory.buffer)) return null;
