@@ -23,6 +23,9 @@ test('init picks SIMD where available and accepts a URL, bytes or a Module', asy
   await assert.rejects(init({ simd: true, wasm: bytes }), { name: 'TypeError', message: 'posnorm.init: wasm is the scalar build, but simd: true was requested' });
   assert.equal((await init({ simd: true, wasm: simdUrl })).simd, true);
   assert.equal((await init({ simd: false, wasm: { simd: simdUrl, scalar: scalarUrl } })).simd, false);
+  // a missing build names what chose it: the caller's option (it blamed "this engine")
+  await assert.rejects(init({ simd: false, wasm: { simd: simdUrl } }), { name: 'TypeError', message: 'posnorm.init: wasm.scalar is needed with simd: false' });
+  await assert.rejects(init({ wasm: { scalar: scalarUrl } }), { name: 'TypeError', message: 'posnorm.init: wasm.simd is needed on this engine (WebAssembly SIMD128 validates here)' });
   await assert.rejects(init({ wasm: 42 }), TypeError);
   await assert.rejects(init({ simd: 'yes' }), TypeError);
   await assert.rejects(init({ simd: 1n }), { name: 'TypeError', message: 'posnorm.init: simd must be "auto", true or false, got the BigInt 1n' });

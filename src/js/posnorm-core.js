@@ -296,7 +296,11 @@ export async function init(options = {}) {
   let source = options.wasm ?? defaultWasmUrl(useSimd);
   if (source && typeof source === 'object' && ('simd' in source || 'scalar' in source) && !(source instanceof URL)) {
     source = useSimd ? source.simd : source.scalar;
-    if (source === undefined) throw new TypeError(`posnorm.init: wasm.${useSimd ? 'simd' : 'scalar'} is needed on this engine`);
+    if (source === undefined) {
+      // (what chose the build: the caller's simd option, or the engine)
+      const why = want === 'auto' ? `on this engine (WebAssembly SIMD128 ${haveSimd ? 'validates' : 'does not validate'} here)` : `with simd: ${want}`;
+      throw new TypeError(`posnorm.init: wasm.${useSimd ? 'simd' : 'scalar'} is needed ${why}`);
+    }
   }
   const module = await compileWasm(source);
   let api = null;
