@@ -108,8 +108,22 @@ test('a property set before the element is defined wins over the markup\'s attri
     document.body.append(document.adoptNode(el));
     const upgraded = [el.i, Object.hasOwn(el, 'i')];
     el.setAttribute('i', '6');
+    // and upgraded off the page (customElements.upgrade: no connectedCallback),
+    // then written in the same task: a property, an attribute
+    const offPage = (write) => {
+      const made = document.implementation.createHTMLDocument('').createElement('posnorm-waveform');
+      made.setAttribute('i', '4');
+      made.i = 30;
+      const adopted = document.adoptNode(made);
+      customElements.upgrade(adopted);
+      const first = adopted.i;
+      write(adopted);
+      return { el: adopted, first };
+    };
+    const byProperty = offPage((e) => { e.i = 10; });
+    const byAttribute = offPage((e) => e.setAttribute('i', '12'));
     await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-    return [...upgraded, el.i, el.getAttribute('i')];
+    return [...upgraded, el.i, el.getAttribute('i'), byProperty.first, byProperty.el.i, byAttribute.first, byAttribute.el.i, byAttribute.el.getAttribute('i')];
   });
   const r = await p.evaluate(() => {
     const h = document.querySelector('#h'), w = document.querySelector('#w');
@@ -119,7 +133,7 @@ test('a property set before the element is defined wins over the markup\'s attri
   // seq-len, not set as a property, stays as the markup says
   assert.deepEqual(r.h, [128, 20, '128', 100]);
   assert.deepEqual(r.w, [20, '20']);
-  assert.deepEqual(v, [30, false, 6, '6']);
+  assert.deepEqual(v, [30, false, 6, '6', 30, 10, 30, 12, '12']);
   assert.deepEqual(await p.evaluate(() => window.seen), [], 'no posnorm-change for the values a figure starts with');
   assert.deepEqual(problems, []);
   await context.close();

@@ -103,7 +103,6 @@ export class PnFigure extends PnElement {
   get onPage() { return this.isConnected && Boolean(this.ownerDocument.defaultView); }
 
   connectedCallback() {
-    super.connectedCallback();
     // in a document without a window it stays as it was off the page
     if (!this.ownerDocument.defaultView) return;
     if (!this._built) {

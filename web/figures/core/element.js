@@ -3,10 +3,11 @@
 //
 // - Each control is an attribute and a property at once. A value set as a
 //   property before the element was defined (React, Vue and Svelte do this)
-//   is replayed through the property once it is, after the attributes the
-//   element was upgraded with: the property wins over the markup's
-//   attribute (a framework that hydrates server markup and then sets
-//   `.dModel` on the client), as in Lit.
+//   is replayed through the property once it is, and wins over the
+//   attribute the element had then (a framework that hydrates server
+//   markup and then sets `.dModel` on the client), as in Lit: the upgrade's
+//   own report of that attribute is passed over. Anything written after the
+//   upgrade, attribute or property, is taken as usual.
 // - Attribute, property, URL and reader changes are collected and applied
 //   together in a microtask, so the order of attributes or property writes
 //   never matters: a dependent range (i < d_model / 2) is applied to the
@@ -75,31 +76,19 @@ export class PnElement extends ElementBase {
     this._applied = null;
     this._settled = false;
     this._queued = false;
-    // values set on the element before it was upgraded: asked for now, and
-    // again once the upgrade has passed the markup's attributes to
-    // attributeChangedCallback (connectedCallback, or the first batch for an
-    // element upgraded off the page), so that they win over them
-    this._early = null;
+    // values set on the element before it was upgraded, asked for now; the
+    // upgrade then reports each attribute the element has to
+    // attributeChangedCallback (old value null), which would override them:
+    // those reports, for the controls set early, are passed over, once
+    this._shadowed = null;
     for (const c of this.constructor.controls) {
       if (Object.prototype.hasOwnProperty.call(this, c.prop)) {
         const value = this[c.prop];
         delete this[c.prop];
-        (this._early ??= new Map()).set(c.prop, value);
+        if (this.hasAttribute?.(c.attr)) (this._shadowed ??= new Map()).set(c.attr, this.getAttribute(c.attr));
         this.request(c.prop, value, 'property');
       }
     }
-  }
-
-  /** Asks again for the values set before the upgrade (once): after the upgrade's attributes. */
-  _replayEarly() {
-    const early = this._early;
-    if (!early) return;
-    this._early = null;
-    for (const [prop, value] of early) this.request(prop, value, 'property');
-  }
-
-  connectedCallback() {
-    this._replayEarly();
   }
 
   /** The current value of a control: the value asked for, in its current range. */
@@ -160,12 +149,18 @@ export class PnElement extends ElementBase {
     }
     const c = this.constructor.controlByAttr.get(name);
     if (!c || this._reflecting.has(c.prop) || old === value) return;
+    // the upgrade's report of an attribute a property set early shadows
+    if (old === null && this._shadowed?.get(name) === value) {
+      this._shadowed.delete(name);
+      return;
+    }
     this.request(c.prop, value, 'attribute');
   }
 
   /** Applies every change asked for since the last batch. */
   _applyPending() {
-    this._replayEarly();
+    // (the upgrade, which reports every attribute at once, is over by now)
+    this._shadowed = null;
     this._queued = false;
     const pending = this._pending;
     this._pending = new Map();
