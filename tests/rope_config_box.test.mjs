@@ -174,3 +174,25 @@ test('a preset or a pasted config with fewer pairs clamps the pair in the batch 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('before the figure starts (off screen), a preset with fewer pairs clamps the pair at once, and says so', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const r = await page.evaluate(async (t) => {
+    const spacer = document.createElement('div');
+    spacer.style.height = '5000px';
+    const el = document.createElement(t);
+    document.body.append(spacer, el);
+    const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    await settle();
+    const events = [];
+    el.addEventListener('posnorm-change', (e) => events.push(`${e.detail.name}=${e.detail.value}/${e.detail.source}`));
+    el.pair = 40;
+    el.preset = 'gpt-oss-20b';
+    await settle();
+    return { started: (el.renderTimes?.length ?? 0) > 0, pair: el.pair, attr: el.getAttribute('pair'), events };
+  }, TAG);
+  // the pair count comes from the config itself (readRopeConfig), not the kernels
+  assert.deepEqual(r, { started: false, pair: 31, attr: '31', events: ['preset=gpt-oss-20b/property', 'pair=31/property'] });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -14,7 +14,7 @@ import { fmt } from './draw/format.js';
 import { drawLines, legend, legendBottom, title, titleExtra, titleRoom } from './draw/plots.js';
 import { labelledRules, vRule } from './draw/axes.js';
 import { PRESETS } from './data/rope-config-presets.js';
-import { ropeFromConfig } from '../../src/js/rope-config.js';
+import { readRopeConfig, ropeFromConfig } from '../../src/js/rope-config.js';
 
 export { configure } from './core/runtime.js';
 
@@ -123,28 +123,35 @@ export class PosnormRopeConfig extends PnFigure {
   /** Pairs of the config shown last (64 before the first). */
   /**
    * The pairs of the config shown (the pair slider's range): a preset's, or
-   * a pasted config's once read, as soon as the kernels have started (64
-   * until then), so that a preset change clamps the pair in its own batch.
+   * a pasted config's once read, from the config itself (readRopeConfig, no
+   * kernels: known before the figure starts), so that a preset change
+   * clamps the pair in its own batch. Until a link's config is read, and
+   * for one that cannot be read, the last count (64 at first).
    */
   _pairCount() {
     const config = this.preset !== 'custom' ? PRESETS[this.preset].config : this._custom?.config;
-    if (config === undefined || !this.pn) return this._pairsSeen ?? 64;
+    if (config === undefined) return this._pairsSeen ?? 64;
     if (config !== this._pairsKey) {
       let pairs;
       try {
-        pairs = ropeFromConfig(this.pn, config, { seqLen: 0 }).rotaryDim / 2;
+        pairs = readRopeConfig(config).rotaryDim / 2;
       } catch {
         pairs = this._pairsSeen ?? 64; // a config that cannot be read shows its error, and keeps the range
       }
       this._pairsKey = config;
-      this._pairs = pairs;
+      this._pairs = this._pairsSeen = pairs;
     }
     return this._pairs;
   }
 
-  /** Notes what asked for a new preset or config: a pair clamped once that config is read carries its source. */
+  /**
+   * Notes what asked for a new preset or config once the figure has
+   * settled: a pair clamped when that config is read (a link's, unpacked
+   * later) carries its source; before, the values are those the figure
+   * starts with, and clamping them says nothing.
+   */
   request(prop, raw, source) {
-    if (prop === 'preset' || prop === 'config') this._rangeSource = source;
+    if ((prop === 'preset' || prop === 'config') && this._settled) this._rangeSource = source;
     super.request(prop, raw, source);
   }
 
@@ -264,16 +271,15 @@ export class PosnormRopeConfig extends PnFigure {
     this._keyLen = this.seqLen;
     this._data = data;
     // the pair slider's range follows the config's number of pairs: learned
-    // after the batch that asked for the config (a pasted one read, or the
-    // kernels just started), it runs a batch of its own, which clamps the
-    // pair and says so with the config's source (silently the first time:
-    // the values the figure starts with)
+    // after the batch that asked for the config (a link's, unpacked in a
+    // promise), it runs a batch of its own, which clamps the pair and says
+    // so with the source of that config's change (silently for a config the
+    // figure started with)
     const pairs = this._pairCount();
-    if (data.r && pairs !== this._batchPairs) {
+    if (pairs !== this._batchPairs) {
       this._batchPairs = pairs;
-      this.rangesChanged(this._pairsSeen === undefined ? undefined : this._rangeSource);
+      this.rangesChanged(this._rangeSource);
     }
-    if (data.r) this._pairsSeen = pairs;
     return data;
   }
 
