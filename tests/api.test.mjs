@@ -191,6 +191,32 @@ function badCalls(pn) {
 }
 
 for (const { name, pn } of all) {
+  test(`${name}: the figure kernels' work limit admits exactly 2^32 multiply-adds`, async () => {
+    // x a buffer of another instance: a call the work limit lets through stops
+    // at the next check (that x belongs elsewhere), before any kernel runs
+    const other = await init({ simd: name === 'simd' });
+    const foreign = (n) => other.alloc(n);
+    const w = (n) => new Float32Array(n);
+    const atLimit = [
+      ['gram', () => pn.gram(foreign(8192 * 127), { cols: 127 })], // 8192·8193/2·127 = 4 261 933 056
+      ['minRowDistance', () => pn.minRowDistance(foreign(8192 * 128), { cols: 128 })], // 2^32 − 524 288
+      ['attention', () => pn.attention(foreign(1024 * 2048), { dModel: 2048, dHead: 512, wq: w(2048 * 512), wk: w(2048 * 512), wv: w(2048 * 512) })], // 1024·512·8192 = 2^32
+      ['residualStack', () => pn.residualStack(foreign(4096 * 1024), w(1024 * 1024), { width: 1024, layers: 1 })], // 1024²·4096 = 2^32
+      ['residualStack', () => pn.residualStack(foreign(4095 * 1024), w(2 * 1024 * 1024), { width: 1024, layers: 1, memory: w(1024) })], // 1024²·(4095 + 1)
+    ];
+    for (const [fn, call] of atLimit) {
+      assert.throws(call, (e) => e instanceof TypeError && e.message.startsWith(`posnorm.${fn}: x`) && e.message.includes('another posnorm instance'), fn);
+    }
+    // and one more is refused by the limit itself
+    const over = [
+      ['gram', () => pn.gram(foreign(8192 * 128), { cols: 128 })],
+      ['minRowDistance', () => pn.minRowDistance(foreign(8192 * 129), { cols: 129 })],
+      ['attention', () => pn.attention(foreign(1024 * 2048), { dModel: 2048, dHead: 513, wq: w(2048 * 513), wk: w(2048 * 513), wv: w(2048 * 513) })],
+      ['residualStack', () => pn.residualStack(foreign(4096 * 1024), w(2 * 1024 * 1024), { width: 1024, layers: 1, memory: w(1024) })],
+    ];
+    for (const [fn, call] of over) assert.throws(call, (e) => e instanceof RangeError && e.message.includes('its multiply-adds, must be at most 4294967296'), fn);
+  });
+
   test(`${name}: every bad argument throws an error naming it, and the module stays usable`, () => {
     const before = pn.heapStats();
     const good = pn.positionalEncoding({ seqLen: 3, dModel: 5 });

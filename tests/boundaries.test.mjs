@@ -208,9 +208,46 @@ for (const simd of [true, false]) {
     const { y } = pn.layerNorm(x, { cols: 1024 });
     const row = [0, 1, 2, 3].map((v) => (v - 1.5) / Math.sqrt(1.25 + Math.fround(1e-5)));
     for (const k of [0, 1, 2, 1023, 2 ** 23 - 1]) assert.ok(Math.abs(y[k] - row[k % 4]) <= 5e-6, `${k}: ${y[k]}`);
+    // two buffers freed between others leave two holes of 256 MiB: the call
+    // (2 × 128 MiB) fits them though no one piece of 256 MiB is free, and must
+    // not be refused (a reservation in one piece refused it), nor grow
+    const big = new Float32Array(2 ** 25).map((_, k) => k % 4);
+    held[1].free();
+    held[3].free();
+    const grown = pn.heapStats().memoryBytes;
+    const view2 = keep.array; // (the call above grew the memory: a view taken now)
+    const holes = pn.layerNorm(big, { cols: 1024 });
+    assert.ok(Math.abs(holes.y[1025] - row[1]) <= 5e-6);
+    assert.equal(pn.heapStats().memoryBytes, grown, 'fitted in the holes');
+    assert.equal(view2.length, 1024);
+    // one hole of 768 MiB: reserved in one piece, freed, then used by the call;
+    // after it the 768 MiB are whole again (three buffers of 256 MiB fit them)
+    held[2].free();
+    const whole = pn.layerNorm(big, { cols: 1024 });
+    assert.ok(Math.abs(whole.y[2 ** 25 - 1] - row[3]) <= 5e-6);
+    for (const k of [1, 2, 3]) held[k] = pn.alloc(2 ** 26);
+    assert.equal(pn.heapStats().memoryBytes, grown, 'nothing of the call or its reservation was left behind');
+    assert.equal(view2.length, 1024);
     for (const b of held) b.free();
     keep.free();
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [0, 0]);
+    // ropeFrequencies (no input but its factor arrays) with 400 KiB left below
+    // the limit: its float64 copies of two 32768-value factor arrays (512 KiB)
+    // cannot fit; refused before it grows the memory (it grew, then failed)
+    const rf = await init({ simd });
+    const filling = [];
+    while (rf.heapStats().memoryBytes < 2 ** 31 - 2 ** 26) filling.push(rf.alloc(2 ** 24));
+    const rest = (2 ** 31 - 400 * 1024 - rf.heapStats().memoryBytes) / 4;
+    filling.push(rf.alloc(Math.floor(rest) - 16));
+    const small = rf.alloc(4);
+    const smallView = small.array;
+    const memory = rf.heapStats().memoryBytes;
+    const half = 32768;
+    refuses(rf, 'ropeFrequencies', () => rf.ropeFrequencies({ dim: 2 * half, scaling: { type: 'longrope', factor: 8, originalMaxPositions: 4096, shortFactor: new Array(half).fill(1), longFactor: new Array(half).fill(2) } }),
+      ['not enough WebAssembly memory for dim 65536']);
+    assert.equal(rf.heapStats().memoryBytes, memory);
+    assert.equal(smallView.length, 4);
+    for (const b of [...filling, small]) b.free();
   });
 }
 

@@ -176,6 +176,10 @@ export class Heap {
     this.live = new Map();
     /** aligned pointer → the pointer malloc returned for it. */
     this.raw = new Map();
+    /** Where the heap starts (below it: the module's data and stack), from a first malloc. */
+    const first = exports.malloc(1);
+    exports.free(first);
+    this.heapStart = first;
   }
 
   /** Allocates `bytes` at a multiple of ALIGNMENT or throws a RangeError naming the call. */
@@ -196,19 +200,27 @@ export class Heap {
    * kernel's scratch, in a dozen allocations at most) without the memory
    * running out part-way, where the memory would have grown for the first
    * allocations (detaching every view of it) before a later one failed.
-   * Only near the 2 GiB limit, where growing could fail: one malloc of them
-   * all, freed at once (the call's allocations then fit where it was), or a
-   * RangeError naming the call, with nothing allocated and the memory as it
-   * was. Far from the limit, growth cannot fail and nothing is done.
+   * Far from the 2 GiB limit growing cannot fail, and nothing is done.
+   * Near it:
+   *   - more than the limit less the buffers held (and the module's data
+   *     and stack, below heapStart) can never fit: a RangeError naming the
+   *     call, with nothing allocated and the memory as it was;
+   *   - else one malloc of it all, freed at once: then the call's
+   *     allocations fit (where that block was, or in holes);
+   *   - if that one block cannot be had, the free memory is in pieces
+   *     (buffers freed between others): the call goes ahead, and its
+   *     allocations may fit the pieces; only there can a call still grow the
+   *     memory and then fail, when the pieces are too small for them too.
    */
   reserve(bytes, limit, fn, what) {
     const slack = 64 * ALIGNMENT; // each allocation's alignment padding and malloc's header
     if (bytes <= 0 || this.memory.buffer.byteLength + bytes + slack <= limit) return;
-    const raw = bytes + slack > 0x7fff0000 ? 0 : this.exports.malloc(bytes + slack);
-    if (!raw) {
-      throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch) beside the ${this.stats().bytes} bytes of buffers this instance holds, and the module's memory is limited to 2 GiB; free buffers that are no longer needed`);
+    const held = this.stats().bytes;
+    if (bytes + slack > limit - held - this.heapStart) {
+      throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch) beside the ${held} bytes of buffers this instance holds, and the module's memory is limited to 2 GiB; free buffers that are no longer needed`);
     }
-    this.exports.free(raw);
+    const raw = this.exports.malloc(bytes + slack);
+    if (raw) this.exports.free(raw);
   }
 
   free(ptr) {

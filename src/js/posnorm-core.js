@@ -773,6 +773,8 @@ export class Posnorm {
     const seqLen = v.int(fn, 'seqLen', o.seqLen ?? 0, 0, POS_LIMIT);
     const scaling = scalingArgs(fn, o.scaling, dim);
     checkScaling(fn, scaling, dim, base, seqLen);
+    // (its frequencies, the factor arrays' float64 copies: up to 1.5 MiB, reserved as every call's are)
+    this.#heap.needed = { bytes: freqBytes(dim, scaling), what: `dim ${dim}` };
     return framed(this.#heap, fn, (f) => {
       const { inv, af } = this.#frequencies(f, fn, dim, base, scaling, seqLen);
       return { invFreq: Float32Array.from(inv.result()), attentionFactor: af.result()[0] };

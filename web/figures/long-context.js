@@ -38,8 +38,8 @@ export class PosnormLongContext extends PnFigure {
     { prop: 'dim', attr: 'dim', kind: 'int', min: 16, max: 256, step: 16, def: 128, label: 'lcDim', round: (v) => Math.max(16, 16 * Math.round(v / 16)) },
     { prop: 'base', attr: 'base', kind: 'log', min: 1000, max: 1000000, def: 10000, label: 'base', round: (v) => Math.round(v) },
     // (the sequence is factor·L tokens: the farthest two are factor·L − 1
-    // apart, the last distance the scores are drawn and read out at; the
-    // slider's steps of 64 stop at factor·L − 64, the property reaches it)
+    // apart, the last distance the scores are drawn and read out at, where
+    // the slider's far end, past its steps of 64, lands)
     { prop: 'distance', attr: 'distance', kind: 'int', min: 0, max: (f) => f.trainLen * f.factor - 1, step: 64, def: 12288, label: 'lcDistance' },
     { prop: 'seed', attr: 'seed', kind: 'int', min: 0, max: 2 ** 31 - 1, def: 7, label: 'seed', hidden: true },
   ];
