@@ -231,6 +231,29 @@ for (const simd of [true, false]) {
     for (const b of held) b.free();
     keep.free();
     assert.deepEqual([pn.heapStats().allocations, pn.heapStats().bytes], [0, 0]);
+    // a thousand one-value buffers take 79 KB more than their sizes say (each
+    // is malloc'd 63 bytes longer, behind malloc's header): with the free
+    // memory in one piece at the top, a call 5000 bytes too big for it went
+    // ahead when those were not counted, grew the memory and failed
+    {
+      const many = await init({ simd });
+      const smalls = Array.from({ length: 1000 }, () => many.alloc(1));
+      const bigs = [];
+      for (const size of [2 ** 26, 2 ** 22, 2 ** 18]) {
+        while (many.heapStats().memoryBytes + 4 * size <= 2 ** 31 - 40 * 2 ** 20) bigs.push(many.alloc(size));
+      }
+      const top = many.raw.malloc(1);
+      many.raw.free(top);
+      const free = 2 ** 31 - top; // all of it above the last buffer: no holes
+      const kept = many.alloc(4);
+      const keptView = kept.array;
+      const rows = Math.ceil((free + 5000) / 8 / 1024);
+      const before = many.heapStats().memoryBytes;
+      refuses(many, 'layerNorm', () => many.layerNorm(new Float32Array(rows * 1024), { cols: 1024 }), ['not enough WebAssembly memory']);
+      assert.equal(many.heapStats().memoryBytes, before);
+      assert.equal(keptView.length, 4);
+      for (const b of [...smalls, ...bigs, kept]) b.free();
+    }
     // ropeFrequencies (no input but its factor arrays) with 400 KiB left below
     // the limit: its float64 copies of two 32768-value factor arrays (512 KiB)
     // cannot fit; refused before it grows the memory (it grew, then failed)

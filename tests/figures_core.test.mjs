@@ -112,7 +112,7 @@ test('a property set before the element is defined wins over the markup\'s attri
     // then written in the same task: a property, an attribute
     const offPage = (write) => {
       const made = document.implementation.createHTMLDocument('').createElement('posnorm-waveform');
-      made.setAttribute('i', '4');
+      made.setAttribute('i', '7'); // (not the default, 4: an attribute dropped would look kept)
       made.i = 30;
       const adopted = document.adoptNode(made);
       customElements.upgrade(adopted);
@@ -122,8 +122,11 @@ test('a property set before the element is defined wins over the markup\'s attri
     };
     const byProperty = offPage((e) => { e.i = 10; });
     const byAttribute = offPage((e) => e.setAttribute('i', '12'));
+    // the upgrade's report is passed over once: the same value written again
+    // after the upgrade (removed, then set) is taken
+    const again = offPage((e) => { e.removeAttribute('i'); e.setAttribute('i', '7'); });
     await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-    return [...upgraded, el.i, el.getAttribute('i'), byProperty.first, byProperty.el.i, byAttribute.first, byAttribute.el.i, byAttribute.el.getAttribute('i')];
+    return [...upgraded, el.i, el.getAttribute('i'), byProperty.first, byProperty.el.i, byAttribute.first, byAttribute.el.i, byAttribute.el.getAttribute('i'), again.el.i];
   });
   const r = await p.evaluate(() => {
     const h = document.querySelector('#h'), w = document.querySelector('#w');
@@ -133,7 +136,7 @@ test('a property set before the element is defined wins over the markup\'s attri
   // seq-len, not set as a property, stays as the markup says
   assert.deepEqual(r.h, [128, 20, '128', 100]);
   assert.deepEqual(r.w, [20, '20']);
-  assert.deepEqual(v, [30, false, 6, '6', 30, 10, 30, 12, '12']);
+  assert.deepEqual(v, [30, false, 6, '6', 30, 10, 30, 12, '12', 7]);
   assert.deepEqual(await p.evaluate(() => window.seen), [], 'no posnorm-change for the values a figure starts with');
   assert.deepEqual(problems, []);
   await context.close();

@@ -196,3 +196,30 @@ test('before the figure starts (off screen), a preset with fewer pairs clamps th
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a figure that starts from a link\'s config with fewer pairs clamps its pair silently: values it starts with are not changes', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const r = await page.evaluate(async (t) => {
+    const { packConfig } = await import('/web/figures/rope-config.js');
+    const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const el = document.createElement(t);
+    const events = [];
+    el.addEventListener('posnorm-change', (e) => events.push(`${e.detail.name}=${e.detail.value}/${e.detail.source}`));
+    el.setAttribute('preset', 'custom');
+    el.setAttribute('pair', '40');
+    // head_dim 16: 8 pairs, known only once the link is unpacked (a promise)
+    el.setAttribute('config', await packConfig(JSON.stringify({ hidden_size: 64, num_attention_heads: 4, head_dim: 16, rope_theta: 10000 })));
+    document.body.prepend(el);
+    for (let k = 0; k < 100 && el.result?.rotaryDim !== 16; k++) await settle();
+    await settle();
+    const first = { pair: el.pair, drawn: el.result.pair, events: [...events] };
+    // a config the reader accepts but the kernels refuse (a rotary dim past
+    // 65536): its error is shown, and the pair keeps its range
+    el.setAttribute('config', await packConfig(JSON.stringify({ hidden_size: 64, num_attention_heads: 4, head_dim: 262144, rope_theta: 10000 })));
+    for (let k = 0; k < 100 && !el.result?.error; k++) await settle();
+    return { ...first, error: Boolean(el.result.error), max: el.shadowRoot.querySelector('input[name=pair]').max };
+  }, TAG);
+  assert.deepEqual(r, { pair: 7, drawn: 7, events: [], error: true, max: '7' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

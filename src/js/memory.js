@@ -202,9 +202,11 @@ export class Heap {
    * allocations (detaching every view of it) before a later one failed.
    * Far from the 2 GiB limit growing cannot fail, and nothing is done.
    * Near it:
-   *   - more than the limit less the buffers held (and the module's data
-   *     and stack, below heapStart) can never fit: a RangeError naming the
-   *     call, with nothing allocated and the memory as it was;
+   *   - more than the limit less what the buffers held take (and the
+   *     module's data and stack, below heapStart) can never fit: a
+   *     RangeError naming the call, with nothing allocated and the memory as
+   *     it was (a call within 4 KiB of fitting counts as not fitting: the
+   *     slack for its allocations' padding);
    *   - else one malloc of it all, freed at once: then the call's
    *     allocations fit (where that block was, or in holes);
    *   - if that one block cannot be had, the free memory is in pieces
@@ -215,8 +217,14 @@ export class Heap {
   reserve(bytes, limit, fn, what) {
     const slack = 64 * ALIGNMENT; // each allocation's alignment padding and malloc's header
     if (bytes <= 0 || this.memory.buffer.byteLength + bytes + slack <= limit) return;
-    const held = this.stats().bytes;
-    if (bytes + slack > limit - held - this.heapStart) {
+    const { bytes: held, allocations } = this.stats();
+    // what the buffers take of the memory: each is malloc'd ALIGNMENT − 1
+    // bytes longer, behind a header of malloc's own (16 bytes, counted
+    // high): counted by their sizes alone, 1000 small buffers hid 79 KB and
+    // a call the free memory (in one piece) could not hold went ahead, grew
+    // the memory and failed
+    const taken = held + allocations * (ALIGNMENT - 1 + 16);
+    if (bytes + slack > limit - taken - this.heapStart) {
       throw new RangeError(`posnorm.${fn}: not enough WebAssembly memory for ${what}: the call needs ${bytes} bytes (copies, outputs and the kernel's scratch) beside the ${held} bytes of buffers this instance holds, and the module's memory is limited to 2 GiB; free buffers that are no longer needed`);
     }
     const raw = this.exports.malloc(bytes + slack);

@@ -134,7 +134,9 @@ export class PosnormRopeConfig extends PnFigure {
     if (config !== this._pairsKey) {
       let pairs;
       try {
-        pairs = readRopeConfig(config).rotaryDim / 2;
+        const { rotaryDim } = readRopeConfig(config);
+        // (past 65536 ropeFrequencies refuses it: shown as an error, as one that cannot be read)
+        pairs = rotaryDim <= 65536 ? rotaryDim / 2 : (this._pairsSeen ?? 64);
       } catch {
         pairs = this._pairsSeen ?? 64; // a config that cannot be read shows its error, and keeps the range
       }
