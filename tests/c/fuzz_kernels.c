@@ -254,9 +254,11 @@ enum { SMALL = 256 };
 
 /* the residual stack, with gradients or without, at any shape */
 static int fuzz_stack_shapes(bytes *b, int grad) {
-  /* 4096 × 4096 from 9 layers on passes 2^32 bytes of gradient scratch, 4
+  /* 4096 × 4096 from 9 layers on passed 2^32 bytes of gradient scratch, 4
    * layers 2^31; 2713 × 64 × 1024 layers is the issue's shape; 3854/3855
-   * rows straddle 2^31 at 4 layers, 4095/4096 straddle 2^32 at 9 */
+   * rows straddled 2^31 at 4 layers, 4095/4096 2^32 at 9: all past
+   * PN_MAX_WORK now, refused as sizes (the work limit's edge: 341 and 342
+   * rows of 64 with 1024 layers, test_safety.c) */
   static const int32_t layer_marks[] = {1, 4, 8, 9, 15, 16, 1024, 1025};
   static const int32_t row_marks[] = {64, 513, 2713, 3855, 4095, 4096, 4097};
   const int32_t layers = take_size(b, 1024, layer_marks, 8), rows = take_size(b, 4096, row_marks, 7),
@@ -267,10 +269,11 @@ static int fuzz_stack_shapes(bytes *b, int grad) {
   const uint64_t L = (uint64_t)layers, R = (uint64_t)rows, W = (uint64_t)width, MAXE = (uint64_t)PN_MAX_ELEMENTS;
   int sizes_ok = layers >= 1 && layers <= 1024 && rows >= 1 && rows <= 4096 && width >= 1 && width <= 4096 && L * W * W <= MAXE;
   if (grad) sizes_ok = sizes_ok && R * W * (L + 1) <= MAXE;
+  const uint64_t cost = (grad ? 3 : 1) * L * R * W * W; /* multiply-adds, as PN_MAX_WORK counts them (no memory) */
+  sizes_ok = sizes_ok && cost <= PN_MAX_WORK;
   const int args_ok = block >= 0 && block <= 3 && isfinite(scale);
   /* the scratch each function's header comment states (without a memory) */
   const uint64_t scratch = grad ? 8 * R * W * (3 * L + 5) + 8 * R * (L + 1) : 4 * (3 * R * W + W);
-  const uint64_t cost = (grad ? 3 : 1) * L * R * W * W; /* multiply-adds */
   /* computed for real when small (every buffer <= 2^14 values) */
   const int real = sizes_ok && args_ok && nulls >= 7 && cost <= (1u << 20) && L * W * W <= (1u << 14) && R * W <= (1u << 14);
   /* buffers: exact sizes for a real call, small sentinel ones otherwise */
