@@ -430,10 +430,6 @@ export class Frame {
     this.copies = [];
   }
 
-  /** Heap.reserve for this call, before its first allocation (after memoryAtStart: the reservation may grow the memory). */
-  reserve(bytes, limit, what) {
-    this.heap.reserve(bytes, limit, this.fn, what);
-  }
 
   #temp(bytes, what) {
     const ptr = this.heap.alloc(bytes, this.fn, what);

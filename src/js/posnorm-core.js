@@ -66,7 +66,8 @@ function framed(heap, fn, body) {
   // what #reserve found the call needs, reserved before its first allocation
   const need = heap.needed;
   heap.needed = null;
-  if (need) frame.reserve(need.bytes, MEMORY_LIMIT, need.what);
+  // (after the frame took memoryAtStart: the reservation may grow the memory)
+  if (need) heap.reserve(need.bytes, MEMORY_LIMIT, fn, need.what);
   try {
     return body(frame);
   } finally {
@@ -845,8 +846,9 @@ export class Posnorm {
     // given, the other is the data's, and must lie beyond it
     if (min !== undefined) v.num(fn, 'min', min, -v.F32_MAX, v.F32_MAX);
     if (max !== undefined) v.num(fn, 'max', max, -v.F32_MAX, v.F32_MAX);
+    const r = min === undefined || max === undefined ? finiteRange(isPnBuffer(x) ? x.array : x) : null;
     if (min === undefined && max === undefined) {
-      ({ min, max } = finiteRange(isPnBuffer(x) ? x.array : x));
+      ({ min, max } = r);
       if (min === max) {
         // one value: a range around it that float32 can tell apart from it
         // (min ± 0.5 rounds back to min above 2^24), within the float32 range
@@ -854,8 +856,7 @@ export class Posnorm {
         min = Math.max(min - d, -v.F32_MAX);
         max = Math.min(max + d, v.F32_MAX);
       }
-    } else if (min === undefined || max === undefined) {
-      const r = finiteRange(isPnBuffer(x) ? x.array : x);
+    } else if (r) {
       const given = min === undefined ? 'max' : 'min', other = min === undefined ? 'min' : 'max';
       min ??= r.min;
       max ??= r.max;

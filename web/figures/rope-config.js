@@ -130,18 +130,18 @@ export class PosnormRopeConfig extends PnFigure {
    */
   _pairCount() {
     const config = this.preset !== 'custom' ? PRESETS[this.preset].config : this._custom?.config;
-    if (config === undefined) return this._pairsSeen ?? 64;
+    if (config === undefined) return this._pairs ?? 64;
     if (config !== this._pairsKey) {
       let pairs;
       try {
         const { rotaryDim } = readRopeConfig(config);
         // (past 65536 ropeFrequencies refuses it: shown as an error, as one that cannot be read)
-        pairs = rotaryDim <= 65536 ? rotaryDim / 2 : (this._pairsSeen ?? 64);
+        pairs = rotaryDim <= 65536 ? rotaryDim / 2 : (this._pairs ?? 64);
       } catch {
-        pairs = this._pairsSeen ?? 64; // a config that cannot be read shows its error, and keeps the range
+        pairs = this._pairs ?? 64; // a config that cannot be read shows its error, and keeps the range
       }
       this._pairsKey = config;
-      this._pairs = this._pairsSeen = pairs;
+      this._pairs = pairs;
     }
     return this._pairs;
   }
