@@ -223,3 +223,38 @@ test('a figure that starts from a link\'s config with fewer pairs clamps its pai
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a link whose config cannot be unpacked and one that unpacks to text that is not JSON are told apart, and their messages follow the figure\'s language', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const r = await page.evaluate(async (t) => {
+    const { packConfig } = await import('/web/figures/rope-config.js');
+    const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    const readout = (el) => el.shadowRoot.querySelector('.readout')?.textContent ?? '';
+    const shown = async (packed, lang = 'en') => {
+      const el = document.createElement(t);
+      el.lang = lang;
+      el.setAttribute('preset', 'custom');
+      el.setAttribute('config', packed);
+      document.body.prepend(el);
+      for (let k = 0; k < 100 && !el.result?.error; k++) await settle();
+      return el;
+    };
+    const cut = await shown('not-deflate');
+    const notJson = await shown(await packConfig('{"hidden_size": 64,'));
+    const out = { cut: cut.result.error, notJson: notJson.result.error, cutReadout: readout(cut) };
+    // the page's reader switches the figure to Korean: the message follows
+    cut.lang = 'ko';
+    notJson.lang = 'ko';
+    for (let k = 0; k < 100 && (cut.result.error === out.cut || notJson.result.error === out.notJson); k++) await settle();
+    out.cutKo = cut.result.error;
+    out.notJsonKo = notJson.result.error;
+    return out;
+  }, TAG);
+  assert.equal(r.cut, 'the config in the link cannot be unpacked');
+  assert.match(r.cutReadout, /This config cannot be read: the config in the link cannot be unpacked/);
+  assert.match(r.notJson, /^not valid JSON \(.+\)$/);
+  assert.equal(r.cutKo, '링크의 설정을 풀 수 없습니다');
+  assert.match(r.notJsonKo, /^올바른 JSON이 아닙니다\(.+\)$/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -203,7 +203,7 @@ export class PosnormRopeConfig extends PnFigure {
   }
 
   async _readFile(f) {
-    if (f.size > MAX_TEXT) { this._custom = { error: this.t.rcTooBig }; this.invalidate(); return; }
+    if (f.size > MAX_TEXT) { this._custom = { error: (t) => t.rcTooBig }; this.invalidate(); return; }
     const text = await f.text();
     if (this._area) this._area.value = text;
     this._readText(text);
@@ -215,7 +215,7 @@ export class PosnormRopeConfig extends PnFigure {
     try {
       config = JSON.parse(text);
     } catch (e) {
-      this._custom = { error: this.t.rcBadJson(e.message) };
+      this._custom = { error: (t) => t.rcBadJson(e.message) };
       this.request('preset', 'custom', 'user');
       this.invalidate();
       return;
@@ -226,7 +226,7 @@ export class PosnormRopeConfig extends PnFigure {
     this.invalidate();
     packConfig(JSON.stringify(config)).then((packed) => {
       if (stamp !== this._stamp) return;
-      if (packed.length > MAX_PACKED) { this._custom = { config, note: this.t.rcTooLongForLink }; this.invalidate(); return; }
+      if (packed.length > MAX_PACKED) { this._custom = { config, note: (t) => t.rcTooLongForLink }; this.invalidate(); return; }
       this._custom = { config, packed };
       this.request('config', packed, 'user');
     }, () => {});
@@ -240,9 +240,20 @@ export class PosnormRopeConfig extends PnFigure {
     if (this._custom?.packed === packed || this._unpacking === packed) return;
     if (!packed) { if (this._custom?.packed !== undefined) this._custom = null; return; }
     this._unpacking = packed;
-    unpackConfig(packed).then((text) => JSON.parse(text)).then(
-      (config) => { if (this.config === packed) { this._custom = { config, packed }; if (this._area) this._area.value = JSON.stringify(config, null, 1); } },
-      () => { if (this.config === packed) this._custom = { error: this.t.rcBadLink, packed }; },
+    // a link that does not unpack (cut short when copied, say) and one that
+    // unpacks to text that is not JSON are told apart, as a pasted config's is
+    unpackConfig(packed).then((text) => {
+      if (this.config !== packed) return;
+      let config;
+      try {
+        config = JSON.parse(text);
+      } catch (e) {
+        this._custom = { error: (t) => t.rcBadJson(e.message), packed };
+        return;
+      }
+      this._custom = { config, packed };
+      if (this._area) this._area.value = JSON.stringify(config, null, 1);
+    }, () => { if (this.config === packed) this._custom = { error: (t) => t.rcBadLink, packed }; },
     ).finally(() => { this._unpacking = null; this.invalidate(); });
   }
 
@@ -250,8 +261,9 @@ export class PosnormRopeConfig extends PnFigure {
   _source() {
     if (this.preset !== 'custom') return { config: PRESETS[this.preset].config, name: PRESETS[this.preset].label };
     this._fromLink();
-    if (this._custom?.error) return { error: this._custom.error };
-    if (this._custom?.config !== undefined) return { config: this._custom.config, name: this.t.rcCustom, note: this._custom.note };
+    // (messages are kept as functions of the strings: a language change relabels them)
+    if (this._custom?.error) return { error: this._custom.error(this.t) };
+    if (this._custom?.config !== undefined) return { config: this._custom.config, name: this.t.rcCustom, note: this._custom.note?.(this.t) };
     return { waiting: this._unpacking ? this.t.rcUnpacking : this.t.rcPasteFirst };
   }
 
