@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
+import { declaredValueExports } from './helpers.mjs';
 
 const root = new URL('..', import.meta.url);
 const API_DOC = 'docs/api.md';
@@ -167,7 +168,7 @@ test("each call's option table names exactly the options of its types", () => {
 
 test('the API reference names every export of the module, and the types declare exactly what it exports', async () => {
   const dts = read('src/js/posnorm.d.ts');
-  const declared = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  const declared = declaredValueExports(dts, 'posnorm.d.ts');
   const exported = Object.keys(await import('../src/js/posnorm.js')).sort();
   assert.deepEqual(declared, exported, 'posnorm.d.ts against the module');
   const doc = read(API_DOC);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIGURES } from '../web/figures/registry.js';
+import { declaredValueExports } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path) => readFileSync(join(root, path), 'utf8');
@@ -60,6 +61,8 @@ test('index.js and index.d.ts export every figure of the registry, and no other'
   const expected = FIGURES.map((f) => [f.className, f.name]).sort();
   assert.deepEqual(exportsOf(read('web/figures/index.js')), expected, 'index.js');
   assert.deepEqual(exportsOf(read('web/figures/index.d.ts')), expected, 'index.d.ts');
+  // every value index.d.ts declares, in any form, is one index.js exports, and every one it exports is declared
+  assert.deepEqual(declaredValueExports(read('web/figures/index.d.ts'), 'index.d.ts'), Object.keys(index).sort(), 'index.d.ts against index.js');
 });
 
 /** A package.json glob as a RegExp: `*` within a path segment, `**` across. */

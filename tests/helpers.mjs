@@ -1,5 +1,5 @@
 // helpers.mjs — shared by the Node tests: both builds, a random generator of
-// the tests' own, comparisons, and the shape of posnorm's errors. The float64 references the tests compare
+// the tests' own, comparisons, the shape of posnorm's errors, and the values a .d.ts exports. The float64 references the tests compare
 // with are in tests/reference/, one module per concern, written from the
 // published formulas (never from posnorm's code).
 import assert from 'node:assert/strict';
@@ -87,4 +87,22 @@ export function named(fn, Err, words) {
     for (const w of [].concat(words)) assert.ok(e.message.includes(w), `"${e.message}" should name ${w}`);
     return true;
   };
+}
+
+/**
+ * The value names a .d.ts exports, sorted (type-only exports left out), read
+ * from every line that begins with `export`; a form this reader does not
+ * know throws, so that an export it cannot read is not passed over.
+ */
+export function declaredValueExports(text, file = 'the declarations') {
+  const names = [];
+  for (const line of text.split('\n').filter((l) => /^export\b/.test(l))) {
+    if (/^export (type|interface|declare type|declare interface) /.test(line)) continue;
+    const list = line.match(/^export \{([^}]*)\}(?: from '[^']+')?;$/);
+    const one = line.match(/^export declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/);
+    if (list) names.push(...list[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type ')).map((s) => s.split(/\s+as\s+/).pop()));
+    else if (one) names.push(one[1]);
+    else throw new Error(`${file}: an export this reader cannot read: ${line}`);
+  }
+  return [...new Set(names)].sort();
 }

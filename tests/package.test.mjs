@@ -181,7 +181,7 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
   await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   execFileSync('cp', ['-r', join(work, 'node_modules'), join(dir, 'node_modules')]);
   const good = `
-    import { init, type PnBuffer } from 'posnorm';
+    import { init, PnBuffer, Posnorm } from 'posnorm';
     import { PosnormHeatmap, configure, type EmbedCode } from 'posnorm/figures/heatmap';
     configure({ simd: 'auto' });
     const pn = await init({ simd: false });
@@ -203,7 +203,31 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     configure({ embedBase: 'https://example.org/posnorm/' });
     const code: EmbedCode = typed.embedCode({ base: new URL('https://example.org/posnorm/'), picture: 'a.png' });
     const opened: Promise<void> = typed.showEmbed();
-    console.log(n, typed.readout.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened);
+    // the arrays posnorm returns are over an ArrayBuffer: ImageData, Blob and Response take them (docs/api.md's example)
+    const px = pn.alloc(4 * 8 * 4, 'u8c');
+    pn.colormap(buf, { out: px });
+    const pictures = [new ImageData(px.array, 8, 4), new ImageData(pn.colormap(buf), 8, 4)];
+    const blob = new Blob([pn.positionalEncoding({ seqLen: 4, dModel: 8 }), y, buf.toArray()]);
+    const response = new Response(pn.rmsNorm(pe, { cols: 8 }).y);
+    // ropeFromConfig's scaling (null without one) goes to rope() and ropeFrequencies() as it is; so do null gamma and beta
+    const cfg = pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 });
+    const rotated = pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: cfg.scaling });
+    const freqs = pn.ropeFrequencies({ dim: 16, scaling: cfg.scaling });
+    const plain = pn.layerNorm(pe, { cols: 8, gamma: null, beta: null });
+    // a result's type comes from the call's arguments, not from the variable it is assigned to
+    // @ts-expect-error
+    const notBuffer: PnBuffer = pn.positionalEncoding({ seqLen: 4, dModel: 8 });
+    // @ts-expect-error
+    const notPixels: PnBuffer<'u8c'> = pn.colormap(pe);
+    // instances come from init() and buffers from alloc(): the classes are for instanceof
+    // @ts-expect-error
+    const made = new Posnorm();
+    const isBuffer: boolean = buf instanceof PnBuffer && pn instanceof Posnorm;
+    // a figure's numbers are undefined until its first frame
+    // @ts-expect-error
+    const early: number = typed.readout.wavelength;
+    console.log(n, typed.readout?.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened,
+      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, isBuffer);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);

@@ -29,23 +29,23 @@ export interface TransformerBlockOptions {
 /** transformerBlock's tensors, each [tokens × dModel] unless noted. */
 export interface TransformerBlockTrace {
   /** the input */
-  x: Float32Array;
+  x: F32Array;
   /** Pre: Norm1(x); Post: x */
-  attnInput: Float32Array;
+  attnInput: F32Array;
   /** a = concat(heads)·Wo */
-  attnOutput: Float32Array;
+  attnOutput: F32Array;
   /** x + a */
-  residual1: Float32Array;
+  residual1: F32Array;
   /** Norm(x + a): Pre-Norm's Norm2; Post-Norm's Norm1, also the stream h */
-  ffnInput: Float32Array;
+  ffnInput: F32Array;
   /** f = GELU(ffnInput·W1)·W2 */
-  ffnOutput: Float32Array;
+  ffnOutput: F32Array;
   /** Pre: (x + a) + f; Post: h + f */
-  residual2: Float32Array;
+  residual2: F32Array;
   /** Pre: residual2; Post: Norm2(residual2) */
-  output: Float32Array;
+  output: F32Array;
   /** [heads × tokens × tokens], softmax rows */
-  attention: Float32Array;
+  attention: F32Array;
 }
 
 export interface InitOptions {
@@ -67,12 +67,25 @@ export interface InitOptions {
 /** Loads posnorm and returns the kernel API. */
 export declare function init(options?: InitOptions): Promise<Posnorm>;
 
+/**
+ * The typed arrays posnorm returns (and PnBuffer views): over an ArrayBuffer,
+ * never a SharedArrayBuffer (the module's memory is not shared), so that
+ * ImageData, Blob and Response take them under TypeScript 5.7 and later, whose
+ * typed arrays name their buffer. Each is what its type's `slice()` returns:
+ * the ArrayBuffer form from 5.7 on, the plain type before, so the same
+ * declarations read in both.
+ */
+export type F32Array = ReturnType<Float32Array['slice']>;
+export type U32Array = ReturnType<Uint32Array['slice']>;
+export type I32Array = ReturnType<Int32Array['slice']>;
+export type U8cArray = ReturnType<Uint8ClampedArray['slice']>;
+
 export type BufferType = 'f32' | 'u32' | 'i32' | 'u8c';
 interface BufferArrays {
-  f32: Float32Array;
-  u32: Uint32Array;
-  i32: Int32Array;
-  u8c: Uint8ClampedArray;
+  f32: F32Array;
+  u32: U32Array;
+  i32: I32Array;
+  u8c: U8cArray;
 }
 
 /**
@@ -81,6 +94,8 @@ interface BufferArrays {
  * posnorm call instead of keeping it. Free it with `free()`.
  */
 export declare class PnBuffer<T extends BufferType = 'f32'> {
+  /** Buffers come from `pn.alloc()` (and `subarray()`); the class is exported for `instanceof`. */
+  private constructor();
   readonly isPnBuffer: true;
   /** Byte offset in the module's memory. Throws once freed. */
   readonly ptr: number;
@@ -180,8 +195,8 @@ export interface LayerNormOptions<
 > {
   /** values per row (the normalised size) */
   cols: number;
-  gamma?: F32Input;
-  beta?: F32Input;
+  gamma?: F32Input | null;
+  beta?: F32Input | null;
   /** default 1e-5 */
   eps?: number;
   /** may be the same PnBuffer as x (in place) */
@@ -194,7 +209,7 @@ export interface LayerNormOptions<
 
 export interface RmsNormOptions<O extends F32Out | undefined = undefined, S extends F32Out | undefined = undefined> {
   cols: number;
-  gamma?: F32Input;
+  gamma?: F32Input | null;
   /** default 1e-6 */
   eps?: number;
   out?: O;
@@ -205,8 +220,8 @@ export interface RmsNormOptions<O extends F32Out | undefined = undefined, S exte
 export interface BatchNormOptions<O extends F32Out | undefined = undefined> {
   /** channels; rows = x.length / cols is the batch */
   cols: number;
-  gamma?: F32Input;
-  beta?: F32Input;
+  gamma?: F32Input | null;
+  beta?: F32Input | null;
   /** default 1e-5 */
   eps?: number;
   /** default true: batch statistics; false: running statistics */
@@ -239,7 +254,7 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
    * [0, cache rows)); an array's values are checked as given (1.5 or '1' is an error,
    * not converted); with caches, the cache row of each token
    */
-  positionIds?: Int32Array | number[] | PnBuffer<'i32'>;
+  positionIds?: Int32Array | readonly number[] | PnBuffer<'i32'> | null;
   /**
    * ONNX RotaryEmbedding's cos/sin inputs: [maxPosition, rotaryDim/2] indexed
    * by positionIds, or [batch, seqLen, rotaryDim/2] (one row per token) without them.
@@ -251,7 +266,7 @@ export interface RopeOptions<O extends F32Out | undefined = undefined> {
   /** even, 2…headDim (at most 65536 with scaling); default headDim (rounded down to even) */
   rotaryDim?: number;
   /** long-context frequency scaling (not with caches); dynamic/longrope use the highest position + 1 as the sequence length */
-  scaling?: RopeScaling;
+  scaling?: RopeScaling | null;
   /**
    * 'float64' (default): angles in float64, cos/sin rounded once, float32 rotation.
    * 'float32': Hugging Face's float32 code (float32 inv_freq, angles, cos/sin, rotation).
@@ -298,7 +313,7 @@ export interface RopeFrequenciesOptions {
   /** default 10000 */
   base?: number;
   /** undefined: plain RoPE */
-  scaling?: RopeScaling;
+  scaling?: RopeScaling | null;
   /** the current sequence length (dynamic grows its base with it; longrope switches to longFactor past originalMaxPositions); default 0 */
   seqLen?: number;
 }
@@ -324,7 +339,7 @@ export interface RopeFromConfig {
   /** posnorm's camelCase scaling, ready for rope() and ropeFrequencies(); null for plain RoPE */
   scaling: RopeScaling | null;
   /** rotaryDim/2 frequencies, rounded once from float64 */
-  invFreq: Float32Array;
+  invFreq: F32Array;
   attentionFactor: number;
   /** max_position_embeddings, or null */
   contextLength: number | null;
@@ -335,7 +350,7 @@ export interface RopeFromConfig {
 }
 
 export interface HistogramResult {
-  counts: Uint32Array;
+  counts: U32Array;
   below: number;
   above: number;
   nan: number;
@@ -344,7 +359,14 @@ export interface HistogramResult {
   max: number;
 }
 
-type Result<O> = O extends F32Out ? O : Float32Array;
+/**
+ * T, hidden from inference: a call's result type comes from its arguments
+ * (its `out`), never from the type of the variable it is assigned to (with
+ * `const b: PnBuffer = pn.positionalEncoding(…)`, without `out`, O was
+ * inferred as PnBuffer, and a Float32Array came back). NoInfer before 5.4.
+ */
+type FromArguments<T> = [T][T extends unknown ? 0 : never];
+type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;
 
 /**
  * The kernel API bound to one wasm instance.
@@ -361,6 +383,8 @@ type Result<O> = O extends F32Out ? O : Float32Array;
  * instance holds what it held before and gives the same results.
  */
 export declare class Posnorm {
+  /** Instances come from `init()`; the class is exported for `instanceof`. */
+  private constructor();
   /** true when this instance runs the SIMD128 build */
   readonly simd: boolean;
   readonly version: string;
@@ -389,15 +413,15 @@ export declare class Posnorm {
   /** RMSNorm over each row of `cols` values. */
   rmsNorm<O extends F32Out | undefined = undefined, S extends F32Out | undefined = undefined>(x: F32Input, options: RmsNormOptions<O, S>): { y: Result<O>; invRms: Result<S> };
   /** BatchNorm over the rows (batch) of each column; returns the statistics used. */
-  batchNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: BatchNormOptions<O>): { y: Result<O>; mean: Float32Array; var: Float32Array };
+  batchNorm<O extends F32Out | undefined = undefined>(x: F32Input, options: BatchNormOptions<O>): { y: Result<O>; mean: F32Array; var: F32Array };
   /** Rotary embedding of x laid out [batch, seqLen, heads, headDim] (or bhsd; see RopeOptions). */
   rope<O extends F32Out | undefined = undefined>(x: F32Input, options: RopeOptions<O>): Result<O>;
   /** inv_freq (rounded once from float64) and the attention factor of a rope_scaling, as Hugging Face transformers computes them. */
-  ropeFrequencies(options: RopeFrequenciesOptions): { invFreq: Float32Array; attentionFactor: number };
+  ropeFrequencies(options: RopeFrequenciesOptions): { invFreq: F32Array; attentionFactor: number };
   /** Reads a Hugging Face config.json (v4 rope_scaling or v5 rope_parameters) as HF does: its RoPE geometry, scaling, frequencies and warnings. Unreadable values throw a TypeError/RangeError naming the config key. */
   ropeFromConfig(config: HfConfig, options?: RopeFromConfigOptions): RopeFromConfig;
   /** ALiBi slopes m_h for `heads` heads. */
-  alibiSlopes(heads: number): Float32Array;
+  alibiSlopes(heads: number): F32Array;
   /** ALiBi bias [heads × seqLen × seqLen], bias[h][i][j] = −m_h·|i − j|. */
   alibi<O extends F32Out | undefined = undefined>(options: { heads: number; seqLen: number; out?: O }): Result<O>;
   /** n reproducible samples of N(mean, std²); default seed 0. */
@@ -408,32 +432,32 @@ export declare class Posnorm {
   colormap<O extends Uint8ClampedArray | PnBuffer<'u8c'> | undefined = undefined>(
     x: F32Input,
     options?: { map?: 'diverging' | 'sequential'; vmin?: number; vmax?: number; out?: O },
-  ): O extends undefined ? Uint8ClampedArray : O;
+  ): FromArguments<O> extends undefined ? U8cArray : FromArguments<O>;
   /** The 256-entry RGBA table of a colormap. */
-  colormapTable(map?: 'diverging' | 'sequential'): Uint8ClampedArray;
+  colormapTable(map?: 'diverging' | 'sequential'): U8cArray;
 
   /** Single-head self-attention of x [seqLen × dModel] with W [dModel × dHead]; float64 sums. */
-  attention(x: F32Input, options: { dModel: number; dHead?: number; wq: F32Input; wk: F32Input; wv: F32Input }): { out: Float32Array; weights: Float32Array };
+  attention(x: F32Input, options: { dModel: number; dHead?: number; wq: F32Input; wk: F32Input; wv: F32Input }): { out: F32Array; weights: F32Array };
   /** Row × row dot products of x [rows × cols]. */
-  gram(x: F32Input, options: { cols: number }): Float32Array;
+  gram(x: F32Input, options: { cols: number }): F32Array;
   /** The closest two rows of x [rows × cols] (rows ≥ 2). */
   minRowDistance(x: F32Input, options: { cols: number }): { distance: number; i: number; j: number };
   /** R(k)·PE(p): the per-pair rotation that maps a PE row at p to p + k (even dModel). */
-  peShift(peRow: F32Input, options: { k: number; base?: number }): Float32Array;
+  peShift(peRow: F32Input, options: { k: number; base?: number }): F32Array;
   /**
    * Per-layer std of activations through `layers` residual blocks of GELU(h·scale·W) (gelu 'tanh',
    * the default, or 'erf'); uses the first layers·width² weights. With `memory` (width finite values, a
    * decoder's encoder output) each block also adds m·scale·C_l (Post-LN: LN(x + f(x) + m·C_l); Pre-Norm:
    * x + m·C_l, then x + f(Norm(x))), and weights holds W_l then C_l per layer (2·layers·width² values).
    */
-  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients?: false }): Float32Array;
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients?: false }): F32Array;
   /**
    * With gradients: the stack in float64 with loss = Σ readout·y (y after a final norm for the
    * Pre-Norm variants; readout default: N(0, 1/(rows·width)) with seed 20200), grad = ∂loss/∂weights
    * (same layout as the weights used: W_l, then C_l with memory) and gradNorm = the Frobenius norm of
    * each layer's W_l gradient.
    */
-  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients: true; readout?: F32Input }): { std: Float32Array; loss: number; grad: Float32Array; gradNorm: Float32Array };
+  residualStack(x0: F32Input, weights: F32Input, options: { width: number; layers: number; block?: 'plain' | 'post-ln' | 'pre-ln' | 'pre-rms'; scale?: number; gelu?: 'tanh' | 'erf'; memory?: F32Input; gradients: true; readout?: F32Input }): { std: F32Array; loss: number; grad: F32Array; gradNorm: F32Array };
   /**
    * One Transformer block over the rows (tokens) of x [tokens × dModel], every intermediate kept:
    * multi-head self-attention (no mask) and a GELU FFN (erf form unless gelu: 'tanh'), each behind a residual
@@ -445,5 +469,5 @@ export declare class Posnorm {
    */
   transformerBlock(x: F32Input, weights: F32Input, options: TransformerBlockOptions): TransformerBlockTrace;
   /** LayerNorm of one vector with every step kept. */
-  layerNormSteps(x: F32Input, options?: { gamma?: F32Input; beta?: F32Input; eps?: number }): { centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };
+  layerNormSteps(x: F32Input, options?: { gamma?: F32Input | null; beta?: F32Input | null; eps?: number }): { centered: F32Array; normalized: F32Array; y: F32Array; mean: number; variance: number };
 }

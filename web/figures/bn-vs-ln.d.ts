@@ -12,6 +12,6 @@ export declare class PosnormBnVsLn extends PnFigure {
   mode: 'train' | 'infer';
   /** attribute seed, default 4 */
   seed: number;
-  readonly result: { x: Float32Array; bn: Float32Array; bnMean: Float32Array; bnVar: Float32Array; ln: Float32Array; lnMean: Float32Array; lnInv: Float32Array };
+  readonly result: { x: Float32Array; bn: Float32Array; bnMean: Float32Array; bnVar: Float32Array; ln: Float32Array; lnMean: Float32Array; lnInv: Float32Array } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-bn-vs-ln': PosnormBnVsLn } }

@@ -18,6 +18,6 @@ export declare class PosnormCompare extends PnFigure {
   head: number;
   /** attribute offset, 0…100, default 10 */
   offset: number;
-  readonly result: { ropeScores: [number[], number[]]; ropeDiff: number; slopes: Float32Array; bias: Float32Array; learnedRows: number; q: Float32Array; k: Float32Array };
+  readonly result: { ropeScores: [number[], number[]]; ropeDiff: number; slopes: Float32Array; bias: Float32Array; learnedRows: number; q: Float32Array; k: Float32Array } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-compare': PosnormCompare } }

@@ -17,6 +17,6 @@ export declare class PosnormDepth extends PnFigure {
   /** with the decoder, weights holds W_l then C_l per layer and memory the memory vector */
   readonly inputs: { x0: Float32Array; weights: Float32Array; rows: number; stack: 'encoder' | 'decoder'; memory?: Float32Array };
   /** stds[b][l]: blocks plain, post-ln, pre-ln, pre-rms; layer l + 1; gradNorms likewise once computed (null before), gradRatio: last ÷ first for Post-LN and Pre-LN */
-  readonly result: { stds: Float32Array[]; gradNorms: Float32Array[] | null; gradRatio?: { post: number; pre: number } };
+  readonly result: { stds: Float32Array[]; gradNorms: Float32Array[] | null; gradRatio?: { post: number; pre: number } } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-depth': PosnormDepth } }

@@ -22,7 +22,7 @@ export declare class PosnormLnSimulator extends PnFigure {
   readonly stats: {
     inputMean: number; inputStd: number; outputMean: number; outputStd: number;
     mu: number; variance: number; inv: number; x1: number; y1: number;
-  };
+  } | undefined;
 }
 
 declare global {

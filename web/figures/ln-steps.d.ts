@@ -10,6 +10,6 @@ export declare class PosnormLnSteps extends PnFigure {
   beta: number;
   /** attribute seed, default 2 */
   seed: number;
-  readonly result: { x: Float32Array; centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number };
+  readonly result: { x: Float32Array; centered: Float32Array; normalized: Float32Array; y: Float32Array; mean: number; variance: number } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-ln-steps': PosnormLnSteps } }

@@ -26,7 +26,7 @@ export declare class PosnormLongContext extends PnFigure {
     invFreq: Record<string, Float32Array>;
     q: Float32Array;
     k: Float32Array;
-  };
+  } | undefined;
 }
 
 declare global {

@@ -14,6 +14,6 @@ export declare class PosnormOrder extends PnFigure {
   move(at: number, step: -1 | 1): void;
   readonly inputs: { emb: Float32Array; wq: Float32Array; wk: Float32Array; wv: Float32Array; pe: Float32Array };
   /** outputs[token] is that token's output vector; delta its largest change from the order "012". */
-  readonly result: { order: string; pe: 'off' | 'on'; outputs: Float32Array[]; delta: number };
+  readonly result: { order: string; pe: 'off' | 'on'; outputs: Float32Array[]; delta: number } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-order': PosnormOrder } }

@@ -34,7 +34,7 @@ export declare class PosnormPrecision extends PnFigure {
     constantFrom: number | null; constantColumns: number;
     crossover: number | null;
     samples: Array<{ p: number; err32: number | null; err64: number; errNorm32: number | null; dist32: number | null; dist64: number; blur: number | null; overflow: boolean }>;
-  };
+  } | undefined;
 }
 
 declare global {

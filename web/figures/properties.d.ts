@@ -19,6 +19,6 @@ export declare class PosnormProperties extends PnFigure {
   readonly result: {
     min: number; max: number; closest: { distance: number; i: number; j: number };
     maxShiftError: number; rotation: [[number, number], [number, number]]; shifted: Float32Array; ahead: Float32Array;
-  };
+  } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-properties': PosnormProperties } }

@@ -38,7 +38,7 @@ export declare class PosnormRopeConfig extends PnFigure {
     contextLength: number | null;
     originalContextLength: number | null;
     warnings: { key: string; message: string }[];
-  } | { error: string | null; waiting: string | null };
+  } | { error: string | null; waiting: string | null } | undefined;
 }
 
 declare global {

@@ -15,7 +15,7 @@ export declare class PosnormWaveform extends PnFigure {
   /** attribute base, 100…100000, default 10000 */
   base: number;
   /** The curves' values at the marker. */
-  readonly readout: { pos: number; ref: PairValues; sel: PairValues };
+  readonly readout: { pos: number; ref: PairValues; sel: PairValues } | undefined;
 }
 
 declare global {
