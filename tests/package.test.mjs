@@ -214,6 +214,10 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const rotated = pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: cfg.scaling });
     const freqs = pn.ropeFrequencies({ dim: 16, scaling: cfg.scaling });
     const plain = pn.layerNorm(pe, { cols: 8, gamma: null, beta: null });
+    // longrope's factors: an array or a typed array of numbers, not any array-like (refused at run time)
+    const long = pn.ropeFrequencies({ dim: 4, scaling: { type: 'longrope', originalMaxPositions: 4096, shortFactor: [1, 1], longFactor: new Float64Array([1, 2]) } });
+    // @ts-expect-error
+    pn.ropeFrequencies({ dim: 4, scaling: { type: 'longrope', originalMaxPositions: 4096, shortFactor: { length: 2, 0: 1, 1: 1 }, longFactor: [1, 2] } });
     // a result's type comes from the call's arguments, not from the variable it is assigned to
     // @ts-expect-error
     const notBuffer: PnBuffer = pn.positionalEncoding({ seqLen: 4, dModel: 8 });
@@ -227,7 +231,7 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     // @ts-expect-error
     const early: number = typed.readout.wavelength;
     console.log(n, typed.readout?.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened,
-      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, isBuffer);
+      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, isBuffer, long);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);

@@ -80,6 +80,9 @@ export type U32Array = ReturnType<Uint32Array['slice']>;
 export type I32Array = ReturnType<Int32Array['slice']>;
 export type U8cArray = ReturnType<Uint8ClampedArray['slice']>;
 
+/** An array of numbers: an Array, or a typed array of numbers (not BigInt); what longrope's factors may be. */
+export type NumberArray = readonly number[] | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array;
+
 export type BufferType = 'f32' | 'u32' | 'i32' | 'u8c';
 interface BufferArrays {
   f32: F32Array;
@@ -305,7 +308,7 @@ export type RopeScaling =
   | { type: 'dynamic'; factor: number; originalMaxPositions: number }
   | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; mscale?: number; mscaleAllDim?: number; attentionFactor?: number; truncate?: boolean }
   | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor: number; highFreqFactor: number }
-  | { type: 'longrope'; originalMaxPositions: number; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; factor?: number; attentionFactor?: number };
+  | { type: 'longrope'; originalMaxPositions: number; shortFactor: NumberArray; longFactor: NumberArray; factor?: number; attentionFactor?: number };
 
 export interface RopeFrequenciesOptions {
   /** rotary dimension, even */
