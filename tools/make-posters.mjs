@@ -64,10 +64,13 @@ try {
       const el = page.locator(tag);
       const file = `${web}posters/${name}.${lang}.png`;
       await el.screenshot({ path: file });
-      const box = await el.boundingBox();
+      // the <img> gets the PNG's own size (its IHDR), not the element's box
+      // rounded: a box of 480.5 px was shot 481 px tall and written 480
+      const png = await readFile(file);
+      const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
       const alt = await page.evaluate((t) => document.querySelector(t).describe(), tag);
-      made[`${name}.${lang}`] = { width: Math.round(box.width), height: Math.round(box.height), frameHeight, alt };
-      console.log(`web/posters/${name}.${lang}.png ${Math.round(box.width)}×${Math.round(box.height)}`);
+      made[`${name}.${lang}`] = { width, height, frameHeight, alt };
+      console.log(`web/posters/${name}.${lang}.png ${width}×${height}`);
     }
   }
   await context.close();
