@@ -26,3 +26,13 @@ test('every make mutate mutation applies exactly once and names existing test fi
     }
   }
 });
+
+test('the docs give the number of mutations make mutate applies', () => {
+  const quoted = [];
+  for (const [file, pattern] of [['docs/accuracy.md', /`make mutate` applies (\d+) deliberate mistakes/], ['docs/development.md', /each of its (\d+) mistakes/]]) {
+    const m = readFileSync(new URL(file, root), 'utf8').match(pattern);
+    assert.ok(m, `${file} states the count`);
+    quoted.push([file, Number(m[1])]);
+  }
+  assert.deepEqual(quoted, quoted.map(([file]) => [file, MUTATIONS.length]));
+});

@@ -613,4 +613,20 @@ export const MUTATIONS = [
     file: 'src/js/rope-config.js', find: "if (v === undefined) return new TypeError(`posnorm.${FN}: config.${key} is missing: it must be ${what}`);", replace: '',
     tests: ['rope_config::rejects or cannot build is a TypeError'],
   },
+  // ---- messages and types a reader or a TypeScript user meets -------------------------------
+  {
+    id: 'rope-config-link-not-json', what: 'rope-config: a link that unpacks to text that is not JSON said to be unpackable',
+    file: 'web/figures/rope-config.js', find: 'this._custom = { error: (t) => t.rcBadJson(e.message), packed };', replace: 'this._custom = { error: (t) => t.rcBadLink, packed };',
+    tests: ['rope_config_box::told apart'],
+  },
+  {
+    id: 'types-result-from-annotation', what: "types: a call's result type inferred from the variable it is assigned to",
+    file: 'src/js/posnorm.d.ts', find: 'type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;', replace: 'type Result<O> = O extends F32Out ? O : F32Array;',
+    tests: ['package::TypeScript consumer'],
+  },
+  {
+    id: 'types-shared-buffer', what: 'types: returned arrays declared as possibly over a SharedArrayBuffer',
+    file: 'src/js/posnorm.d.ts', find: "export type F32Array = ReturnType<Float32Array['slice']>;", replace: 'export type F32Array = Float32Array;',
+    tests: ['package::TypeScript consumer'],
+  },
 ];
