@@ -3,6 +3,7 @@
 // with AddressSanitizer and UBSan, pass.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { measureSizes } from '../bench/sizes.mjs';
@@ -52,6 +53,11 @@ test('native C tests pass under AddressSanitizer and UBSan', () => {
   assert.equal(run.status, 0, run.stdout + run.stderr);
   const m = run.stdout.match(/^(\d+) passed, (\d+) failed$/m);
   assert.ok(m && Number(m[1]) > 500 && m[2] === '0', run.stdout);
+  // docs/accuracy.md quotes the sentinel test's count as the run prints it
+  const sentinels = run.stdout.match(/sentinels: (\d+) kernels, (\d+) invalid-argument cases/);
+  assert.ok(sentinels, run.stdout);
+  const quoted = readFileSync(`${root}docs/accuracy.md`, 'utf8').match(/(\d+) cases over (\d+) kernels, as `test_kernels` prints them/);
+  assert.deepEqual(quoted && [quoted[2], quoted[1]], [sentinels[1], sentinels[2]], 'docs/accuracy.md: the sentinel count');
 });
 
 test('the same C tests pass on the SIMD128 code path itself (emcc -msimd128, ASan + UBSan, under Node)', () => {
