@@ -75,6 +75,8 @@ function typedApi() {
   const cls = dts.indexOf('export declare class Posnorm');
   const body = bracketed(dts, dts.indexOf('{', cls)).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
   for (const m of body.matchAll(/^\s*(\w+)(<[^(]*>)?\(/gm)) {
+    // (the constructor no caller can satisfy is not a call)
+    if (m[1] === 'constructor') continue;
     const params = splitTop(bracketed(body, m.index + m[0].length - 1));
     const options = api.get(m[1]) ?? new Set();
     for (const p of params) if (/^(options|opts)\??:/.test(p)) for (const o of optionsOf(p)) options.add(o);

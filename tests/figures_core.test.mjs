@@ -4,6 +4,7 @@
 // the heatmap cursor, memory while off the page, no WebAssembly, links, and
 // the pictures' text alternatives.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { openHtml, pixels, useBrowser } from './browser/harness.mjs';
 import { FIGURES } from '../web/figures/registry.js';
@@ -1249,6 +1250,53 @@ test('showLines() shows each line as given: text, or parts with elements, whatev
     ['<li>7</li>'],
     ['<li>ab</li>', '<li>second</li>'],
   ]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a figure\'s numbers and inputs read before it has started are undefined, as its types say, and are there once `ready` resolves', async () => {
+  // each figure's result, readout, stats and inputs as its .d.ts declares them:
+  // the type (to the ';' outside brackets) must end in `| undefined`
+  const declared = Object.fromEntries(FIGURES.map((f) => {
+    const dts = readFileSync(new URL(`../web/figures/${f.name}.d.ts`, import.meta.url), 'utf8');
+    const fields = [];
+    for (const m of dts.matchAll(/^  readonly (result|readout|stats|inputs): /gm)) {
+      let depth = 0, k = m.index + m[0].length;
+      for (; k < dts.length && !(dts[k] === ';' && depth === 0); k++) {
+        if ('{[(<'.includes(dts[k])) depth++;
+        else if ('}])>'.includes(dts[k]) && dts[k - 1] !== '=') depth--;
+      }
+      assert.match(dts.slice(m.index, k), /\| undefined$/, `${f.name}.d.ts: ${m[1]} is undefined until the figure has started`);
+      fields.push(m[1]);
+    }
+    return [f.tag, fields];
+  }));
+  for (const [tag, fields] of Object.entries(declared)) assert.ok(fields.length >= 1, `${tag}: its .d.ts declares result, readout, stats or inputs`);
+  const { page: p, context, problems } = await page(`<script type="module" src="${MODULES}"></script>`);
+  await p.waitForFunction((tags) => tags.every((t) => customElements.get(t)), Object.keys(declared));
+  const r = await p.evaluate(async (declared) => {
+    const read = (el, fields) => Object.fromEntries(fields.map((k) => {
+      try {
+        return [k, el[k] === undefined ? 'undefined' : 'set'];
+      } catch (e) {
+        return [k, `throws ${e.name}`];
+      }
+    }));
+    const out = {};
+    for (const [tag, fields] of Object.entries(declared)) {
+      const el = document.createElement(tag);
+      const before = read(el, fields);
+      document.body.append(el);
+      await el.ready;
+      out[tag] = { before, after: read(el, fields) };
+      el.remove();
+    }
+    return out;
+  }, declared);
+  for (const [tag, fields] of Object.entries(declared)) {
+    assert.deepEqual(r[tag].before, Object.fromEntries(fields.map((k) => [k, 'undefined'])), `${tag} before it started`);
+    assert.deepEqual(r[tag].after, Object.fromEntries(fields.map((k) => [k, 'set'])), `${tag} once ready`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });

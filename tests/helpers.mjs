@@ -94,14 +94,33 @@ export function named(fn, Err, words) {
  * from every line that begins with `export`; a form this reader does not
  * know throws, so that an export it cannot read is not passed over.
  */
+/** `A: number, B: Map<string, number>` → its declarators (commas inside <>, (), [] or {} do not split; an arrow's => is not a bracket). */
+function declarators(text) {
+  const parts = [];
+  let depth = 0, start = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if ('<([{'.includes(c)) depth++;
+    else if ('>)]}'.includes(c) && !(c === '>' && text[k - 1] === '=')) depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, k).trim());
+      start = k + 1;
+    }
+  }
+  parts.push(text.slice(start).trim());
+  return parts;
+}
+
 export function declaredValueExports(text, file = 'the declarations') {
   const names = [];
   for (const line of text.split('\n').filter((l) => /^export\b/.test(l))) {
     if (/^export (type|interface|declare type|declare interface) /.test(line)) continue;
     const list = line.match(/^export \{([^}]*)\}(?: from '[^']+')?;$/);
-    const one = line.match(/^export declare (?:abstract )?(?:const|let|var|function|class|enum) (\w+)/);
+    const one = line.match(/^export declare (?:abstract )?(?:function|class|enum) (\w+)/);
+    const vars = line.match(/^export declare (?:const|let|var) (.*);$/);
     if (list) names.push(...list[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type ')).map((s) => s.split(/\s+as\s+/).pop()));
     else if (one) names.push(one[1]);
+    else if (vars) names.push(...declarators(vars[1]).map((d) => d.match(/^(\w+)/)?.[1] ?? d));
     else throw new Error(`${file}: an export this reader cannot read: ${line}`);
   }
   return [...new Set(names)].sort();

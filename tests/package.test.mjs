@@ -214,6 +214,15 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const rotated = pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: cfg.scaling });
     const freqs = pn.ropeFrequencies({ dim: 16, scaling: cfg.scaling });
     const plain = pn.layerNorm(pe, { cols: 8, gamma: null, beta: null });
+    const plainRms = pn.rmsNorm(pe, { cols: 8, gamma: null });
+    const ids: readonly number[] = [0];
+    const byIds = [pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, positionIds: ids }), pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, positionIds: null })];
+    // an out that may be absent gives a result that may be either (exactOptionalPropertyTypes keeps the undefined)
+    const maybe = Math.random() < 2 ? buf : undefined;
+    const either = pn.positionalEncoding({ seqLen: 4, dModel: 8, out: maybe });
+    if (!(either instanceof Float32Array)) either.free();
+    const maybePx = Math.random() < 2 ? px : undefined;
+    const pixelsEither: PnBuffer<'u8c'> | Uint8ClampedArray = pn.colormap(buf, { out: maybePx });
     // longrope's factors: an array or a typed array of numbers, not any array-like (refused at run time)
     const long = pn.ropeFrequencies({ dim: 4, scaling: { type: 'longrope', originalMaxPositions: 4096, shortFactor: [1, 1], longFactor: new Float64Array([1, 2]) } });
     // @ts-expect-error
@@ -223,19 +232,28 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const notBuffer: PnBuffer = pn.positionalEncoding({ seqLen: 4, dModel: 8 });
     // @ts-expect-error
     const notPixels: PnBuffer<'u8c'> = pn.colormap(pe);
-    // instances come from init() and buffers from alloc(): the classes are for instanceof
+    // instances come from init() and buffers from alloc(): the classes are for instanceof,
+    // also through helpers that take a class (as zod's z.instanceof does)
     // @ts-expect-error
     const made = new Posnorm();
-    const isBuffer: boolean = buf instanceof PnBuffer && pn instanceof Posnorm;
+    // @ts-expect-error
+    const madeBuffer = new PnBuffer();
+    const isInstance = <T,>(v: unknown, C: abstract new (...args: any[]) => T): v is T => v instanceof C;
+    const isBuffer: boolean = buf instanceof PnBuffer && pn instanceof Posnorm && isInstance(buf, PnBuffer) && isInstance(pn, Posnorm);
+    type Instance = InstanceType<typeof Posnorm>;
+    const same2: Instance = pn;
     // a figure's numbers are undefined until its first frame
     // @ts-expect-error
     const early: number = typed.readout.wavelength;
     console.log(n, typed.readout?.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened,
-      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, isBuffer, long);
+      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, madeBuffer, isBuffer, same2, long, plainRms, byIds, either, pixelsEither);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);
   assert.equal(r.code, 0, r.out);
+  // and for projects with exactOptionalPropertyTypes, where an optional out keeps its undefined
+  r = run(bin('tsc'), ['-p', dir, '--exactOptionalPropertyTypes'], dir);
+  assert.equal(r.code, 0, `with exactOptionalPropertyTypes: ${r.out}`);
   await writeFile(join(dir, 'consumer.ts'), `import { init } from 'posnorm';\nconst pn = await init();\npn.positionalEncoding({ seqLen: '4', dModel: 8 });\n`);
   r = run(bin('tsc'), ['-p', dir], dir);
   assert.notEqual(r.code, 0, 'a string seqLen is a type error');

@@ -241,18 +241,31 @@ test('a link whose config cannot be unpacked and one that unpacks to text that i
     };
     const cut = await shown('not-deflate');
     const notJson = await shown(await packConfig('{"hidden_size": 64,'));
-    const out = { cut: cut.result.error, notJson: notJson.result.error, cutReadout: readout(cut) };
+    const box = (el) => el.shadowRoot.querySelector('textarea[name=config-json]').value;
+    const out = { cut: cut.result.error, notJson: notJson.result.error, cutReadout: readout(cut), notJsonBox: box(notJson) };
+    // a pasted config that is not JSON: its message follows the language too
+    const pasted = await shown('');
+    const area = pasted.shadowRoot.querySelector('textarea[name=config-json]');
+    area.value = '{"rope_theta": }';
+    pasted.shadowRoot.querySelector('button[data-key=rcRead]').click();
+    for (let k = 0; k < 100 && !pasted.result?.error; k++) await settle();
+    out.pasted = pasted.result.error;
     // the page's reader switches the figure to Korean: the message follows
     cut.lang = 'ko';
     notJson.lang = 'ko';
-    for (let k = 0; k < 100 && (cut.result.error === out.cut || notJson.result.error === out.notJson); k++) await settle();
+    pasted.lang = 'ko';
+    for (let k = 0; k < 100 && (cut.result.error === out.cut || notJson.result.error === out.notJson || pasted.result.error === out.pasted); k++) await settle();
     out.cutKo = cut.result.error;
     out.notJsonKo = notJson.result.error;
+    out.pastedKo = pasted.result.error;
     return out;
   }, TAG);
   assert.equal(r.cut, 'the config in the link cannot be unpacked');
   assert.match(r.cutReadout, /This config cannot be read: the config in the link cannot be unpacked/);
   assert.match(r.notJson, /^not valid JSON \(.+\)$/);
+  assert.equal(r.notJsonBox, '{"hidden_size": 64,', 'the text the message is about is in the box');
+  assert.match(r.pasted, /^not valid JSON \(.+\)$/);
+  assert.match(r.pastedKo, /^올바른 JSON이 아닙니다\(.+\)$/);
   assert.equal(r.cutKo, '링크의 설정을 풀 수 없습니다');
   assert.match(r.notJsonKo, /^올바른 JSON이 아닙니다\(.+\)$/);
   assert.deepEqual(problems, []);

@@ -83,6 +83,9 @@ export type U8cArray = ReturnType<Uint8ClampedArray['slice']>;
 /** An array of numbers: an Array, or a typed array of numbers (not BigInt); what longrope's factors may be. */
 export type NumberArray = readonly number[] | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array;
 
+/** Not exported (see `export {}` at the end): what the classes' constructors ask for, which no caller has. */
+declare const posnormInternal: unique symbol;
+
 export type BufferType = 'f32' | 'u32' | 'i32' | 'u8c';
 interface BufferArrays {
   f32: F32Array;
@@ -97,8 +100,8 @@ interface BufferArrays {
  * posnorm call instead of keeping it. Free it with `free()`.
  */
 export declare class PnBuffer<T extends BufferType = 'f32'> {
-  /** Buffers come from `pn.alloc()` (and `subarray()`); the class is exported for `instanceof`. */
-  private constructor();
+  /** Buffers come from `pn.alloc()` (and `subarray()`); the class is exported for `instanceof` (a constructor no caller can satisfy: `new PnBuffer()` is a type error, while helpers typed `abstract new (...args: any[]) => T` still take the class). */
+  constructor(internal: { readonly [posnormInternal]: true });
   readonly isPnBuffer: true;
   /** Byte offset in the module's memory. Throws once freed. */
   readonly ptr: number;
@@ -367,9 +370,11 @@ export interface HistogramResult {
  * (its `out`), never from the type of the variable it is assigned to (with
  * `const b: PnBuffer = pn.positionalEncoding(…)`, without `out`, O was
  * inferred as PnBuffer, and a Float32Array came back). NoInfer before 5.4.
+ * Result<O> still splits over a union O (`PnBuffer | undefined` gives
+ * `PnBuffer | F32Array`, as with exactOptionalPropertyTypes).
  */
 type FromArguments<T> = [T][T extends unknown ? 0 : never];
-type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;
+type Result<O> = O extends F32Out ? FromArguments<O> : F32Array;
 
 /**
  * The kernel API bound to one wasm instance.
@@ -386,8 +391,8 @@ type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;
  * instance holds what it held before and gives the same results.
  */
 export declare class Posnorm {
-  /** Instances come from `init()`; the class is exported for `instanceof`. */
-  private constructor();
+  /** Instances come from `init()`; the class is exported for `instanceof` (see PnBuffer's constructor). */
+  constructor(internal: { readonly [posnormInternal]: true });
   /** true when this instance runs the SIMD128 build */
   readonly simd: boolean;
   readonly version: string;
@@ -435,7 +440,7 @@ export declare class Posnorm {
   colormap<O extends Uint8ClampedArray | PnBuffer<'u8c'> | undefined = undefined>(
     x: F32Input,
     options?: { map?: 'diverging' | 'sequential'; vmin?: number; vmax?: number; out?: O },
-  ): FromArguments<O> extends undefined ? U8cArray : FromArguments<O>;
+  ): O extends undefined ? U8cArray : FromArguments<O>;
   /** The 256-entry RGBA table of a colormap. */
   colormapTable(map?: 'diverging' | 'sequential'): U8cArray;
 
@@ -474,3 +479,8 @@ export declare class Posnorm {
   /** LayerNorm of one vector with every step kept. */
   layerNormSteps(x: F32Input, options?: { gamma?: F32Input | null; beta?: F32Input | null; eps?: number }): { centered: F32Array; normalized: F32Array; y: F32Array; mean: number; variance: number };
 }
+
+// Only what is marked `export` above is exported: without this line a
+// declaration file exports every top-level declaration (posnormInternal,
+// BufferArrays, Result), names the module does not have at run time.
+export {};

@@ -621,7 +621,12 @@ export const MUTATIONS = [
   },
   {
     id: 'types-result-from-annotation', what: "types: a call's result type inferred from the variable it is assigned to",
-    file: 'src/js/posnorm.d.ts', find: 'type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;', replace: 'type Result<O> = O extends F32Out ? O : F32Array;',
+    file: 'src/js/posnorm.d.ts', find: 'type Result<O> = O extends F32Out ? FromArguments<O> : F32Array;', replace: 'type Result<O> = O extends F32Out ? O : F32Array;',
+    tests: ['package::TypeScript consumer'],
+  },
+  {
+    id: 'types-result-not-distributive', what: "types: an out that may be undefined gives the array type only (the result type no longer split over the union)",
+    file: 'src/js/posnorm.d.ts', find: 'type Result<O> = O extends F32Out ? FromArguments<O> : F32Array;', replace: 'type Result<O> = FromArguments<O> extends F32Out ? FromArguments<O> : F32Array;',
     tests: ['package::TypeScript consumer'],
   },
   {

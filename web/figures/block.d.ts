@@ -21,8 +21,8 @@ export declare class PosnormBlock extends PnFigure {
   heads: number;
   /** attribute seed, default 4 */
   seed: number;
-  /** x (embeddings + PE), the weights and the transformerBlock options the figure runs */
-  readonly inputs: { x: Float32Array; weights: Float32Array; options: { dModel: number; heads: number; dFF: number; placement: 'pre' | 'post'; norm: 'layer' | 'rms'; gelu: 'erf' | 'tanh'; eps: number } };
+  /** x (embeddings + PE), the weights and the transformerBlock options the figure runs; undefined until the figure has started */
+  readonly inputs: { x: Float32Array; weights: Float32Array; options: { dModel: number; heads: number; dFF: number; placement: 'pre' | 'post'; norm: 'layer' | 'rms'; gelu: 'erf' | 'tanh'; eps: number } } | undefined;
   /** the block's tensors, per-token statistics of each shown tensor, and how tightly the norms pinned the tokens */
   readonly result: TransformerBlockTrace & { stats: Record<string, TokenStats[]>; pinned: { mean?: number; std?: number; rms?: number } } | undefined;
 }

@@ -74,8 +74,9 @@ export class PosnormBlock extends PnFigure {
     return { ...this._drawn, options: { dModel: d, heads: this.heads, dFF, placement: this.placement, norm: this.norm, gelu: this.gelu, eps: EPS } };
   }
 
-  /** What the block is run on (copies): x = embeddings (+ PE), the weights and the options. */
+  /** What the block is run on (copies): x = embeddings (+ PE), the weights and the options; undefined until the figure has started (they are drawn by the kernels). */
   get inputs() {
+    if (!this.onPage || !this.pn) return undefined;
     const { x, weights, options } = this._draw();
     return { x: x.slice(), weights: weights.slice(), options };
   }

@@ -14,8 +14,8 @@ export declare class PosnormDepth extends PnFigure {
   stack: 'encoder' | 'decoder';
   /** attribute seed, default 1 */
   seed: number;
-  /** with the decoder, weights holds W_l then C_l per layer and memory the memory vector */
-  readonly inputs: { x0: Float32Array; weights: Float32Array; rows: number; stack: 'encoder' | 'decoder'; memory?: Float32Array };
+  /** with the decoder, weights holds W_l then C_l per layer and memory the memory vector; undefined until the figure has started (they live in wasm memory) */
+  readonly inputs: { x0: Float32Array; weights: Float32Array; rows: number; stack: 'encoder' | 'decoder'; memory?: Float32Array } | undefined;
   /** stds[b][l]: blocks plain, post-ln, pre-ln, pre-rms; layer l + 1; gradNorms likewise once computed (null before), gradRatio: last ÷ first for Post-LN and Pre-LN */
   readonly result: { stds: Float32Array[]; gradNorms: Float32Array[] | null; gradRatio?: { post: number; pre: number } } | undefined;
 }

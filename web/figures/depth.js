@@ -197,6 +197,8 @@ export class PosnormDepth extends PnFigure {
 
   /** The inputs of the current stack (copies; weights already scaled; with the decoder W_l, C_l per layer and the memory), for checks. */
   get inputs() {
+    // (undefined until the figure has started: its inputs live in wasm buffers)
+    if (!this.onPage || !this.pn) return undefined;
     this._compute();
     const { layers, width, scale, stack } = this;
     const src = (stack === 'decoder' ? this._decoderInputs().weights : this.buffer('w', MAX_LAYERS * width ** 2)).array;

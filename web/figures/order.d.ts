@@ -12,7 +12,8 @@ export declare class PosnormOrder extends PnFigure {
   seed: number;
   /** Moves the token at position `at` one place left (−1) or right (+1), as a property change (`source` 'property'): the focus stays where the reader has it. */
   move(at: number, step: -1 | 1): void;
-  readonly inputs: { emb: Float32Array; wq: Float32Array; wk: Float32Array; wv: Float32Array; pe: Float32Array };
+  /** the embeddings, weights and PE the figure runs; undefined before its first frame */
+  readonly inputs: { emb: Float32Array; wq: Float32Array; wk: Float32Array; wv: Float32Array; pe: Float32Array } | undefined;
   /** outputs[token] is that token's output vector; delta its largest change from the order "012". */
   readonly result: { order: string; pe: 'off' | 'on'; outputs: Float32Array[]; delta: number } | undefined;
 }

@@ -248,7 +248,9 @@ export class PosnormRopeConfig extends PnFigure {
       try {
         config = JSON.parse(text);
       } catch (e) {
+        // the text the message is about goes in the box, as a pasted one is there
         this._custom = { error: (t) => t.rcBadJson(e.message), packed };
+        if (this._area) this._area.value = text;
         return;
       }
       this._custom = { config, packed };

@@ -55,7 +55,7 @@ export declare class PnFigure extends HTMLElement {
   readonly firstFrameAt: number | undefined;
   /** The shared kernel instance, once started. Its `ropeFromConfig` works once the page imports 'posnorm' itself (the figures load the API without the config reader; the call says so). */
   readonly pn: Posnorm | null;
-  /** Resolves after the first frame; rejects where the figure cannot run (no WebAssembly). A figure's numbers (`result`; heatmap's and waveform's `readout`, ln-simulator's `stats`) are undefined until then. */
+  /** Resolves after the first frame; rejects where the figure cannot run (no WebAssembly). A figure's numbers (`result`; heatmap's and waveform's `readout`, ln-simulator's `stats`) and inputs (`inputs`) are undefined until then. */
   readonly ready: Promise<void>;
   /** Whether it is on a page: connected to a document that has a window (not one made by createHTMLDocument, nor a removed iframe's); only then does it draw and hold wasm memory. */
   readonly onPage: boolean;
