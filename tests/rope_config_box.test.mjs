@@ -271,3 +271,18 @@ test('a link whose config cannot be unpacked and one that unpacks to text that i
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a config file over 1 MiB chosen while a preset is shown is refused where the reader sees it, in the figure\'s language', async () => {
+  const { page, context, problems } = await ropeConfigPage();
+  const input = page.locator(`${TAG} input[type=file]`);
+  await input.setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.alloc(2 ** 20 + 1, 0x20) });
+  await page.waitForFunction((t) => document.querySelector(t).result?.error, TAG, { timeout: 5000 });
+  const en = await page.evaluate((t) => { const el = document.querySelector(t); return { preset: el.preset, error: el.result.error }; }, TAG);
+  assert.deepEqual(en, { preset: 'custom', error: 'the file is larger than 1 MiB' });
+  await page.evaluate((t) => { document.querySelector(t).lang = 'ko'; }, TAG);
+  await page.waitForFunction((t) => document.querySelector(t).result?.error !== 'the file is larger than 1 MiB', TAG, { timeout: 5000 });
+  const ko = await page.evaluate((t) => document.querySelector(t).result.error, TAG);
+  assert.ok(ko && /1 MiB/.test(ko) && ko !== en.error, ko);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

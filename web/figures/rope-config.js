@@ -203,7 +203,14 @@ export class PosnormRopeConfig extends PnFigure {
   }
 
   async _readFile(f) {
-    if (f.size > MAX_TEXT) { this._custom = { error: (t) => t.rcTooBig }; this.invalidate(); return; }
+    if (f.size > MAX_TEXT) {
+      // shown as a config that cannot be read, whichever preset was shown
+      // (the figure stayed on a preset, and the file's refusal went unseen)
+      this._custom = { error: (t) => t.rcTooBig };
+      this.request('preset', 'custom', 'user');
+      this.invalidate();
+      return;
+    }
     const text = await f.text();
     if (this._area) this._area.value = text;
     this._readText(text);
