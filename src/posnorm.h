@@ -298,7 +298,9 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * Σ(x - m)/n, the part of the mean that m = Σx/n lost to its rounding, which
  * y subtracts too: a column of 63161283 values 16777214, one 16777215, was
  * 7.4e-6 off without it) and y is formed in float64, so every finite input
- * gives a finite y within half an ulp of float64 (within 5e-6 for |y| < 128)
+ * gives a finite y rounded once from float64: within 0.6 ulp of the float64
+ * formula (half an ulp, and what two float64 evaluations of it differ by;
+ * within 5e-6 for |y| < 128)
  * (a batch variance beyond FLT_MAX is returned as Inf). In place allowed.
  * With rows == 1 every y equals beta (the batch variance is 0): this is the
  * documented failure of BatchNorm at batch size 1, not an error. With eps
