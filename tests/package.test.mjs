@@ -242,11 +242,15 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const isBuffer: boolean = buf instanceof PnBuffer && pn instanceof Posnorm && isInstance(buf, PnBuffer) && isInstance(pn, Posnorm);
     type Instance = InstanceType<typeof Posnorm>;
     const same2: Instance = pn;
+    // the figures' events bubble: typed on document too
+    document.addEventListener('posnorm-change', (e) => console.log(e.detail.name, e.detail.source));
+    configure();
+    const shownText: string | undefined = typed.readout?.text;
     // a figure's numbers are undefined until its first frame
     // @ts-expect-error
     const early: number = typed.readout.wavelength;
     console.log(n, typed.readout?.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened,
-      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, made, madeBuffer, isBuffer, same2, long, plainRms, byIds, either, pixelsEither);
+      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, shownText, made, madeBuffer, isBuffer, same2, long, plainRms, byIds, either, pixelsEither);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);

@@ -17,7 +17,7 @@ export declare class PosnormHeatmap extends PnFigure {
   set cursor(v: { pos: number | string; dim: number | string });
   moveCursor(pos: number, dim: number): void;
   /** The value under the cursor. */
-  readonly readout: { pos: number; dim: number; value: number; fn: 'sin' | 'cos'; i: number; wavelength: number } | undefined;
+  readonly readout: { pos: number; dim: number; value: number; fn: 'sin' | 'cos'; i: number; wavelength: number; /** value and wavelength as the readout writes them */ text: string; wavelengthText: string } | undefined;
 }
 
 declare global {

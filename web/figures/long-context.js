@@ -20,7 +20,8 @@ export { configure } from './core/runtime.js';
 addKoreanStrings(koStrings);
 
 /** The methods drawn, each with the scaling it passes to the kernels. */
-export const METHODS = [
+// (not exported: the figure's own table, not an API of the package)
+const METHODS = [
   { key: 'none', colour: '--pn-fg', dash: [], scaling: () => undefined },
   { key: 'linear', colour: '--pn-sin', dash: [], scaling: (f, L) => (f > 1 ? { type: 'linear', factor: f } : undefined) },
   { key: 'dynamic', colour: '--pn-cos', dash: [6, 3], scaling: (f, L) => (f > 1 ? { type: 'dynamic', factor: f, originalMaxPositions: L } : undefined) },

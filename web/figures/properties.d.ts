@@ -19,6 +19,8 @@ export declare class PosnormProperties extends PnFigure {
   readonly result: {
     min: number; max: number; closest: { distance: number; i: number; j: number };
     maxShiftError: number; rotation: [[number, number], [number, number]]; shifted: Float32Array; ahead: Float32Array;
+    /** the pairs whose rotation R(k) the figure shows: pair i, sin kω_i and cos kω_i */
+    blocks: { i: number; sin: number; cos: number }[];
   } | undefined;
 }
 declare global { interface HTMLElementTagNameMap { 'posnorm-properties': PosnormProperties } }

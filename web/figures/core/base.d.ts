@@ -10,7 +10,15 @@ export interface FigureChangeDetail {
 }
 
 /** Every event a posnorm figure fires (all bubble and cross shadow roots). */
-export interface PosnormFigureEventMap extends HTMLElementEventMap {
+export interface PosnormFigureEventMap extends HTMLElementEventMap, PosnormFigureEvents {}
+
+declare global {
+  /** The figures' events bubble and cross shadow roots: typed on every element and on document and window too (`document.addEventListener('posnorm-change', …)`). */
+  interface GlobalEventHandlersEventMap extends PosnormFigureEvents {}
+}
+
+/** The events themselves (see PosnormFigureEventMap). */
+export interface PosnormFigureEvents {
   /** A control changed. */
   'posnorm-change': CustomEvent<FigureChangeDetail>;
   /** The first frame was drawn (`time`: performance.now()). */

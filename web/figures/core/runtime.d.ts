@@ -8,7 +8,7 @@ export interface FigureOptions extends InitOptions {
   embedBase?: string | URL | null;
 }
 /** Sets the figures' options; call before the first figure starts. Safe to import on a server. */
-export declare function configure(options: FigureOptions): void;
+export declare function configure(options?: FigureOptions): void;
 /** The page-wide settings now in force. */
 export declare function figureSettings(): { history: boolean; embedBase: string | undefined };
 /** The shared posnorm instance. */
