@@ -210,7 +210,9 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     const blob = new Blob([pn.positionalEncoding({ seqLen: 4, dModel: 8 }), y, buf.toArray()]);
     const response = new Response(pn.rmsNorm(pe, { cols: 8 }).y);
     // ropeFromConfig's scaling (null without one) goes to rope() and ropeFrequencies() as it is; so do null gamma and beta
-    const cfg = pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 });
+    interface LlamaConfig { hidden_size: number; num_attention_heads: number; rope_theta: number }
+    const llama: LlamaConfig = { hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 };
+    const cfg = pn.ropeFromConfig(llama);
     const rotated = pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: cfg.scaling });
     const freqs = pn.ropeFrequencies({ dim: 16, scaling: cfg.scaling });
     const plain = pn.layerNorm(pe, { cols: 8, gamma: null, beta: null });

@@ -324,8 +324,12 @@ export interface RopeFrequenciesOptions {
   seqLen?: number;
 }
 
-/** A Hugging Face config.json (parsed), read for its RoPE fields; see docs/api.md. */
-export type HfConfig = Record<string, unknown>;
+/**
+ * A Hugging Face config.json (parsed), read for its RoPE fields; see docs/api.md.
+ * Any object (an interface of the caller's own too: Record<string, unknown>
+ * refused one without an index signature); an array is refused at run time.
+ */
+export type HfConfig = object;
 
 export interface RopeFromConfigOptions {
   /** the current sequence length, as in ropeFrequencies (longrope: long_factor past original_max_position_embeddings; dynamic: grown base); default 0, the frequencies a model starts with */
