@@ -89,11 +89,6 @@ export function named(fn, Err, words) {
   };
 }
 
-/**
- * The value names a .d.ts exports, sorted (type-only exports left out), read
- * from every line that begins with `export`; a form this reader does not
- * know throws, so that an export it cannot read is not passed over.
- */
 /** `A: number, B: Map<string, number>` → its declarators (commas inside <>, (), [] or {} do not split; an arrow's => is not a bracket). */
 function declarators(text) {
   const parts = [];
@@ -111,6 +106,11 @@ function declarators(text) {
   return parts;
 }
 
+/**
+ * The value names a .d.ts exports, sorted (type-only exports left out), read
+ * from every line that begins with `export`; a form this reader does not
+ * know throws, so that an export it cannot read is not passed over.
+ */
 export function declaredValueExports(text, file = 'the declarations') {
   const names = [];
   for (const line of text.split('\n').filter((l) => /^export\b/.test(l))) {

@@ -202,13 +202,20 @@ export class PosnormRopeConfig extends PnFigure {
     });
   }
 
+  /**
+   * A file or a pasted text the reader gave that cannot be read: shown as the
+   * custom config, whichever preset was shown (a file over 1 MiB chosen on a
+   * preset was refused out of sight); `error(t)` is the message in strings t.
+   */
+  _cannotRead(error) {
+    this._custom = { error };
+    this.request('preset', 'custom', 'user');
+    this.invalidate();
+  }
+
   async _readFile(f) {
     if (f.size > MAX_TEXT) {
-      // shown as a config that cannot be read, whichever preset was shown
-      // (the figure stayed on a preset, and the file's refusal went unseen)
-      this._custom = { error: (t) => t.rcTooBig };
-      this.request('preset', 'custom', 'user');
-      this.invalidate();
+      this._cannotRead((t) => t.rcTooBig);
       return;
     }
     const text = await f.text();
@@ -222,9 +229,7 @@ export class PosnormRopeConfig extends PnFigure {
     try {
       config = JSON.parse(text);
     } catch (e) {
-      this._custom = { error: (t) => t.rcBadJson(e.message) };
-      this.request('preset', 'custom', 'user');
-      this.invalidate();
+      this._cannotRead((t) => t.rcBadJson(e.message));
       return;
     }
     const stamp = (this._stamp = (this._stamp ?? 0) + 1);
