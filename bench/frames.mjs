@@ -4,20 +4,28 @@
 // (each <input type=range> and <select> of its form, found on the page, not
 // listed here), at the default sizes and at the largest the controls allow
 // (every visible slider at its max): a drag of INPUTS inputs across the
-// control's whole range, one per frame. Per drag it reports
-//   - input → next painted frame: from the moment the input was due (the
-//     first at once, on the idle page; the others a timer a few ms after the
-//     previous paint, so that background work has started and can be in the
-//     way) to a message posted from the next
-//     requestAnimationFrame, which runs after that frame's paint; p95 and max.
-//     Chromium runs without its frame-rate limit, so "next frame" means as
-//     soon as the main thread is free, not the next 60 Hz tick: the figure
-//     is timed, not the vsync wait;
+// control's whole range, one per frame (dragValues: every input changes the
+// value, as a reader's does). Per drag it reports
+//   - input → next painted frame: the page runs the drag itself (no DevTools
+//     round trip between inputs); the first input at once, on the idle
+//     page, the others due a few ms after the previous paint (so that
+//     background work has started and can be in the way, and a slice that
+//     holds the input back counts), timed to a message posted from the next
+//     requestAnimationFrame, which runs after that frame's paint; p95 and
+//     max. Chromium runs without its frame-rate limit, so "next frame" means
+//     as soon as the main thread is free, not the next 60 Hz tick: the
+//     figure is timed, not the vsync wait;
+//   - the main thread's CPU time per input, from a Chromium trace of the
+//     drag (inputThreadTimes: its tasks from one input to the next);
 //   - long tasks (PerformanceObserver 'longtask', ≥ 50 ms) during the drag;
 //   - the longest background slice (core/background.js's measures) during
 //     the drag and until the page is quiet again, in wall-clock time and in
-//     the main thread's CPU time (a Chromium trace taken over the drag: the
-//     thread time of the task that ran the slice, sliceThreadTimes()).
+//     the main thread's CPU time (the thread time of the task that ran the
+//     slice, sliceThreadTimes()).
+// Not dragged: what is not a slider or a select (order's tokens, the
+// resample buttons, rope-config's pasted config). A figure's work in a
+// Worker (depth's gradients) is in no CPU column: they count the main
+// thread.
 // Budgets: p95 ≤ 16.7 ms at the defaults, ≤ 33 ms at the largest sizes; no
 // long task; no background slice over SLICE_MS + 1 ms. The wall-clock
 // verdict holds latency and slices in wall-clock time; the CPU verdict holds
@@ -48,7 +56,8 @@ export function launchUnthrottled() {
 
 /**
  * In the page: sets the figure `tag` to its defaults ('default') or every
- * visible numeric control to its maximum ('largest'); returns the values.
+ * visible numeric control to its maximum ('largest'); returns the visible
+ * controls' values.
  */
 export function setSizes(page, tag, size) {
   return page.evaluate(({ tag, size }) => {
@@ -61,7 +70,8 @@ export function setSizes(page, tag, size) {
         else if (c.kind !== 'choice') el[c.prop] = typeof c.max === 'function' ? c.max(el) : c.max;
       }
     }
-    return { ...el.values };
+    // the visible controls' values (a hidden seed is not a size)
+    return Object.fromEntries(controls.map((c) => [c.prop, el.values[c.prop]]));
   }, { tag, size });
 }
 
@@ -86,16 +96,65 @@ export function settle(page, quiet = 300, limit = 15000) {
 }
 
 /**
- * Drags control `prop` of `tag` across its range in `inputs` inputs (a
- * <select>: through its options in turn), one per frame; returns the
- * latencies, the main thread's CPU time per input (Chromium's ThreadTime
- * metric over DevTools, read before and after each input: it counts what
- * the figure costs, not the time other processes on the machine take), the
- * long tasks and the figure's render times. The background slices seen are
- * left for settle() and sliceTimes().
+ * In the page: the values a drag of `inputs` inputs sets on `input`. A
+ * <select> goes through its options in turn. A slider goes across its
+ * range in even steps, each snapped by the input itself to its step grid;
+ * a slider with fewer distinct values than `inputs` goes back and forth
+ * across them. Every value differs from the one before it (the first from
+ * the control's current value), as a reader's drag does: a native slider
+ * fires no input event while its value stays the same.
+ */
+export function dragValues({ input, inputs }) {
+  if (input.tagName === 'SELECT') {
+    const options = [...input.options].map((o) => o.value);
+    const from = options.indexOf(input.value);
+    return Array.from({ length: inputs }, (_, k) => options[(from + k + 1) % options.length]);
+  }
+  const min = Number(input.min), max = Number(input.max), current = input.value;
+  const grid = [];
+  for (let k = 0; k < inputs; k++) {
+    input.value = String(min + ((max - min) * k) / (inputs - 1));
+    if (input.value !== grid.at(-1)) grid.push(input.value);
+  }
+  input.value = current;
+  if (grid.length < 2) throw new Error(`frames: ${input.name} has one value: nothing to drag`);
+  // back and forth across the grid, from its first value that differs from the current one
+  const values = [];
+  let k = grid[0] === current ? 1 : 0, dir = 1;
+  while (values.length < inputs) {
+    values.push(grid[k]);
+    if (k + dir < 0 || k + dir >= grid.length) dir = -dir;
+    k += dir;
+  }
+  return values;
+}
+
+/** The User Timing marks drag() leaves at each input it dispatches, and after the last input's frame. */
+export const INPUT_MARK = 'pn-bench-input';
+export const END_MARK = 'pn-bench-end';
+
+/**
+ * Drags control `prop` of `tag` across its range in `inputs` inputs
+ * (dragValues), one per frame, the whole drag run by the page itself so
+ * that no DevTools round trip comes between an input and the page: the
+ * first input is dispatched at once, on the idle page, as a reader's first
+ * one is; every later one is due `gap` ms after the paint its predecessor
+ * waited for (so that background work has started and can be in its way),
+ * a timer set then. Latency runs from the moment an input was due to a
+ * message posted from the next requestAnimationFrame, which runs after
+ * that frame's paint: a task that holds the timer back (a background
+ * slice) counts, as it would hold back a reader's input. Each input is
+ * marked (INPUT_MARK, and END_MARK after the last frame), so a trace taken
+ * over the drag gives the main thread's CPU time per input
+ * (inputThreadTimes). Returns the values, latencies, long tasks and the
+ * figure's render times; the background slices seen are left for settle()
+ * and sliceTimes().
  */
 export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
-  const values = await page.evaluate(({ tag, prop, inputs, name }) => {
+  const input = await page.evaluateHandle(({ tag, prop }) => document.querySelector(tag).shadowRoot.querySelector(`form [name="${prop}"]`), { tag, prop });
+  const values = await page.evaluate(dragValues, { input, inputs });
+  await input.dispose();
+  return page.evaluate(async ({ tag, prop, values, gap, name, inputMark, endMark }) => {
     const el = document.querySelector(tag);
     const input = el.shadowRoot.querySelector(`form [name="${prop}"]`);
     const longTasks = [], slices = [];
@@ -103,69 +162,78 @@ export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
     lt.observe({ type: 'longtask' });
     const sl = new PerformanceObserver((l) => slices.push(...l.getEntries().filter((e) => e.name === name).map((e) => e.duration)));
     sl.observe({ type: 'measure' });
-    window.__drag = { el, input, lt, longTasks, painted: 0 };
     window.__sliceObserver = { sl, slices };
-    const values = [];
-    if (input.tagName === 'SELECT') {
-      const options = [...input.options].map((o) => o.value);
-      const from = options.indexOf(input.value);
-      for (let k = 1; k <= inputs; k++) values.push(options[(from + k) % options.length]);
-    } else {
-      const min = Number(input.min), max = Number(input.max);
-      for (let k = 0; k < inputs; k++) values.push(String(min + ((max - min) * k) / (inputs - 1)));
-    }
-    return values;
-  }, { tag, prop, inputs, name: SLICE_MEASURE });
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-  const threadTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value * 1000;
-  const step = (v) => page.evaluate(({ v, gap }) => {
-    const d = window.__drag;
-    const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const afterPaint = (done) => requestAnimationFrame(() => {
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => resolve(performance.now());
+      ch.port1.onmessage = () => done(performance.now());
       ch.port2.postMessage(0);
-    }));
-    return Promise.resolve(d.painted).then(async (painted) => {
-      // the first input of a drag arrives on the idle page, as a reader's
-      // first one does; every later one is due `gap` ms after the paint its
-      // predecessor waited for (so that background work has started and can
-      // be in its way), or when this message reaches the page if that is
-      // later (the DevTools round trips in between take 1–35 ms, so it
-      // mostly is): latency is timed from then, so a task that held this
-      // message back is not counted (0–2.6 ms per input in a probe)
-      const due = painted ? Math.max(painted + gap, performance.now()) : performance.now();
-      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-      d.input.value = v;
-      d.input.dispatchEvent(new Event(d.input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
-      d.painted = await afterPaint();
-      return d.painted - due;
     });
-  }, { v, gap });
-  // what reading the metric and a page.evaluate cost the main thread by
-  // themselves (the metrics count the page's nodes and listeners): the
-  // median of a few empty rounds, taken off every input's CPU time
-  const empty = [];
-  for (let k = 0; k < 7; k++) {
-    const t0 = await threadTime();
-    await page.evaluate(() => 0);
-    empty.push((await threadTime()) - t0);
-  }
-  const overhead = empty.sort((a, b) => a - b)[3];
-  const latencies = [], cpu = [];
-  for (const v of values) {
-    const t0 = await threadTime();
-    latencies.push(await step(v));
-    cpu.push(Math.max(0, (await threadTime()) - t0 - overhead));
-  }
-  await cdp.detach();
-  const rest = await page.evaluate((n) => {
-    const d = window.__drag;
-    d.lt.disconnect();
+    const latencies = await new Promise((resolve) => {
+      const lat = [];
+      const fire = (due) => {
+        performance.mark(inputMark);
+        input.value = values[lat.length];
+        input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+        afterPaint((painted) => {
+          lat.push(painted - due);
+          if (lat.length === values.length) {
+            performance.mark(endMark);
+            resolve(lat);
+          } else setTimeout(() => fire(painted + gap), gap);
+        });
+      };
+      fire(performance.now());
+    });
+    lt.disconnect();
     // renderTimes keeps the last 200
-    return { longTasks: d.longTasks, renders: d.el.renderTimes.slice(-n) };
-  }, values.length);
-  return { latencies, cpu, ...rest };
+    return { values, latencies, longTasks, renders: el.renderTimes.slice(-values.length) };
+  }, { tag, prop, values, gap, name: SLICE_MEASURE, inputMark: INPUT_MARK, endMark: END_MARK });
+}
+
+/**
+ * The main thread's CPU time per input of a traced drag, in ms: for each
+ * INPUT_MARK of the trace (`events`, recorded with TRACE_CATEGORIES), the
+ * thread time (tdur) of the outermost tasks of the marks' thread that end
+ * at or after it and before the next mark (END_MARK after the last input):
+ * the task that dispatched the input, the figure's frame, and the
+ * background slices before the next input. Tasks that end before the
+ * first mark or after END_MARK are not counted.
+ */
+export function inputThreadTimes(events) {
+  const marks = events.filter((e) => (e.name === INPUT_MARK || e.name === END_MARK) && e.cat?.includes('blink.user_timing'))
+    .sort((a, b) => a.ts - b.ts);
+  const inputs = marks.filter((m) => m.name === INPUT_MARK);
+  if (!inputs.length) throw new Error('frames: the trace holds no input mark');
+  const end = marks.find((m) => m.name === END_MARK && m.ts >= inputs.at(-1).ts);
+  if (!end) throw new Error('frames: the trace holds no end mark after the last input');
+  const { pid, tid } = inputs[0];
+  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === pid && e.tid === tid && typeof e.dur === 'number')
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const cpu = new Array(inputs.length).fill(0);
+  let outerEnd = -Infinity;
+  for (const t of tasks) {
+    const tEnd = t.ts + t.dur;
+    if (tEnd <= outerEnd) continue; // inside a task already counted
+    outerEnd = tEnd;
+    if (tEnd < inputs[0].ts || tEnd > end.ts + CLOCK_SLACK_US) continue;
+    let k = 0;
+    while (k + 1 < inputs.length && inputs[k + 1].ts <= tEnd) k++;
+    cpu[k] += (typeof t.tdur === 'number' ? t.tdur : t.dur) / 1000;
+  }
+  return cpu;
+}
+
+/**
+ * The two verdicts of a drag's row: `ok` by the wall clock (p95 latency,
+ * longest slice), `cpuOk` by the main thread's CPU time (p95 per input,
+ * longest slice's thread time); both also need no long task.
+ */
+export function verdicts({ p95, cpu95, longTasks, maxSlice, maxSliceCpu, budget }) {
+  const sliceLimit = SLICE_MS + SLICE_SLACK_MS;
+  return {
+    ok: p95 <= budget && longTasks === 0 && maxSlice <= sliceLimit,
+    cpuOk: cpu95 <= budget && longTasks === 0 && maxSliceCpu <= sliceLimit,
+  };
 }
 
 /** The background slices seen since drag() began (stops watching). */
@@ -251,7 +319,9 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
           await browser.startTracing(page, { categories: TRACE_CATEGORIES });
           const r = await drag(page, f.tag, prop, inputs);
           await settle(page);
-          const traced = sliceThreadTimes(JSON.parse((await browser.stopTracing()).toString()).traceEvents);
+          const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+          const traced = sliceThreadTimes(events);
+          const cpu = inputThreadTimes(events);
           const slices = await sliceTimes(page);
           // slices the page saw before the trace reached the renderer (the first ones) count at their wall time
           const untraced = slices.slice(0, Math.max(0, slices.length - traced.length));
@@ -260,13 +330,12 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
             figure: f.name, tag: f.tag, size, prop, values: size === 'largest' ? values : null,
             min: lat[0], p50: pct(lat, 0.5), p95: pct(lat, 0.95), max: lat.at(-1), renderMin: Math.min(...r.renders),
             render95: pct([...r.renders].sort((a, b) => a - b), 0.95),
-            cpu95: pct([...r.cpu].sort((a, b) => a - b), 0.95),
+            cpu95: pct(cpu.sort((a, b) => a - b), 0.95),
             longTasks: r.longTasks.length, longest: Math.max(0, ...r.longTasks),
             slices: slices.length, maxSlice: Math.max(0, ...slices), maxSliceCpu: Math.max(0, ...traced.map((t) => t.cpu), ...untraced),
             budget: BUDGET_MS[size], inputs,
           };
-          row.ok = row.p95 <= row.budget && row.longTasks === 0 && row.maxSlice <= SLICE_MS + SLICE_SLACK_MS;
-          row.cpuOk = row.cpu95 <= row.budget && row.longTasks === 0 && row.maxSliceCpu <= SLICE_MS + SLICE_SLACK_MS;
+          Object.assign(row, verdicts(row));
           rows.push(row);
           log(row);
         }
@@ -283,7 +352,7 @@ export async function measureFrames({ only, inputs = 32, log = () => {} } = {}) 
 
 /** The markdown tables (one per figure) of `rows`. */
 export function framesTable(rows) {
-  const lines = [`"CPU p95" is the main thread's CPU time per input (its ThreadTime over DevTools, from before the input to after its frame, background slices included, less what reading the metric costs by itself): what the figure costs, whatever else the machine runs. "Slice CPU" is the longest slice's thread time, from a Chromium trace of the drag (the task that ran it: an upper bound). The last column holds both to the same budgets; the verdict before it is the wall-clock one the issue asks for.`, '', `Budget: input → painted frame p95 ≤ ${BUDGET_MS.default} ms at the defaults and ≤ ${BUDGET_MS.largest} ms at the largest sizes, no long task (≥ 50 ms), no background slice over ${SLICE_MS} ms (+${SLICE_SLACK_MS} ms slack). ${rows.length ? `Each drag: ${rows[0].inputs} inputs across the control's range, one per frame.` : 'No drag was measured.'}`];
+  const lines = [`"CPU p95" is the main thread's CPU time per input (the thread time of its tasks in a Chromium trace of the drag, from the task that dispatched the input to the next input, background slices included): what the figure costs on the main thread, whatever else the machine runs (depth's gradients run in a Worker and are not in it). "Slice CPU" is the longest slice's thread time, from a Chromium trace of the drag (the task that ran it: an upper bound). The last column holds both to the same budgets; the verdict before it is the wall-clock one the issue asks for.`, '', `Budget: input → painted frame p95 ≤ ${BUDGET_MS.default} ms at the defaults and ≤ ${BUDGET_MS.largest} ms at the largest sizes, no long task (≥ 50 ms), no background slice over ${SLICE_MS} ms (+${SLICE_SLACK_MS} ms slack). ${rows.length ? `Each drag: ${rows[0].inputs} inputs across the control's range, one per frame, each changing the value (a control with fewer values goes back and forth across them).` : 'No drag was measured.'}`];
   for (const fig of [...new Set(rows.map((r) => r.figure))]) {
     const mine = rows.filter((r) => r.figure === fig);
     const largest = mine.find((r) => r.values)?.values;

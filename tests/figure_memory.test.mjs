@@ -34,7 +34,19 @@ test('the figures\' instance holds MEMORY_FLOOR from the start, and no control d
     const controls = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('form [name]')].map((e) => e.name), tag);
     assert.ok(controls.length > 0, name);
     for (const c of controls) {
-      await drag(page, tag, c, 8);
+      const kind = await page.evaluate(({ t, c }) => document.querySelector(t).shadowRoot.querySelector(`form [name="${c}"]`).type, { t: tag, c });
+      if (kind === 'range' || kind.startsWith('select')) await drag(page, tag, c, 8);
+      else {
+        // a text control (rope-config's pasted config): texts that do not parse, then one that does
+        await page.evaluate(async ({ t, c }) => {
+          const input = document.querySelector(t).shadowRoot.querySelector(`form [name="${c}"]`);
+          for (const text of ['NaN', '{', '{"rope_theta": "x"}', '{"rope_theta": 500000, "head_dim": 64}', '']) {
+            input.value = text;
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+          }
+        }, { t: tag, c });
+      }
       const now = await bytes();
       if (now !== start && !GROWS.has(name)) grew.push(`${name} ${c}: ${start} → ${now} bytes`);
     }
