@@ -5,7 +5,9 @@
 // SIMD; LayerNorm composed of its ops, PE from its ops). Every library is
 // timed Float32Array in → Float32Array out, the path they all offer; posnorm
 // also zero-copy, and the copies that path cannot avoid are timed alone.
-// Each peer's output is checked against a float64 reference before timing.
+// Each output (posnorm's both ways and each peer's) is checked against a
+// float64 reference before timing (OUTPUT_BOUND: a wrong one throws), and
+// the columns of a row are timed side by side (timeAllAsync).
 import * as ort from 'onnxruntime-web';
 import * as tf from '@tensorflow/tfjs-core';
 import { setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
@@ -17,23 +19,54 @@ ort.env.wasm.numThreads = 1;
 ort.env.logLevel = 'error';
 setThreadsCount(1);
 
-/** Fastest ms per call over `rounds` rounds of >= minMs/4 each (awaits fn). */
-async function time(fn, minMs = 40, rounds = 5) {
-  await fn();
-  let reps = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) await fn();
-    if (performance.now() - t0 >= minMs / 4) break;
-    reps *= 2;
+/**
+ * Milliseconds per call of each function of `fns` (name → async fn), side
+ * by side as bench/kernels.mjs's timeAll: each gets a repeat count that
+ * makes a round last >= minMs/4, then `rounds` rounds run every function in
+ * turn and each keeps its fastest round, so a slow phase of the machine (or
+ * of the allocator: a fresh 4 MiB array's first touch) lands on every
+ * column of a row, not on one.
+ */
+export async function timeAllAsync(fns, minMs = 40, rounds = 5) {
+  const entries = Object.entries(fns), reps = {}, best = {};
+  for (const [k, fn] of entries) {
+    await fn();
+    let r = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < r; i++) await fn();
+      if (performance.now() - t0 >= minMs / 4) break;
+      r *= 2;
+    }
+    reps[k] = r;
+    best[k] = Infinity;
   }
-  let best = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) await fn();
-    best = Math.min(best, (performance.now() - t0) / reps);
+  for (let round = 0; round < rounds; round++) {
+    for (const [k, fn] of entries) {
+      const t0 = performance.now();
+      for (let i = 0; i < reps[k]; i++) await fn();
+      best[k] = Math.min(best[k], (performance.now() - t0) / reps[k]);
+    }
   }
   return best;
+}
+
+/** The largest error a timed output may have against the float64 reference: a wrong output is not timed. */
+export const OUTPUT_BOUND = { layerNorm: 1e-4, pe: 1e-3 };
+
+/**
+ * The max absolute error of `got` against `ref`; throws, naming `who`, if
+ * it is over `bound`, not finite, or of another length.
+ */
+export function checkOutput(who, got, ref, bound) {
+  if (got.length !== ref.length) throw new Error(`peers: ${who} gave ${got.length} values, not ${ref.length}: not timed`);
+  let e = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const d = Math.abs(got[i] - ref[i]);
+    if (!(d <= e)) e = Number.isNaN(d) ? Infinity : d;
+  }
+  if (!(e <= bound)) throw new Error(`peers: ${who}'s output is off the float64 reference by ${e} (bound ${bound}): not timed`);
+  return e;
 }
 
 function peF64(seqLen, dModel) {
@@ -47,12 +80,6 @@ function peF64(seqLen, dModel) {
   }
   return y;
 }
-
-const maxErr = (got, ref) => {
-  let e = 0;
-  for (let i = 0; i < ref.length; i++) e = Math.max(e, Math.abs(got[i] - ref[i]));
-  return e;
-};
 
 /** LayerNorm [rows × cols] composed of TF.js ops, as its users write it. */
 function tfLayerNorm(x, gamma, beta, eps) {
@@ -86,31 +113,34 @@ export async function benchPeers() {
     const ref = new Float64Array(n);
     layerNormJs(x, ref, R, C, gamma, beta, eps); // float64 throughout
     const row = { what: 'LayerNorm (γ, β)', size: `${R}×${C}`, err: {} };
+    const who = (name) => `${name} LayerNorm ${R}×${C}`;
+    const bound = OUTPUT_BOUND.layerNorm;
 
-    row.err.posnorm = maxErr(pn.layerNorm(x, { cols: C, gamma, beta }).y, ref);
-    row.posnorm = await time(() => pn.layerNorm(x, { cols: C, gamma, beta }));
     const xb = pn.alloc(n), yb = pn.alloc(n), gb = pn.alloc(C), bb = pn.alloc(C), mb = pn.alloc(R), sb = pn.alloc(R);
     xb.array.set(x); gb.array.set(gamma); bb.array.set(beta);
-    row.zeroCopy = await time(() => pn.layerNorm(xb, { cols: C, gamma: gb, beta: bb, out: yb, meanOut: mb, invStdDevOut: sb }));
-    row.copies = await time(() => { xb.array.set(x); return yb.array.slice(); });
-    for (const b of [xb, yb, gb, bb, mb, sb]) b.free();
-
     const session = await ort.InferenceSession.create(layerNormModel(R, C, gamma, beta, eps), { executionProviders: ['wasm'] });
-    const ortRun = async () => (await session.run({ X: new ort.Tensor('float32', x, [R, C]) })).Y.data;
-    row.err.ort = maxErr(await ortRun(), ref);
-    row.ort = await time(ortRun);
-    await session.release();
-
     const tg = tf.tensor1d(gamma), tb = tf.tensor1d(beta);
-    const tfRun = () => {
-      const tx = tf.tensor2d(x, [R, C]);
-      const ty = tfLayerNorm(tx, tg, tb, eps);
-      const out = ty.dataSync();
-      tx.dispose(); ty.dispose();
-      return out;
+    const fns = {
+      posnorm: () => pn.layerNorm(x, { cols: C, gamma, beta }).y,
+      zeroCopy: () => pn.layerNorm(xb, { cols: C, gamma: gb, beta: bb, out: yb, meanOut: mb, invStdDevOut: sb }),
+      copies: () => { xb.array.set(x); return yb.array.slice(); },
+      ort: async () => (await session.run({ X: new ort.Tensor('float32', x, [R, C]) })).Y.data,
+      tf: () => {
+        const tx = tf.tensor2d(x, [R, C]);
+        const ty = tfLayerNorm(tx, tg, tb, eps);
+        const out = ty.dataSync();
+        tx.dispose(); ty.dispose();
+        return out;
+      },
     };
-    row.err.tf = maxErr(tfRun(), ref);
-    row.tf = await time(tfRun, 40, 3);
+    row.err.posnorm = checkOutput(who('posnorm'), fns.posnorm(), ref, bound);
+    fns.zeroCopy();
+    checkOutput(who('posnorm zero-copy'), yb.array, ref, bound);
+    row.err.ort = checkOutput(who('onnxruntime-web'), await fns.ort(), ref, bound);
+    row.err.tf = checkOutput(who('TF.js'), fns.tf(), ref, bound);
+    Object.assign(row, await timeAllAsync(fns));
+    for (const b of [xb, yb, gb, bb, mb, sb]) b.free();
+    await session.release();
     tg.dispose(); tb.dispose();
     rows.push(row);
   }
@@ -118,15 +148,20 @@ export async function benchPeers() {
     const [S, D] = [2048, 512];
     const ref = peF64(S, D);
     const row = { what: 'sinusoidal PE', size: `${S}×${D}`, err: {} };
-    row.err.posnorm = maxErr(pn.positionalEncoding({ seqLen: S, dModel: D }), ref);
-    row.posnorm = await time(() => pn.positionalEncoding({ seqLen: S, dModel: D }));
+    const who = (name) => `${name} PE ${S}×${D}`;
     const yb = pn.alloc(S * D);
-    row.zeroCopy = await time(() => pn.positionalEncoding({ seqLen: S, dModel: D, out: yb }));
-    row.copies = await time(() => yb.array.slice());
+    const fns = {
+      posnorm: () => pn.positionalEncoding({ seqLen: S, dModel: D }),
+      zeroCopy: () => pn.positionalEncoding({ seqLen: S, dModel: D, out: yb }),
+      copies: () => yb.array.slice(),
+      tf: () => { const t = tfPositionalEncoding(S, D); const out = t.dataSync(); t.dispose(); return out; },
+    };
+    row.err.posnorm = checkOutput(who('posnorm'), fns.posnorm(), ref, OUTPUT_BOUND.pe);
+    fns.zeroCopy();
+    checkOutput(who('posnorm zero-copy'), yb.array, ref, OUTPUT_BOUND.pe);
+    row.err.tf = checkOutput(who('TF.js'), fns.tf(), ref, OUTPUT_BOUND.pe);
+    Object.assign(row, await timeAllAsync(fns));
     yb.free();
-    const tfRun = () => { const t = tfPositionalEncoding(S, D); const out = t.dataSync(); t.dispose(); return out; };
-    row.err.tf = maxErr(tfRun(), ref);
-    row.tf = await time(tfRun, 40, 3);
     rows.push(row);
   }
 

@@ -22,3 +22,24 @@ test('the bench ONNX LayerNormalization model runs in onnxruntime-web and matche
   for (let k = 0; k < R * C; k++) assert.ok(Math.abs(y.data[k] - want[k]) < 1e-5, `row ${Math.floor(k / C)} col ${k % C}: ${y.data[k]} vs ${want[k]}`);
   await session.release();
 });
+
+test('checkOutput: an output off the float64 reference by more than its bound, NaN, or of another length is not timed (throws naming it); one within returns its error', async () => {
+  const { checkOutput, OUTPUT_BOUND } = await import('../bench/peers.mjs');
+  const ref = Float64Array.from([0.5, -1.25, 2]);
+  assert.equal(checkOutput('p', Float32Array.from([0.5, -1.25, 2.00005]), ref, OUTPUT_BOUND.layerNorm), Math.fround(2.00005) - 2);
+  assert.throws(() => checkOutput('ORT LayerNorm 2×2', Float32Array.from([0.5, -1.25, 2.001]), ref, 1e-4), /ORT LayerNorm 2×2's output is off the float64 reference by 0\.0009\d+ \(bound 0\.0001\)/);
+  assert.throws(() => checkOutput('TF.js', Float32Array.from([0.5, NaN, 2]), ref, 1e-4), /TF\.js's output .* by Infinity/);
+  assert.throws(() => checkOutput('TF.js', Float32Array.from([NaN, 0, 0]), ref, 1e-4), /by Infinity/, 'a NaN first');
+  assert.throws(() => checkOutput('TF.js', Float32Array.from([0.5, -1.25]), ref, 1e-4), /gave 2 values, not 3/);
+  assert.ok(OUTPUT_BOUND.layerNorm <= 1e-4 && OUTPUT_BOUND.pe <= 1e-3);
+});
+
+test('timeAllAsync: after each function is calibrated, every round runs all of them in turn (side by side) and each keeps its fastest round', async () => {
+  const { timeAllAsync } = await import('../bench/peers.mjs');
+  const calls = [];
+  const t = await timeAllAsync({ a: () => { calls.push('a'); }, b: async () => { calls.push('b'); } }, 0, 3);
+  // calibration: a warm-up call and one call of each (a round of 0 ms is long enough), then 3 rounds of a, b
+  assert.deepEqual(calls, ['a', 'a', 'b', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
+  assert.deepEqual(Object.keys(t), ['a', 'b']);
+  assert.ok(Object.values(t).every((v) => v >= 0 && Number.isFinite(v)));
+});
