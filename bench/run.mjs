@@ -44,8 +44,9 @@ Written by \`make bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0,
 Machine: ${machine()}.
 
 Every ratio below is measured side by side in this one run: in each row the
-columns take turns round by round and each keeps its fastest round, so a
-burst of other work on a shared machine lands on every column, not one.
+columns take turns round by round and each keeps its fastest round (the
+row-ahead table: its median round), so a burst of other work on a shared
+machine lands on every column, not one.
 `);
 out(`## Kernels (ms per call, fastest of 7 rounds)
 
@@ -73,20 +74,26 @@ out(`
 ## Peers: the same work in onnxruntime-web and TensorFlow.js (one thread each, wasm + SIMD; fastest of 5 rounds)
 
 Float32Array in, Float32Array out — the path all three offer (posnorm also
-zero-copy, and "its copies alone" is what that path cannot avoid). Each
-peer's output is checked against a float64 reference before it is timed.
+zero-copy, and "its copies alone" is what that path cannot avoid). Every
+output timed (posnorm's both ways, each peer's) is first checked against a
+float64 reference: off by more than 1e-4 (LayerNorm) or 1e-3 (PE, whose
+float32 angles reach 2047 rad) the bench stops instead of timing it.
 `);
 out(child('peers.mjs').trim());
-out(`\n## Figures: every control dragged, at the defaults and at the largest sizes (headless Chromium, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} when it began)
+out(`\n## Figures: every slider and select dragged, at the defaults and at the largest sizes (headless Chromium, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} when it began)
 
 For every figure (alone on figure.html) and every slider and select it
-renders, 32 inputs across the control's range, one per frame. "p95" is input
-→ painted frame; "repaint" the figure's own render() alone; long tasks are
+renders, 32 inputs across the control's range, one per frame, each changing
+the control's value (a control with fewer values goes back and forth across
+them), the drag run by the page itself. "p95" is from the moment an input was
+due (a few ms after the previous paint; a background task that holds it back
+counts) to the painted frame; "repaint" the figure's own render() alone; long tasks are
 PerformanceObserver 'longtask' entries (≥ 50 ms) during the drag; slices the
 background work's (core/background.js) during the drag and until the page is
 quiet again, in wall-clock time and in the main thread's CPU time (each drag
 is traced in Chromium; a slice's CPU time is that of the task that ran it,
-at most its wall time).
+at most its wall time). Not dragged: what is not a slider or a select
+(order's tokens, the resample buttons, rope-config's pasted config).
 `);
 out((await benchFrames()).table);
 out(`
