@@ -110,6 +110,7 @@ export function dragValues({ input, inputs }) {
     const from = options.indexOf(input.value);
     return Array.from({ length: inputs }, (_, k) => options[(from + k + 1) % options.length]);
   }
+  if (input.type !== 'range') throw new Error(`frames: ${input.name} is not a slider or a select: nothing to drag`);
   const min = Number(input.min), max = Number(input.max), current = input.value;
   const grid = [];
   for (let k = 0; k < inputs; k++) {

@@ -89,7 +89,7 @@ test('verdicts: the wall-clock one holds p95 and the longest slice, the CPU one 
 function fakeSlider({ min, max, step, value, name = 'x' }) {
   let v = String(value);
   return {
-    tagName: 'INPUT', name, min: String(min), max: String(max),
+    tagName: 'INPUT', type: 'range', name, min: String(min), max: String(max),
     get value() { return v; },
     set value(x) {
       const n = Math.min(max, Math.max(min, Number(x)));
@@ -116,6 +116,7 @@ test('dragValues: a slider of four values goes back and forth across them, never
   const from3 = dragValues({ input: fakeSlider({ min: 1, max: 4, step: 1, value: 3 }), inputs: 5 });
   assert.deepEqual(from3, ['1', '2', '3', '4', '3']);
   assert.throws(() => dragValues({ input: fakeSlider({ min: 5, max: 5, step: 1, value: 5 }), inputs: 4 }), /one value/);
+  assert.throws(() => dragValues({ input: { tagName: 'TEXTAREA', type: 'textarea', name: 'config-json', value: '' }, inputs: 4 }), /config-json is not a slider or a select/);
 });
 
 test('dragValues: a select goes through its options in turn from the one after the current', () => {
