@@ -16,6 +16,7 @@
  *     (computed here in uint64) and return PN_ERR_NOMEM, touching nothing.
  * The expected values come from posnorm.h's preconditions and formulas,
  * evaluated here independently (uint64 counts, libm log). */
+#include <assert.h> /* the tests' own preconditions (not counted as checks) */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -285,14 +286,14 @@ static void regression_stack_grad_scratch(void) {
   for (int s = 0; s < 3; s++) {
     const uint64_t rows = (uint64_t)shapes[s][0], width = (uint64_t)shapes[s][1], layers = (uint64_t)shapes[s][2];
     const uint64_t scratch = 8 * rows * width * (3 * layers + 5) + 8 * rows * (layers + 1);
-    CHECK(scratch > 4294967296ull, "shape %d's scratch passes 2^32 bytes (%llu)", s, (unsigned long long)scratch);
+    assert(scratch > 4294967296ull); /* the test's own shapes: each scratch passes 2^32 bytes */
     fill_slots();
     const pn_alloc_counter before = pn_alloc_stats;
     pn_alloc_stats.limit = (size_t)64 << 20;
     const int rc = pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, shapes[s][2],
                                               shapes[s][0], shapes[s][1], PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f);
     pn_alloc_stats.limit = SIZE_MAX;
-    CHECK(3 * layers * width * width * rows > (1ull << 32), "shape %d is past PN_MAX_WORK", s);
+    assert(3 * layers * width * width * rows > (1ull << 32)); /* and is past PN_MAX_WORK */
     CHECK(rc == PN_ERR_SIZE, "%d × %d, %d layers: status %d, want %d", shapes[s][0], shapes[s][1], shapes[s][2], rc, PN_ERR_SIZE);
     CHECK(slots_intact(), "%d × %d, %d layers: nothing written", shapes[s][0], shapes[s][1], shapes[s][2]);
     CHECK(pn_alloc_stats.allocs == before.allocs && pn_alloc_stats.frees == before.frees, "nothing allocated");
@@ -596,6 +597,10 @@ static void sentinel_rope(void) {
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, 6, 2, PN_ROPE_BSHD));
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, 6, 0, 2));
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, 6, 0, INT32_MIN));
+  /* sizes before the other arguments: caches over PN_MAX_ELEMENTS with a
+     valid rotary_dim are PN_ERR_SIZE whatever interleaved and layout are */
+  REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 3 + 1, 2, 3, 2, 8, 6, 2, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 3 + 1, 2, 3, 2, 8, 6, 0, INT32_MIN));
 
   kernel = "pn_rope_scaled_f32";
   kernels++;
@@ -1013,17 +1018,50 @@ static uint64_t grad_scratch(uint64_t rows, uint64_t width, uint64_t layers) {
   return 8 * rows * width * (3 * layers + 5) + 8 * rows * (layers + 1);
 }
 
+/* The largest gradient-stack scratch the limits allow (the header's
+ * claim), searched over every width and depth at the most rows the limits
+ * leave: rows <= 4096, rows·width·(layers + 1) <= 2^28, layers·width²
+ * (twice with a memory) <= 2^28, 3·layers·width²·(rows + memory) <= 2^32. */
+static void largest_grad_scratch(uint64_t *bytes, int32_t shape[4]) {
+  *bytes = 0;
+  for (uint64_t mem = 0; mem <= 1; mem++)
+    for (uint64_t w = 1; w <= 4096; w++)
+      for (uint64_t L = 1; L <= 1024; L++) {
+        if (L * w * w * (1 + mem) > (1ull << 28)) break;
+        uint64_t r = 4096;
+        const uint64_t by_work = (1ull << 32) / (3 * L * w * w);
+        if (by_work <= mem) break;
+        if (by_work - mem < r) r = by_work - mem;
+        if ((1ull << 28) / (w * (L + 1)) < r) r = (1ull << 28) / (w * (L + 1));
+        if (r < 1) continue;
+        const uint64_t b = grad_scratch(r, w, L) + 8 * w * mem;
+        if (b > *bytes) {
+          *bytes = b;
+          shape[0] = (int32_t)r, shape[1] = (int32_t)w, shape[2] = (int32_t)L, shape[3] = (int32_t)mem;
+        }
+      }
+}
+
 static void boundary_scratch_kernels(void) {
   kernel = "pn_residual_stack_grad_f32 (boundaries)";
   /* PN_MAX_WORK (3·layers·width²·rows multiply-adds <= 2^32) keeps the
-   * scratch below 2^31 bytes: 8·work/width + 8·rows·(layers + 1) at most,
-   * whose largest within the size limits is width 16, 4096 rows, 1024
-   * layers (1.65e9 bytes). The shapes that took it past 2^31 and 2^32
-   * bytes before (4096 wide, 4 and 9 layers; the issue's 2713 × 64 with
-   * 1024 layers; 4096² with 15) are past the work limit now. */
-  SCRATCH("4096 × 16, 1024 layers (the largest scratch)", grad_scratch(4096, 16, 1024),
+   * scratch below 2^31 bytes: its largest within the limits is 4096 rows
+   * of 18, 1024 layers, with a memory (1 848 475 792 bytes, the header's
+   * 1.85e9; a review found the header's 1.65e9 at 4096 × 16 was not the
+   * largest). The kernel takes that shape and asks for exactly that much.
+   * The shapes that took it past 2^31 and 2^32 bytes before (4096 wide, 4
+   * and 9 layers; the issue's 2713 × 64 with 1024 layers; 4096² with 15)
+   * are past the work limit now. */
+  uint64_t largest;
+  int32_t at[4];
+  largest_grad_scratch(&largest, at);
+  CHECK(largest == 1848475792u && at[0] == 4096 && at[1] == 18 && at[2] == 1024 && at[3] == 1,
+        "the largest grad scratch within the limits is the header's");
+  CHECK(largest < (1ull << 31), "the largest grad scratch below 2^31 bytes");
+  SCRATCH("memory, 4096 × 18, 1024 layers (the largest scratch)", largest,
+          pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, data, data, 1024, 4096, 18, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
+  SCRATCH("4096 × 16, 1024 layers", grad_scratch(4096, 16, 1024),
           pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, 1024, 4096, 16, PN_BLOCK_POST_LN, PN_GELU_TANH, 1.0f));
-  CHECK(grad_scratch(4096, 16, 1024) < (1ull << 31) && 3ull * 1024 * 16 * 16 * 4096 <= (1ull << 32), "the largest grad scratch within the limits");
   const int32_t past[][3] = {{3855, 4096, 4}, {4096, 4096, 9}, {2713, 64, 1024}, {4096, 4096, 15}, {4096, 4096, 1}};
   for (int k = 0; k < 5; k++) BOUNDARY(PN_ERR_SIZE, pn_residual_stack_grad_f32(F(0), D(1), F(2), F(3), data, data, NULL, data, past[k][2], past[k][0], past[k][1], 0, PN_GELU_TANH, 1.0f));
   /* the work limit's edge: 3·1024·64²·341 = 2^32 - 1048576, 342 rows past
