@@ -58,8 +58,10 @@
  *              precise enough to count ulps.
  * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
  *              RMSNorm) or columns (BatchNorm) whose statistics they enter.
- * Threads      no global mutable state (but the allocation counters of the
- *              test builds, src/pn_alloc.h); all functions are re-entrant.
+ * Threads      no global mutable state (but the counters of the test
+ *              builds: allocations, src/pn_alloc.h, and pn_sincos_calls and
+ *              pn_norm_two_pass_rows, src/pn_internal.h); all functions are
+ *              re-entrant.
  *
  * ======================================================================
  * LIMITS (every range and precondition of this header's kernels)
@@ -175,7 +177,8 @@ int pn_pe_sinusoidal_f32(float *out, int32_t seq_len, int32_t d_model,
  *   a     = (float)p · div_i                        (float32 product)
  *   sin(a), cos(a) of the float32 angle, rounded to float32
  * in the same layouts as pn_pe_sinusoidal_f32. Its error against float64
- * grows with the position (about 2e-3 at p = 65536, d_model = 512): the
+ * grows with the position (up to 3.9e-3 for p < 65536 at d_model = 512,
+ * measured against float64 in 2026-12; about p·2^-24): the
  * float32 angle p·div_i loses the low bits of p·w_i. float32 exp and sin are
  * taken correctly rounded here; PyTorch's own kernels are within an ulp of
  * that, so individual values may differ from a given PyTorch build in the
@@ -419,7 +422,7 @@ enum pn_rope_scaling_param {
   PN_SCALING_BETA_SLOW = 3,           /* yarn (HF's default: 1; not applied)    */
   PN_SCALING_MSCALE = 4,              /* yarn                                    */
   PN_SCALING_MSCALE_ALL_DIM = 5,      /* yarn                                    */
-  PN_SCALING_ATTENTION_FACTOR = 6,    /* yarn, longrope; NaN: the type's default */
+  PN_SCALING_ATTENTION_FACTOR = 6,    /* any type; NaN: the type's default      */
   PN_SCALING_LOW_FREQ_FACTOR = 7,     /* llama3                                  */
   PN_SCALING_HIGH_FREQ_FACTOR = 8,    /* llama3                                  */
   PN_SCALING_TRUNCATE = 9,            /* yarn: 1 (default) or 0                  */
@@ -430,7 +433,8 @@ enum pn_rope_scaling_param {
  * factor for a rope_scaling type, in float64, as HF transformers computes
  * them (with original_max_position_embeddings in the role of HF's
  * max_position_embeddings where HF falls back to it):
- *   none:     w_i = base^(-2i/dim); attention factor 1
+ *   none:     w_i = base^(-2i/dim); attention factor 1 (and for every type
+ *             below but yarn and longrope)
  *   linear:   w_i / factor
  *   dynamic:  base' = base·(factor·s/orig - (factor - 1))^(dim/(dim-2)) with
  *             s = max(seq_len, orig); w_i from base'
@@ -451,8 +455,10 @@ enum pn_rope_scaling_param {
  *   longrope: w_i / ext_i, ext = long_factor when seq_len > orig else
  *             short_factor (each dim/2 values > 0); attention factor
  *             sqrt(1 + ln factor / ln orig) (1 when factor <= 1)
- * An attention factor given in params replaces the type's default.
- * The parameters a type does not use are ignored (any value).
+ * An attention factor given in params (not NaN) replaces the type's
+ * default, for every type, none included (HF reads attention_factor for
+ * yarn and longrope only; posnorm.js's rope takes it for those two, as
+ * HF). The other parameters a type does not use are ignored (any value).
  * Preconditions, in the order they are checked:
  *   PN_ERR_NULL  inv_freq, attention_factor != NULL; params != NULL for
  *                every type but none; longrope: short_factor and
