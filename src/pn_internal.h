@@ -81,12 +81,10 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
 
 /* RoPE's shared checks (rope.c, rope_scaling.c). pn_rope_shape_ok: the
  * element count of x, batch·seq_len·heads·head_dim, is a tensor's (else
- * PN_ERR_SIZE). pn_rope_rotary_ok: rotary_dim even in [2, head_dim].
- * pn_rope_args_ok: that, and interleaved 0 or 1, layout a pn_rope_layout
- * (else PN_ERR_ARG). */
+ * PN_ERR_SIZE). pn_rope_args_ok: rotary_dim even in [2, head_dim],
+ * interleaved 0 or 1, layout a pn_rope_layout (else PN_ERR_ARG). */
 int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
                      int32_t head_dim);
-int pn_rope_rotary_ok(int32_t head_dim, int32_t rotary_dim);
 int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
                     int32_t layout);
 /* pn_rope_positions_ok: with position_ids, none of its `tokens` ids is

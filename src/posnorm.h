@@ -388,8 +388,8 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
  * x, y, layout, interleaved, rotary_dim as pn_rope_f32; in place allowed.
  * Preconditions: x, y, cos_cache, sin_cache != NULL; the shape as
  * pn_rope_f32; cache_rows >= 1 and cache_rows·(rotary_dim/2) <=
- * PN_MAX_ELEMENTS, and without ids cache_rows == batch·seq_len
- * (PN_ERR_SIZE); rotary_dim, interleaved, layout as pn_rope_f32 and every
+ * PN_MAX_ELEMENTS (counted for any rotary_dim >= 2, valid or not), and
+ * without ids cache_rows == batch·seq_len (PN_ERR_SIZE); rotary_dim, interleaved, layout as pn_rope_f32 and every
  * id in [0, cache_rows) (PN_ERR_ARG). No scratch.
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
 int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,

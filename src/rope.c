@@ -39,13 +39,9 @@ int pn_rope_shape_ok(int32_t batch, int32_t seq_len, int32_t heads,
                              pn_size_mul(pn_size(heads), pn_size(head_dim))));
 }
 
-int pn_rope_rotary_ok(int32_t head_dim, int32_t rotary_dim) {
-  return rotary_dim >= 2 && rotary_dim <= head_dim && !(rotary_dim & 1);
-}
-
 int pn_rope_args_ok(int32_t head_dim, int32_t rotary_dim, int32_t interleaved,
                     int32_t layout) {
-  return pn_rope_rotary_ok(head_dim, rotary_dim) &&
+  return rotary_dim >= 2 && rotary_dim <= head_dim && !(rotary_dim & 1) &&
          (interleaved == 0 || interleaved == 1) &&
          (layout == PN_ROPE_BSHD || layout == PN_ROPE_BHSD);
 }
@@ -124,10 +120,10 @@ int pn_rope_cache_f32(float *y, const float *x, const float *cos_cache,
     return PN_ERR_SIZE;
   const int args_ok = pn_rope_args_ok(head_dim, rotary_dim, interleaved, layout);
   const int32_t half = rotary_dim / 2;
-  /* the caches' count needs a valid rotary_dim (an invalid one is PN_ERR_ARG
-     below); with one, it is a size, checked before interleaved and layout */
-  if (pn_rope_rotary_ok(head_dim, rotary_dim) && !pn_count2(cache_rows, half))
-    return PN_ERR_SIZE;
+  /* the caches' count is a size, checked before every other argument; it
+     needs rotary_dim >= 2 to mean anything (a smaller one is PN_ERR_ARG
+     below), and is cache_rows·(rotary_dim/2) for any rotary_dim from 2 */
+  if (rotary_dim >= 2 && !pn_count2(cache_rows, half)) return PN_ERR_SIZE;
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (!position_ids && (size_t)cache_rows != tokens) return PN_ERR_SIZE;
   if (!args_ok) return PN_ERR_ARG;

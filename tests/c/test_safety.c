@@ -589,7 +589,9 @@ static void sentinel_rope(void) {
   REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, INT32_MAX, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD));
   REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, NULL, 5, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD)); /* != batch·seq_len */
   REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, NULL, 7, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD));
-  for (int k = 0; k < 6; k++) REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, bad_rotary[k], 0, PN_ROPE_BSHD));
+  for (int k = 0; k < 5; k++) REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, bad_rotary[k], 0, PN_ROPE_BSHD));
+  /* INT32_MAX: 6 rows of 2^30 - 1 pairs are caches past PN_MAX_ELEMENTS, a size (checked first) */
+  REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, 6, 2, 3, 2, 8, INT32_MAX, 0, PN_ROPE_BSHD));
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, past, 6, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD));
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, far, 6, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD));
   REFUSED(PN_ERR_ARG, pn_rope_cache_f32(F(0), data, cs, sn, below, 6, 2, 3, 2, 8, 6, 0, PN_ROPE_BSHD));
@@ -601,6 +603,9 @@ static void sentinel_rope(void) {
      valid rotary_dim are PN_ERR_SIZE whatever interleaved and layout are */
   REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 3 + 1, 2, 3, 2, 8, 6, 2, PN_ROPE_BSHD));
   REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 3 + 1, 2, 3, 2, 8, 6, 0, INT32_MIN));
+  /* and whatever else is wrong with a rotary_dim from 2: odd, past head_dim */
+  REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 2 + 1, 2, 3, 2, 8, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_SIZE, pn_rope_cache_f32(F(0), data, cs, sn, cids, PN_MAX_ELEMENTS / 5 + 1, 2, 3, 2, 8, 10, 0, PN_ROPE_BSHD));
 
   kernel = "pn_rope_scaled_f32";
   kernels++;
