@@ -76,8 +76,11 @@ out(`
 Float32Array in, Float32Array out — the path all three offer (posnorm also
 zero-copy, and "its copies alone" is what that path cannot avoid). Every
 output timed (posnorm's both ways, each peer's) is first checked against a
-float64 reference: off by more than 1e-4 (LayerNorm) or 1e-3 (PE, whose
-float32 angles reach 2047 rad) the bench stops instead of timing it.
+float64 reference, and the bench stops instead of timing a wrong one:
+posnorm within 2e-6 (LayerNorm) and 1e-6 (PE), the peers within 1e-5 and
+5e-4 (TF.js's float32 angles reach 2047 rad), and every LayerNorm also on
+rows of variance about eps, where eps taken wrongly moves each output by
+10 % or more (bound 1e-3).
 `);
 out(child('peers.mjs').trim());
 out(`\n## Figures: every slider and select dragged, at the defaults and at the largest sizes (headless Chromium, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} when it began)

@@ -122,6 +122,7 @@ test('dragValues: a slider of four values goes back and forth across them, never
 test('dragValues: a select goes through its options in turn from the one after the current', () => {
   const input = { tagName: 'SELECT', value: 'b', options: ['a', 'b', 'c'].map((value) => ({ value })) };
   assert.deepEqual(dragValues({ input, inputs: 5 }), ['c', 'a', 'b', 'c', 'a']);
+  assert.throws(() => dragValues({ input: { tagName: 'SELECT', name: 'only', value: 'a', options: [{ value: 'a' }] }, inputs: 3 }), /only has one value/);
 });
 
 test('inputThreadTimes: each input gets the thread time of the outermost tasks of its thread that end from its mark to the next (the last: to the end mark)', () => {
