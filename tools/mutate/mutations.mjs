@@ -634,4 +634,32 @@ export const MUTATIONS = [
     file: 'src/js/posnorm.d.ts', find: "export type F32Array = ReturnType<Float32Array['slice']>;", replace: 'export type F32Array = Float32Array;',
     tests: ['package::TypeScript consumer'],
   },
+  // ---- the order of error codes -------------------------------------------------------------
+  {
+    // only the native sentinel cases see it (the JS wrapper checks rotaryDim first)
+    id: 'rope-cache-size-after-args', what: "pn_rope_cache_f32: the caches' size counted only for a valid rotary_dim, interleaved and layout",
+    file: 'src/rope.c', find: 'if (rotary_dim >= 2 && !pn_count2(cache_rows, half)) return PN_ERR_SIZE;', replace: 'if (args_ok && !pn_count2(cache_rows, half)) return PN_ERR_SIZE;',
+    tests: [], wasm: false,
+  },
+  // ---- make bench measures what it prints -----------------------------------------------------
+  {
+    id: 'bench-drag-latency-from-fire', what: "bench: a drag input's latency from when its timer ran, not from when it was due",
+    file: 'bench/frames.mjs', find: '} else setTimeout(() => fire(painted + gap), gap);', replace: '} else setTimeout(() => fire(performance.now()), gap);',
+    tests: ['bench_drag::counts in that input'],
+  },
+  {
+    id: 'bench-drag-last-longtask', what: "bench: a long task in a drag's last frame dropped (the observer stopped before it reported)",
+    file: 'bench/frames.mjs', find: '    longTasks.push(...lt.takeRecords().map((e) => e.duration));\n', replace: '',
+    tests: ['bench_drag::last input'],
+  },
+  {
+    id: 'bench-peers-sequential', what: "bench: the peers' columns timed one after another instead of round by round",
+    file: 'bench/peers.mjs', find: '  for (let round = 0; round < rounds; round++) {\n    for (const [k, fn] of entries) {', replace: '  for (const [k, fn] of entries) {\n    for (let round = 0; round < rounds; round++) {',
+    tests: ['bench_peers::in turn'],
+  },
+  {
+    id: 'bench-coldstart-in-frame', what: "bench: cold start read in the first figure's animation frame, before its paint",
+    file: 'bench/coldstart.mjs', find: "    ch.port1.onmessage = () => { window.__pnFirstPaint = performance.now(); };\n    ch.port2.postMessage(0);", replace: '    window.__pnFirstPaint = performance.now();',
+    tests: ['bench_coldstart::not the render'],
+  },
 ];

@@ -80,7 +80,7 @@ async function nodeTest(dir, spec) {
 async function nativeTest(dir) {
   const r = await run(join(dir, 'build/native/test_kernels'), [], dir);
   if (r.timedOut) return { failed: ['test_kernels.c: timed out'], ms: r.ms };
-  const failed = [...r.out.matchAll(/^FAIL [^:]*?(test_kernels\.c:\d+): (.*)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const failed = [...r.out.matchAll(/^FAIL [^:]*?(test_\w+\.c:\d+): (.*)$/gm)].map((m) => `${m[1]} ${m[2]}`);
   if (r.code !== 0 && failed.length === 0) failed.push(`test_kernels: exit ${r.code} (${(r.out.match(/ERROR: \w+Sanitizer: [^\n]*|runtime error: [^\n]*/) ?? ['crashed'])[0]})`);
   return { failed, ms: r.ms };
 }
