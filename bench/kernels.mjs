@@ -4,38 +4,7 @@
 // targets of the README. Run with `make bench`.
 import { cpus } from 'node:os';
 import { init } from '../src/js/posnorm.js';
-
-/**
- * Milliseconds per call of each function of `fns` (name → fn), side by side:
- * each is first given a repeat count that makes a round last >= minMs/4,
- * then `rounds` rounds run every function in turn, and the fastest round of
- * each counts. Taking turns spreads the bursts of other work on this shared
- * 2-core machine over all columns instead of landing on one; the minimum is
- * the least disturbed round (medians moved by ±30 % between runs).
- */
-function timeAll(fns, minMs = 60, rounds = 7) {
-  const entries = Object.entries(fns), reps = {}, best = {};
-  for (const [k, fn] of entries) {
-    fn();
-    let r = 1;
-    for (;;) {
-      const t0 = performance.now();
-      for (let i = 0; i < r; i++) fn();
-      if (performance.now() - t0 >= minMs / 4) break;
-      r *= 2;
-    }
-    reps[k] = r;
-    best[k] = Infinity;
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (const [k, fn] of entries) {
-      const t0 = performance.now();
-      for (let i = 0; i < reps[k]; i++) fn();
-      best[k] = Math.min(best[k], (performance.now() - t0) / reps[k]);
-    }
-  }
-  return best;
-}
+import { timeAll } from './timing.mjs';
 
 /** Two-pass float64 LayerNorm, the loop a JS developer would write; gamma and beta optional. */
 export function layerNormJs(x, y, rows, cols, gamma, beta, eps) {
@@ -84,7 +53,7 @@ function peJs(out, seqLen, dModel, base) {
  * wasm memory: TypedArray.prototype.set (the engine's memmove) and
  * pn_copy_f32 (a v128 load/store loop, the fastest copy wasm code can write).
  */
-function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false }) {
+async function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false }) {
   const n = R * C;
   const eps = kernel === 'layerNorm' ? 1e-5 : 1e-6;
   const src = builds.simd.randomNormal(n, { seed: 7, mean: 3, std: 2 });
@@ -111,7 +80,7 @@ function normRow(builds, label, R, C, { kernel, affine = false, inPlace = false 
   fns.js = kernel === 'layerNorm'
     ? () => layerNormJs(src, yj, R, C, affine ? g : null, affine ? b : null, eps)
     : () => rmsNormJs(src, yj, R, C, eps);
-  const row = { kernel: `${label}${affine ? ' (γ, β)' : ''}${inPlace ? ' in place' : ''}`, size: `${R}×${C}`, ...timeAll(fns) };
+  const row = { kernel: `${label}${affine ? ' (γ, β)' : ''}${inPlace ? ' in place' : ''}`, size: `${R}×${C}`, ...(await timeAll(fns)) };
   for (const buf of new Set(buffers)) buf?.free();
   return row;
 }
@@ -120,10 +89,10 @@ export async function benchKernels() {
   const builds = { simd: await init({ simd: true }), scalar: await init({ simd: false }) };
   const rows = [];
   const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(2));
-  for (const [R, C] of [[64, 768], [512, 768], [4096, 4096]]) rows.push(normRow(builds, 'LayerNorm', R, C, { kernel: 'layerNorm' }));
-  rows.push(normRow(builds, 'LayerNorm', 512, 768, { kernel: 'layerNorm', affine: true }));
-  rows.push(normRow(builds, 'LayerNorm', 4096, 4096, { kernel: 'layerNorm', inPlace: true }));
-  for (const [R, C] of [[512, 768], [4096, 4096]]) rows.push(normRow(builds, 'RMSNorm', R, C, { kernel: 'rmsNorm' }));
+  for (const [R, C] of [[64, 768], [512, 768], [4096, 4096]]) rows.push(await normRow(builds, 'LayerNorm', R, C, { kernel: 'layerNorm' }));
+  rows.push(await normRow(builds, 'LayerNorm', 512, 768, { kernel: 'layerNorm', affine: true }));
+  rows.push(await normRow(builds, 'LayerNorm', 4096, 4096, { kernel: 'layerNorm', inPlace: true }));
+  for (const [R, C] of [[512, 768], [4096, 4096]]) rows.push(await normRow(builds, 'RMSNorm', R, C, { kernel: 'rmsNorm' }));
   for (const [S, D] of [[64, 64], [2048, 512], [8192, 1024]]) {
     const n = S * D, fns = {}, buffers = [];
     for (const [name, pn] of Object.entries(builds)) {
@@ -137,7 +106,7 @@ export async function benchKernels() {
     }
     const yj = new Float32Array(n);
     fns.js = () => peJs(yj, S, D, 10000);
-    rows.push({ kernel: 'PE', size: `${S}×${D}`, ...timeAll(fns) });
+    rows.push({ kernel: 'PE', size: `${S}×${D}`, ...(await timeAll(fns)) });
     for (const buf of buffers) buf.free();
   }
 

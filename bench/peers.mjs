@@ -7,49 +7,18 @@
 // also zero-copy, and the copies that path cannot avoid are timed alone.
 // Each output (posnorm's both ways and each peer's) is checked against a
 // float64 reference before timing (OUTPUT_BOUND: a wrong one throws), and
-// the columns of a row are timed side by side (timeAllAsync).
+// the columns of a row are timed side by side (timing.mjs).
 import * as ort from 'onnxruntime-web';
 import * as tf from '@tensorflow/tfjs-core';
 import { setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import { init } from '../src/js/posnorm.js';
 import { layerNormJs } from './kernels.mjs';
 import { layerNormModel } from './onnx-model.mjs';
+import { timeAll } from './timing.mjs';
 
 ort.env.wasm.numThreads = 1;
 ort.env.logLevel = 'error';
 setThreadsCount(1);
-
-/**
- * Milliseconds per call of each function of `fns` (name → async fn), side
- * by side as bench/kernels.mjs's timeAll: each gets a repeat count that
- * makes a round last >= minMs/4, then `rounds` rounds run every function in
- * turn and each keeps its fastest round, so a slow phase of the machine (or
- * of the allocator: a fresh 4 MiB array's first touch) lands on every
- * column of a row, not on one.
- */
-export async function timeAllAsync(fns, minMs = 40, rounds = 5) {
-  const entries = Object.entries(fns), reps = {}, best = {};
-  for (const [k, fn] of entries) {
-    await fn();
-    let r = 1;
-    for (;;) {
-      const t0 = performance.now();
-      for (let i = 0; i < r; i++) await fn();
-      if (performance.now() - t0 >= minMs / 4) break;
-      r *= 2;
-    }
-    reps[k] = r;
-    best[k] = Infinity;
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (const [k, fn] of entries) {
-      const t0 = performance.now();
-      for (let i = 0; i < reps[k]; i++) await fn();
-      best[k] = Math.min(best[k], (performance.now() - t0) / reps[k]);
-    }
-  }
-  return best;
-}
 
 /**
  * The largest error a timed output may have against the float64
@@ -165,7 +134,7 @@ export async function benchPeers() {
     checkOutput(who('posnorm zero-copy'), yb.array, ref, mine);
     row.err.ort = checkOutput(who('onnxruntime-web'), await fns.ort(), ref, theirs);
     row.err.tf = checkOutput(who('TF.js'), fns.tf(), ref, theirs);
-    Object.assign(row, await timeAllAsync(fns));
+    Object.assign(row, await timeAll(fns, { minMs: 40, rounds: 5 }));
     for (const b of [xb, yb, gb, bb, mb, sb]) b.free();
     await session.release();
     tg.dispose(); tb.dispose();
@@ -187,7 +156,7 @@ export async function benchPeers() {
     fns.zeroCopy();
     checkOutput(who('posnorm zero-copy'), yb.array, ref, OUTPUT_BOUND.posnorm.pe);
     row.err.tf = checkOutput(who('TF.js'), fns.tf(), ref, OUTPUT_BOUND.peer.pe);
-    Object.assign(row, await timeAllAsync(fns));
+    Object.assign(row, await timeAll(fns, { minMs: 40, rounds: 5 }));
     yb.free();
     rows.push(row);
   }

@@ -35,23 +35,3 @@ test('checkOutput: an output off the float64 reference by more than its bound, N
   assert.ok(OUTPUT_BOUND.posnorm.layerNorm < 8e-6 && OUTPUT_BOUND.peer.layerNorm <= 1e-5 && OUTPUT_BOUND.posnorm.pe < 1.2e-4);
   assert.ok(OUTPUT_BOUND.epsCheck <= 1e-2);
 });
-
-test('timeAllAsync: after each function is calibrated, every round runs all of them in turn (side by side) and each keeps its fastest round', async () => {
-  const { timeAllAsync } = await import('../bench/peers.mjs');
-  const calls = [];
-  const t = await timeAllAsync({ a: () => { calls.push('a'); }, b: async () => { calls.push('b'); } }, 0, 3);
-  // calibration: a warm-up call and one call of each (a round of 0 ms is long enough), then 3 rounds of a, b
-  assert.deepEqual(calls, ['a', 'a', 'b', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
-  assert.deepEqual(Object.keys(t), ['a', 'b']);
-  assert.ok(Object.values(t).every((v) => v >= 0 && Number.isFinite(v)));
-});
-
-test('timeAllAsync keeps each function\'s fastest round, not its last or its mean', async () => {
-  const { timeAllAsync } = await import('../bench/peers.mjs');
-  const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
-  // calls 1-2 calibrate; the rounds then take 1, 12 and 12 ms
-  let calls = 0;
-  const t = await timeAllAsync({ a: async () => { calls++; busy(calls === 3 ? 1 : calls > 3 ? 12 : 0); } }, 0, 3);
-  assert.equal(calls, 5);
-  assert.ok(t.a >= 1 && t.a < 6, `fastest round 1 ms: ${t.a}`);
-});

@@ -653,9 +653,9 @@ export const MUTATIONS = [
     tests: ['bench_drag::last input'],
   },
   {
-    id: 'bench-peers-sequential', what: "bench: the peers' columns timed one after another instead of round by round",
-    file: 'bench/peers.mjs', find: '  for (let round = 0; round < rounds; round++) {\n    for (const [k, fn] of entries) {', replace: '  for (const [k, fn] of entries) {\n    for (let round = 0; round < rounds; round++) {',
-    tests: ['bench_peers::in turn'],
+    id: 'bench-columns-sequential', what: "bench: a row's columns (kernels, peers) timed one after another instead of round by round",
+    file: 'bench/timing.mjs', find: '  for (let round = 0; round < rounds; round++) {\n    for (const [k, fn] of entries) {', replace: '  for (const [k, fn] of entries) {\n    for (let round = 0; round < rounds; round++) {',
+    tests: ['bench_timing::in turn'],
   },
   {
     id: 'bench-coldstart-in-frame', what: "bench: cold start read in the first figure's animation frame, before its paint",
