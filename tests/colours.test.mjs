@@ -20,12 +20,19 @@ const contrast = (a, b) => {
 };
 
 /**
- * The colour custom properties of the first `:host {` block after `from`
- * in the stylesheet; every --pn- declaration but the font must be a
- * #rrggbb this test can read (another notation would slip past it).
+ * The colour custom properties of the first `:host` block after the first
+ * match of `from` (a RegExp; null: from the start) in the stylesheet, which
+ * must be there (a dark block the search missed once read the light one
+ * again); every --pn- declaration but the font must be a #rrggbb this test
+ * can read (another notation would slip past it).
  */
 function colours(from) {
-  const at = FIGURE_CSS.indexOf(':host {', FIGURE_CSS.indexOf(from));
+  const start = from ? from.exec(FIGURE_CSS)?.index : 0;
+  assert.ok(start !== undefined, `the figures' stylesheet has ${from}`);
+  const host = /:host\s*\{/g;
+  host.lastIndex = start;
+  const at = host.exec(FIGURE_CSS)?.index;
+  assert.ok(at !== undefined, `a :host block after ${from ?? 'the start'}`);
   const block = FIGURE_CSS.slice(at, FIGURE_CSS.indexOf('}', at));
   const declared = [...block.matchAll(/--pn-([a-z-]+):\s*([^;]+);/g)].filter((m) => m[1] !== 'font');
   for (const [, name, value] of declared) assert.match(value.trim(), /^#[0-9a-f]{6}$/, `--pn-${name}: ${value} is not a #rrggbb colour the test can check`);
@@ -33,7 +40,8 @@ function colours(from) {
 }
 
 test('every curve, bar and text colour of the figures stands out from their background, in light and dark mode', () => {
-  const schemes = { light: colours(''), dark: colours('prefers-color-scheme: dark') };
+  const schemes = { light: colours(null), dark: colours(/@media[^{]*prefers-color-scheme\s*:\s*dark/) };
+  assert.notEqual(schemes.dark.bg, schemes.light.bg, 'the dark block is another block than the light one');
   for (const [scheme, c] of Object.entries(schemes)) {
     assert.ok(c.bg && Object.keys(c).length >= 12, `${scheme}: ${Object.keys(c)}`);
     // dark mode sets every colour light mode does (one it left out would be light mode's on a dark background)

@@ -80,7 +80,17 @@ test('precision: errors, neighbour distances and the blur position equal float64
 });
 
 test('every PE figure reads out the max error of what it draws against float64, for posnorm and the float32 code', async () => {
-  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en&heatmap.d-model=48&heatmap.seq-len=24&heatmap.base=500&heatmap.layout=concat`, { width: 1000 });
+  // every figure away from its defaults, and the sizes each must report (what it draws), from these settings alone
+  const settings = 'heatmap.d-model=48&heatmap.seq-len=24&heatmap.base=500&heatmap.layout=concat'
+    + '&waveform.d-model=40&waveform.i=7&properties.seq-len=30&properties.base=700&compare.seq-len=12&compare.d-model=20';
+  const drawn = {
+    'posnorm-heatmap': { seqLen: 24, dModel: 48, base: 500, layout: 'concat' },
+    // the waveform draws positions 0-100 of dims 0, 1 (the reference pair) and 2i, 2i+1 (the selected pair)
+    'posnorm-waveform': { seqLen: 101, dModel: 40, base: 10000, dims: [0, 1, 14, 15] },
+    'posnorm-properties': { seqLen: 30, dModel: 64, base: 700 },
+    'posnorm-compare': { seqLen: 12, dModel: 20, base: 10000 },
+  };
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en&${settings}`, { width: 1000 });
   for (const tag of ['posnorm-heatmap', 'posnorm-waveform', 'posnorm-properties', 'posnorm-compare']) {
     await startFigure(page, tag);
     await page.waitForFunction((t) => document.querySelector(t)?.peErrors, tag, { timeout: 15000 });
@@ -88,6 +98,8 @@ test('every PE figure reads out the max error of what it draws against float64, 
       const el = document.querySelector(t);
       return { sizes: el.peErrors.sizes, posnorm: el.peErrors.posnorm, float32: el.peErrors.float32, csv: t === 'posnorm-heatmap' ? el.toCsv() : null, line: el.shadowRoot.querySelector('.pe-error').textContent };
     }, tag);
+    const want = drawn[tag];
+    assert.deepEqual(Object.fromEntries(Object.keys(want).map((k) => [k, r.sizes[k]])), want, `${tag}: the error line is of what the figure draws`);
     const { seqLen, dModel: d, base = 10000, layout = 'interleaved', dims } = r.sizes;
     const half = Math.ceil(d / 2);
     const cols = dims ?? Array.from({ length: d }, (_, c) => c);
@@ -105,7 +117,6 @@ test('every PE figure reads out the max error of what it draws against float64, 
     assert.ok(Math.abs(r.float32 - e32) <= 1e-6 * e32 + 1.2e-7, `${tag}: float32 code error ${r.float32} vs ${e32}`);
     assert.ok(r.posnorm < 2e-7, `${tag}: posnorm's error ${r.posnorm}`);
     if (rows) assert.ok(Math.abs(r.posnorm - e64) <= 1e-12, `${tag}: posnorm's error from the drawn matrix ${r.posnorm} vs ${e64}`);
-    if (tag === 'posnorm-heatmap') assert.deepEqual([seqLen, d, base, layout], [24, 48, 500, 'concat']);
     assert.match(r.line, /max error of what is drawn against float64: posnorm .+; the article's float32 code at the same sizes /);
   }
   assert.deepEqual(problems, []);
