@@ -91,6 +91,30 @@ test('init: a wasm file or address that cannot be read is an Error naming wasm a
   await assert.rejects(init({ wasm: closed }), (e) => e.constructor === Error && e.message.startsWith(`posnorm.init: could not load wasm from ${closed} (`) && e.cause instanceof Error);
 });
 
+test('init in Node: a wasm path string is a file path, relative to the working directory (as fs takes it); a string with a scheme is that URL', async () => {
+  const { mkdtemp, copyFile, rm, mkdir } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const here = process.cwd();
+  const dir = await mkdtemp(join(tmpdir(), 'pn wasm #'));
+  const scalar = new URL('../build/wasm/posnorm-scalar.wasm', import.meta.url);
+  try {
+    await mkdir(join(dir, 'sub'));
+    await copyFile(scalar, join(dir, 'sub', 'x.wasm'));
+    process.chdir(dir);
+    const pn = await init({ simd: false, wasm: 'sub/x.wasm' });
+    assert.deepEqual([...pn.positionalEncoding({ seqLen: 1, dModel: 2 })], [0, 1], 'loaded from the working directory');
+    assert.equal((await init({ simd: false, wasm: join(dir, 'sub', 'x.wasm') })).simd, false, 'an absolute path');
+    assert.equal((await init({ simd: false, wasm: String(scalar) })).simd, false, 'a file: URL string');
+    // a missing one names the file it looked for: in the working directory, its name escaped as a URL
+    const want = `file://${encodeURI(dir).replace(/#/g, '%23')}/nope.wasm`;
+    await assert.rejects(init({ wasm: './nope.wasm' }), (e) => e.constructor === Error && e.message === `posnorm.init: could not load wasm from ${want} (ENOENT)`);
+  } finally {
+    process.chdir(here);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 /** [call, error class, words the message must contain] */
 function badCalls(pn) {
   const x = new Float32Array(12);

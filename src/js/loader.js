@@ -18,6 +18,25 @@ export function defaultWasmUrl(simd) {
     : new URL('../../build/wasm/posnorm-scalar.wasm', import.meta.url);
 }
 
+/**
+ * Where a wasm given as a string or URL is: a URL as it is; a string
+ * against the page in a browser, as fetch() would take it; elsewhere (Node,
+ * Deno, Bun) a string with a scheme (file:, https:, data:) as that URL and
+ * any other string as a file path, relative to the working directory as
+ * fs takes it (it was relative to this file before 0.3.0).
+ */
+async function wasmUrl(source) {
+  if (source instanceof URL) return source;
+  const s = String(source);
+  if (typeof location === 'object') return new URL(s, location.href);
+  // a scheme of two letters or more: C:\x.wasm is a path
+  if (/^[a-z][a-z0-9+.-]+:/i.test(s)) return new URL(s);
+  // kept out of bundlers' static analysis, as readFileUrl's import
+  const urlName = 'node:url';
+  const { pathToFileURL } = await import(/* @vite-ignore */ urlName);
+  return pathToFileURL(s);
+}
+
 async function readFileUrl(url) {
   // Kept out of bundlers' static analysis: only reached in Node for file: URLs.
   const fsName = 'node:fs/promises';
@@ -41,7 +60,7 @@ export async function compileWasm(source) {
     return compileBytes(() => WebAssembly.compile(bytes), 'its bytes');
   }
   if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(String(source), typeof location === 'object' ? location.href : import.meta.url);
+    const url = await wasmUrl(source);
     // a file or address that cannot be read is an Error (not a TypeError:
     // the argument may be right and the file or network wrong) naming wasm
     // and the URL, with the I/O error as its cause (its code: ENOENT, …)
