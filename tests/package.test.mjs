@@ -185,6 +185,11 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     import { PosnormHeatmap, configure, type EmbedCode } from 'posnorm/figures/heatmap';
     configure({ simd: 'auto' });
     const pn = await init({ simd: false });
+    // with the dom lib, the module and memory are the lib's own types, and the lib's Module and URL are wasm sources
+    const wasmModule: WebAssembly.Module = pn.module;
+    const wasmMemory: WebAssembly.Memory = pn.memory;
+    const fromModule = await init({ wasm: new WebAssembly.Module(new Uint8Array(8)), simd: false });
+    const fromUrl = await init({ wasm: new URL('https://example.org/posnorm-scalar.wasm'), simd: false });
     const pe: Float32Array = pn.positionalEncoding({ seqLen: 4, dModel: 8, layout: 'concat' });
     const buf: PnBuffer<'f32'> = pn.alloc(32);
     const same: PnBuffer<'f32'> = pn.positionalEncoding({ seqLen: 4, dModel: 8, out: buf });
@@ -252,7 +257,8 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
     // @ts-expect-error
     const early: number = typed.readout.wavelength;
     console.log(n, typed.readout?.wavelength, code.element, code.iframe, code.markdown, code.html, code.hugo, code.jekyll, opened,
-      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, shownText, made, madeBuffer, isBuffer, same2, long, plainRms, byIds, either, pixelsEither);
+      pictures, blob, response, rotated, freqs, plain, notBuffer, notPixels, early, shownText, made, madeBuffer, isBuffer, same2, long, plainRms, byIds, either, pixelsEither,
+      wasmModule, wasmMemory, fromModule, fromUrl);
   `;
   await writeFile(join(dir, 'consumer.ts'), good);
   let r = run(bin('tsc'), ['-p', dir], dir);
@@ -264,6 +270,36 @@ test('a TypeScript consumer type-checks, and a wrong call does not', async () =>
   r = run(bin('tsc'), ['-p', dir], dir);
   assert.notEqual(r.code, 0, 'a string seqLen is a type error');
   assert.match(r.out, /consumer\.ts\(3,25\): error TS2322/, 'the error is at seqLen');
+  // a Node project without the dom lib: the main entry's types need none of it (the figures' do), with
+  // @types/node (which has URL but no WebAssembly) and without any types at all, and they do not fall to any
+  const nodom = `
+    import { init, type WasmModule } from 'posnorm';
+    const pn = await init({ simd: false });
+    const again = await init({ wasm: pn.module, simd: false });
+    const mod: WasmModule = again.module;
+    const bytes: number = pn.memory.buffer.byteLength;
+    const pe: Float32Array = pn.positionalEncoding({ seqLen: 4, dModel: 8 });
+    // @ts-expect-error the module is not a number (the types did not fall to any)
+    const notNumber: number = pn.module;
+    // @ts-expect-error nor is the memory a string
+    const notString: string = pn.memory;
+    export { mod, bytes, pe, notNumber, notString };
+  `;
+  await writeFile(join(dir, 'consumer.ts'), nodom);
+  await mkdir(join(dir, 'node_modules', '@types'), { recursive: true });
+  execFileSync('cp', ['-r', join(root, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node')]);
+  execFileSync('cp', ['-r', join(root, 'node_modules', 'undici-types'), join(dir, 'node_modules', 'undici-types')]); // @types/node's one dependency
+  for (const types of [[], ['node']]) {
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022'], skipLibCheck: false, types },
+      include: ['consumer.ts'],
+    }));
+    r = run(bin('tsc'), ['-p', dir], dir);
+    assert.equal(r.code, 0, `lib es2022 without dom, types ${JSON.stringify(types)}: ${r.out}`);
+  }
+  await writeFile(join(dir, 'consumer.ts'), `${nodom}\nconst url = new URL('file:///x.wasm');\nawait init({ wasm: url, simd: false });\n`);
+  r = run(bin('tsc'), ['-p', dir], dir);
+  assert.equal(r.code, 0, `a URL from @types/node is a wasm source: ${r.out}`);
 });
 
 test('publint and arethetypeswrong report no problems', () => {

@@ -6,7 +6,23 @@ export declare const MAX_ELEMENTS: number;
 /** Whether this engine validates WebAssembly SIMD128. */
 export declare function simdSupported(): boolean;
 
-export type WasmSource = URL | string | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+/*
+ * The host's URL, WebAssembly.Module and WebAssembly.Memory types where its
+ * lib declares them (TypeScript's dom or webworker lib, @types/node for
+ * URL), and the little posnorm needs of them where it does not: the main
+ * entry's types need no dom lib (a Node project with lib es2022 checks).
+ */
+type HostGlobal = typeof globalThis;
+type HostUrl = HostGlobal extends { URL: abstract new (...args: any[]) => infer U } ? U : { readonly href: string };
+type HostWasm = HostGlobal extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M; Memory: abstract new (...args: any[]) => infer Mem } }
+  ? { module: M; memory: Mem }
+  : { module: object; memory: { readonly buffer: ArrayBuffer; grow(delta: number): number } };
+/** A compiled WebAssembly.Module (the host's type where its lib has one). */
+export type WasmModule = HostWasm['module'];
+/** A WebAssembly.Memory (the host's type where its lib has one). */
+export type WasmMemory = HostWasm['memory'];
+
+export type WasmSource = HostUrl | string | ArrayBuffer | ArrayBufferView | WasmModule;
 
 /** Options of transformerBlock. */
 export interface TransformerBlockOptions {
@@ -401,8 +417,8 @@ export declare class Posnorm {
   readonly simd: boolean;
   readonly version: string;
   /** The compiled module this instance runs: pass it as `init({ wasm: module })` (e.g. in a Worker, to which a WebAssembly.Module can be posted) for another instance without fetching or compiling again. */
-  readonly module: WebAssembly.Module;
-  readonly memory: WebAssembly.Memory;
+  readonly module: WasmModule;
+  readonly memory: WasmMemory;
   /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
   heapStats(): { allocations: number; bytes: number; memoryBytes: number };
   /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers; a PnBuffer's `ptr` is not malloc's pointer: free it with `buf.free()`, never `raw.free` */
