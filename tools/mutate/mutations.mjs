@@ -634,6 +634,17 @@ export const MUTATIONS = [
     file: 'src/js/posnorm.d.ts', find: "export type F32Array = ReturnType<Float32Array['slice']>;", replace: 'export type F32Array = Float32Array;',
     tests: ['package::TypeScript consumer'],
   },
+  // ---- the PE error line reads out what is drawn ---------------------------------------------
+  {
+    id: 'waveform-error-dims', what: "waveform: the error line of the reference pair only, not of the selected pair it draws",
+    file: 'web/figures/waveform.js', find: 'dims: [...new Set([0, 1, 2 * this.i, 2 * this.i + 1])] });', replace: 'dims: [0, 1] });',
+    tests: ['precision::every PE figure reads out'],
+  },
+  {
+    id: 'pe-error-dims-ignored', what: 'PE error steps: every column measured when only some (dims) are drawn',
+    file: 'web/figures/draw/pe-error.js', find: 'const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);', replace: 'const cols = Array.from({ length: dModel }, (_, c) => c);',
+    tests: ['background::independent references'],
+  },
   // ---- the order of error codes -------------------------------------------------------------
   {
     // only the native sentinel cases see it (the JS wrapper checks rotaryDim first)
