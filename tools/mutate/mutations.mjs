@@ -645,6 +645,12 @@ export const MUTATIONS = [
     file: 'web/figures/draw/pe-error.js', find: 'const cols = dims ?? Array.from({ length: dModel }, (_, c) => c);', replace: 'const cols = Array.from({ length: dModel }, (_, c) => c);',
     tests: ['background::independent references'],
   },
+  // ---- where init looks for the wasm ------------------------------------------------------------
+  {
+    id: 'js-wasm-path-package-relative', what: "init in Node: a wasm path string resolved against posnorm's own folder, not the working directory",
+    file: 'src/js/loader.js', find: '  return pathToFileURL(s);', replace: '  return pathToFileURL, new URL(s, import.meta.url);',
+    tests: ['api::init in Node'],
+  },
   // ---- the order of error codes -------------------------------------------------------------
   {
     // only the native sentinel cases see it (the JS wrapper checks rotaryDim first)
