@@ -109,9 +109,36 @@ test('init in Node: a wasm path string is a file path, relative to the working d
     // a missing one names the file it looked for: in the working directory, its name escaped as a URL
     const want = `file://${encodeURI(dir).replace(/#/g, '%23')}/nope.wasm`;
     await assert.rejects(init({ wasm: './nope.wasm' }), (e) => e.constructor === Error && e.message === `posnorm.init: could not load wasm from ${want} (ENOENT)`);
+    // one letter and a colon is a (Windows) drive, a path here, not a URL scheme; two letters or more are a scheme
+    const drive = `file://${encodeURI(dir).replace(/#/g, '%23')}/C:%5Cx.wasm`;
+    await assert.rejects(init({ wasm: 'C:\\x.wasm' }), (e) => e.constructor === Error && e.message === `posnorm.init: could not load wasm from ${drive} (ENOENT)`);
+    await assert.rejects(init({ wasm: 'data:application/wasm;base64,' }), (e) => e instanceof TypeError && /wasm is not a WebAssembly module/.test(e.message), 'a data: URL is fetched as one');
   } finally {
     process.chdir(here);
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('init where there is a page (location): a wasm string is an address relative to the page', async () => {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(new URL('../build/wasm/posnorm-scalar.wasm', import.meta.url));
+  const seen = [];
+  const server = createServer((req, res) => {
+    seen.push(req.url);
+    if (req.url === '/sub/x.wasm') res.end(bytes);
+    else { res.statusCode = 404; res.end(); }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const page = `http://127.0.0.1:${server.address().port}/sub/page.html`;
+  globalThis.location = new URL(page);
+  try {
+    const pn = await init({ simd: false, wasm: 'x.wasm' });
+    assert.deepEqual([...pn.positionalEncoding({ seqLen: 1, dModel: 2 })], [0, 1]);
+    assert.deepEqual(seen, ['/sub/x.wasm'], 'fetched next to the page');
+  } finally {
+    delete globalThis.location;
+    await new Promise((r) => server.close(r));
   }
 });
 

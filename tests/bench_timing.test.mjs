@@ -35,8 +35,10 @@ test('timeAll calls a synchronous function back to back, an async one awaited ca
   assert.ok(sync > 4, `calibrated to several calls a round (${sync} calls)`);
   assert.ok(backToBack > sync / 2, `most calls ran straight after the one before (${backToBack} of ${sync})`);
   // an async function: each call is awaited before the next starts
-  let running = 0, overlap = false;
-  await timeAll({ a: async () => { running++; if (running > 1) overlap = true; await new Promise((r) => setTimeout(r, 0)); running--; } }, { minMs: 4, rounds: 2 });
+  // (microtask waits: short enough that a round takes many calls)
+  let running = 0, overlap = false, calls = 0;
+  await timeAll({ a: async () => { calls++; running++; if (running > 1) overlap = true; await Promise.resolve(); await Promise.resolve(); running--; } }, { minMs: 4, rounds: 2 });
+  assert.ok(calls > 2 + 2 * 4, `several calls a round (${calls})`);
   assert.equal(overlap, false, 'async calls never overlap');
   assert.ok(t.s > 0.1, `${t.s}`);
 });

@@ -7,22 +7,23 @@ export declare const MAX_ELEMENTS: number;
 export declare function simdSupported(): boolean;
 
 /*
- * The host's URL, WebAssembly.Module and WebAssembly.Memory types where its
- * lib declares them (TypeScript's dom or webworker lib, @types/node for
- * URL), and the little posnorm needs of them where it does not: the main
- * entry's types need no dom lib (a Node project with lib es2022 checks).
+ * The host's WebAssembly.Module and WebAssembly.Memory types where its lib
+ * declares them (TypeScript's dom or webworker lib), and the little posnorm
+ * needs of them where it does not: the main entry's types need no dom lib
+ * (a Node project with lib es2022 checks). Note that lib.dom's
+ * WebAssembly.Module is an empty interface, which every object fits: with
+ * the dom lib `wasm` takes any object as far as TypeScript can tell.
  */
-type HostGlobal = typeof globalThis;
-type HostUrl = HostGlobal extends { URL: abstract new (...args: any[]) => infer U } ? U : { readonly href: string };
-type HostWasm = HostGlobal extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M; Memory: abstract new (...args: any[]) => infer Mem } }
+type HostWasm = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M; Memory: abstract new (...args: any[]) => infer Mem } }
   ? { module: M; memory: Mem }
-  : { module: object; memory: { readonly buffer: ArrayBuffer; grow(delta: number): number } };
+  : { module: { readonly [Symbol.toStringTag]: 'WebAssembly.Module' }; memory: { readonly buffer: ArrayBuffer; grow(delta: number): number } };
 /** A compiled WebAssembly.Module (the host's type where its lib has one). */
 export type WasmModule = HostWasm['module'];
 /** A WebAssembly.Memory (the host's type where its lib has one). */
 export type WasmMemory = HostWasm['memory'];
 
-export type WasmSource = HostUrl | string | ArrayBuffer | ArrayBufferView | WasmModule;
+/** A URL (any object with an href, as URL under any lib), a string, the bytes, or a compiled module. */
+export type WasmSource = { readonly href: string } | string | ArrayBuffer | ArrayBufferView | WasmModule;
 
 /** Options of transformerBlock. */
 export interface TransformerBlockOptions {
