@@ -155,10 +155,8 @@ export const END_MARK = 'pn-bench-end';
 export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
   const input = await page.evaluateHandle(({ tag, prop }) => document.querySelector(tag).shadowRoot.querySelector(`form [name="${prop}"]`), { tag, prop });
   const values = await page.evaluate(dragValues, { input, inputs });
-  await input.dispose();
-  return page.evaluate(async ({ tag, prop, values, gap, name, inputMark, endMark }) => {
-    const el = document.querySelector(tag);
-    const input = el.shadowRoot.querySelector(`form [name="${prop}"]`);
+  const result = await page.evaluate(async ({ input, values, gap, name, inputMark, endMark }) => {
+    const el = input.getRootNode().host;
     const longTasks = [], slices = [];
     const lt = new PerformanceObserver((l) => longTasks.push(...l.getEntries().map((e) => e.duration)));
     lt.observe({ type: 'longtask' });
@@ -191,7 +189,9 @@ export async function drag(page, tag, prop, inputs, gap = GAP_MS) {
     lt.disconnect();
     // renderTimes keeps the last 200
     return { values, latencies, longTasks, renders: el.renderTimes.slice(-values.length) };
-  }, { tag, prop, values, gap, name: SLICE_MEASURE, inputMark: INPUT_MARK, endMark: END_MARK });
+  }, { input, values, gap, name: SLICE_MEASURE, inputMark: INPUT_MARK, endMark: END_MARK });
+  await input.dispose();
+  return result;
 }
 
 /**
