@@ -175,13 +175,16 @@ test('two depth figures on one page keep their own weights in the one Worker; go
       }
       return post.call(this, m, t);
     };
+    // A's request goes out once its key has settled: after settleMs when
+    // its last call took longer than a slice (a slower machine), at once
+    // otherwise; the figure goes to B only when it is on its way (a fixed
+    // number of frames was shorter than the settle time on a slower machine)
     a.layers = 95;
-    await frame();
+    const held = await until(() => release !== null);
     a.layers = 94;
     await frame();
     a.layers = 95;
     await frame();
-    const held = Boolean(release);
     release?.();
     await until(() => a.result?.gradNorms && a.layers === 95);
     await new Promise((res) => setTimeout(res, 500));
