@@ -230,6 +230,9 @@ test('depth: gradients that fail to compute say so in their panel and fire posno
   await page.waitForFunction(() => window.__errors.length > 0, null, { timeout: 20000 });
   // what follows the failure: one repaint, not one per frame
   const renders = await page.evaluate(() => document.querySelector('posnorm-depth').renderTimes.length);
+  // the failure's repaint (waited for, however slow the frame), then 400 ms
+  // in which no other render may come
+  await page.waitForFunction(() => window.__drawn.includes('could not compute the gradients'), null, { timeout: 20000 });
   await page.waitForTimeout(400);
   const state = await page.evaluate(() => ({
     errors: window.__errors,

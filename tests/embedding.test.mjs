@@ -124,6 +124,10 @@ test('figure.html works in <iframe sandbox="allow-scripts"> and reports its cont
   const f = () => page.frames().find((x) => x.url().includes('figure.html'));
   await page.waitForFunction(() => window.heights.length > 0, null, { timeout: 15000 });
   await f().waitForFunction(() => document.querySelector('posnorm-heatmap')?.renderTimes?.length > 0, null, { timeout: 15000 });
+  // the error line's numbers come after the first frame, in background
+  // slices, and change the height ("computing…" is shorter); the widths
+  // below leave the sizes alone, so it is not computed again
+  await f().waitForFunction(() => document.querySelector('posnorm-heatmap').peErrors, null, { timeout: 15000 });
   const state = await f().evaluate(() => {
     const el = document.querySelector('posnorm-heatmap');
     return { origin: self.origin, d: el.dModel, s: el.seqLen, painted: el.readout.value !== undefined, bottom: Math.ceil(document.body.getBoundingClientRect().height) };

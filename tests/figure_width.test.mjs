@@ -218,7 +218,9 @@ test('a figure whose box grows taller alone (a readout wrapping to more lines) i
       }, tag);
       const frames = (n) => page.evaluate((k) => new Promise((r) => { const step = () => (k-- > 0 ? requestAnimationFrame(step) : r()); step(); }), n);
       // quiet first: depth's gradients come from a background task and
-      // repaint it once they arrive
+      // repaint it once they arrive (waited for: a Worker that starts late
+      // lands them after two equal counts 300 ms apart)
+      if (fig === 'depth') await page.waitForFunction((t) => document.querySelector(t).result?.gradNorms, tag, { timeout: 30000 });
       for (let i = 0, last = -1; i < 50; i++) {
         const { renders } = await state();
         if (renders === last) break;
