@@ -421,3 +421,19 @@ test('an option name a call does not know is a TypeError that names it', async (
   await assert.rejects(init({ simd: true, wasmUrl: 'x' }), { name: 'TypeError', message: /posnorm\.init: unknown option "wasmUrl"/ });
   assert.equal(pn.layerNorm(x, { cols: 8 }).y.length, 8, 'still usable');
 });
+
+test('an unknown option on the options\' prototype chain (a class\'s getter, Object.create\'s defaults) is a TypeError too; options a class instance holds are read', async () => {
+  const pn = await init();
+  const x = new Float32Array([1, 2, 3, 4]);
+  const gamma = new Float32Array(4).fill(2);
+  class Typo { cols = 4; get gama() { return gamma; } }
+  assert.throws(() => pn.layerNorm(x, new Typo()), { name: 'TypeError', message: /^posnorm\.layerNorm: unknown option "gama"; the options are / });
+  assert.throws(() => pn.layerNorm(x, Object.create({ gama: gamma }, { cols: { value: 4, enumerable: true } })), { name: 'TypeError', message: /unknown option "gama"/ });
+  assert.throws(() => pn.layerNorm(x, Object.defineProperty(Object.create({ cols: 4 }), 'gama', { value: gamma })), { name: 'TypeError', message: /unknown option "gama"/ });
+  // spelt right, through a class and through Object.create: γ = 2 is used
+  class Options { cols = 4; get gamma() { return gamma; } }
+  const want = (k) => (2 * (k + 1 - 2.5)) / Math.sqrt(1.25 + 1e-5);
+  for (const o of [new Options(), Object.create({ cols: 4, gamma }), Object.assign(Object.create(null), { cols: 4, gamma })]) {
+    Array.from(pn.layerNorm(x, o).y).forEach((v, k) => assert.ok(Math.abs(v - want(k)) <= 2e-6, `y[${k}] ${v}`));
+  }
+});

@@ -210,3 +210,77 @@ for (const { name, pn } of all) {
     out.forEach((v, k) => assert.ok(Math.abs(v - 2 * (k + 1 - 2.5) / Math.sqrt(1.25 + 1e-5)) <= 2e-6, `out[${k}] ${v}`));
   });
 }
+
+for (const { name, pn } of all) {
+  test(`${name}: a typed array given another type's prototype is a TypeError wherever the call takes one, nothing is written, and the module stays usable`, () => {
+    const before = pn.heapStats();
+    /** a Uint8Array of n bytes that says it is a `Type` of n values */
+    const relabelled = (n, Type, buffer, offset = 0) => Object.setPrototypeOf(buffer ? new Uint8Array(buffer, offset, n) : new Uint8Array(n), Type.prototype);
+    const a = pn.alloc(16), b = pn.alloc(16);
+    b.set(new Float32Array(16).fill(7));
+    // out: 64 bytes inside a, labelled as 64 floats (256 bytes: b and past it)
+    const out = relabelled(64, Float32Array, pn.memory.buffer, a.ptr);
+    assert.throws(() => pn.positionalEncoding({ seqLen: 4, dModel: 16, out }),
+      (e) => e instanceof TypeError && e.message.startsWith('posnorm.positionalEncoding: out must be a typed array as the engine makes it') && e.message.includes('prototype was changed'));
+    assert.ok(b.array.every((y) => y === 7), 'b untouched');
+    const x = relabelled(16, Float32Array);
+    for (const [what, call] of [
+      ['x', () => pn.layerNorm(x, { cols: 4 })],
+      ['gamma', () => pn.layerNorm(new Float32Array(4), { cols: 4, gamma: relabelled(4, Float32Array) })],
+      ['runningMean', () => pn.batchNorm(new Float32Array(8), { cols: 4, training: false, runningMean: relabelled(4, Float32Array), runningVar: new Float32Array(4).fill(1) })],
+      ['positionIds', () => pn.rope(new Float32Array(32), { seqLen: 4, heads: 1, headDim: 8, positionIds: relabelled(4, Int32Array) })],
+    ]) {
+      assert.throws(call, (e) => e instanceof TypeError && e.message.includes(`: ${what} must be a typed array as the engine makes it`), what);
+    }
+    // its description says what it is (it said "a Float32Array of length 16")
+    assert.throws(() => pn.layerNorm(relabelled(16, Float64Array), { cols: 4 }), (e) => e instanceof TypeError && e.message.endsWith('got a Uint8Array whose prototype was changed'));
+    // BigInt64Array underneath: the engine's "Cannot mix BigInt" named nothing
+    const big = Object.setPrototypeOf(new BigInt64Array(4), Float32Array.prototype);
+    assert.throws(() => pn.layerNorm(big, { cols: 4 }), (e) => e instanceof TypeError && e.message.startsWith('posnorm.layerNorm: x must be a typed array as the engine makes it'));
+    a.free(); b.free();
+    // still usable: LayerNorm of 1, 2, 3, 4 is (x − 2.5)/sqrt(1.25 + 1e-5)
+    const y = pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4 }).y;
+    y.forEach((v, k) => assert.ok(Math.abs(v - (k + 1 - 2.5) / Math.sqrt(1.25 + 1e-5)) <= 1e-6, `y[${k}] ${v}`));
+    assert.equal(pn.heapStats().allocations, before.allocations);
+  });
+
+  test(`${name}: BatchNorm in inference copies runningMean without calling an iterator of the caller's, so nothing can free or move a buffer after the checks`, () => {
+    const before = pn.heapStats();
+    const x = Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const a = pn.alloc(8);
+    const out = a.array.subarray(0, 8);
+    const runningMean = Float32Array.of(1, 2, 3, 4), runningVar = Float32Array.of(1, 4, 9, 16);
+    let called = 0, victim = null;
+    runningMean[Symbol.iterator] = function* () {
+      called++;
+      a.free();
+      victim = pn.alloc(8);
+      victim.set(new Float32Array(8).fill(-1));
+      yield 42;
+    };
+    const r = pn.batchNorm(x, { cols: 4, training: false, runningMean, runningVar, eps: 0, out });
+    assert.equal(called, 0, 'the iterator was not called');
+    assert.equal(victim, null);
+    // y = (x − mean)/sqrt(var) per column, worked in float64
+    const want = Array.from(x, (v, k) => (v - runningMean[k % 4]) / Math.sqrt(runningVar[k % 4]));
+    Array.from(r.y).forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 1e-6, `y[${k}] ${v}, want ${want[k]}`));
+    assert.deepEqual(Array.from(r.mean), [1, 2, 3, 4]);
+    assert.deepEqual(Array.from(r.var), [1, 4, 9, 16]);
+    a.free();
+    assert.equal(pn.heapStats().allocations, before.allocations);
+  });
+
+  test(`${name}: a revoked Proxy as an array or as options is a TypeError naming the argument`, () => {
+    const revoked = () => { const p = Proxy.revocable(new Float32Array(4), {}); p.revoke(); return p.proxy; };
+    const x = new Float32Array([1, 2, 3, 4]);
+    for (const [what, call] of [
+      ['x', () => pn.layerNorm(revoked(), { cols: 4 })],
+      ['gamma', () => pn.layerNorm(x, { cols: 4, gamma: revoked() })],
+      ['out', () => pn.layerNorm(x, { cols: 4, out: revoked() })],
+      ['positionIds', () => pn.rope(new Float32Array(8), { seqLen: 1, heads: 1, headDim: 8, positionIds: revoked() })],
+      ['options', () => pn.layerNorm(x, revoked())],
+    ]) {
+      assert.throws(call, (e) => e instanceof TypeError && e.message.includes(`: ${what} must be`) && e.message.includes('got a revoked Proxy'), what);
+    }
+  });
+}

@@ -146,7 +146,7 @@ for (const simd of [true, false]) {
     // a typed array is copied by its own length, whatever its length property says
     const longer = Object.defineProperty(Float32Array.of(7, 8), 'length', { value: 4 });
     assert.deepEqual(Array.from(buf.set(longer, 2).array), [1, 2, 7, 8]);
-    assert.throws(() => buf.set([1], 1n), named('PnBuffer.set', RangeError, ['offset must be an integer in [0, 3] for a source of 1 values in a buffer of 4, got the BigInt 1n']));
+    assert.throws(() => buf.set([1], 1n), named('PnBuffer.set', TypeError, ['offset must be an integer in [0, 3] for a source of 1 values in a buffer of 4, got the BigInt 1n']));
     assert.throws(() => buf.subarray(Symbol('b')), named('PnBuffer.subarray', TypeError, ['begin must be a number, got Symbol(b)']));
     assert.throws(() => buf.subarray(0, Symbol('e')), named('PnBuffer.subarray', TypeError, ['end must be a number, got Symbol(e)']));
     buf.free();
@@ -167,8 +167,11 @@ for (const simd of [true, false]) {
     assert.throws(() => b.set(c), { name: 'TypeError', message: 'posnorm.PnBuffer.set: source is a PnBuffer that was freed' });
     assert.deepEqual(Array.from(b.array), [-1.5, 0.25, -1.5, 0.25, 2, 3], 'nothing written');
     assert.throws(() => b.set(a, 3), { name: 'RangeError', message: /offset must be an integer in \[0, 2\] for a source of 4 values/ });
-    // a string offset is shown as one (got 1 read as an allowed value)
-    assert.throws(() => b.set(a, '1'), { name: 'RangeError', message: 'posnorm.PnBuffer.set: offset must be an integer in [0, 2] for a source of 4 values in a buffer of 6, got "1"' });
+    // a string offset is shown as one (got 1 read as an allowed value), and
+    // is a wrong type: a TypeError, as api.md says of every wrong type
+    assert.throws(() => b.set(a, '1'), { name: 'TypeError', message: 'posnorm.PnBuffer.set: offset must be an integer in [0, 2] for a source of 4 values in a buffer of 6, got "1"' });
+    assert.throws(() => b.set(a, 1n), { name: 'TypeError', message: /got the BigInt 1n$/ });
+    assert.throws(() => b.set(a, 1.5), { name: 'RangeError' });
     a.free(); b.free();
   });
 

@@ -362,7 +362,8 @@ export class PnBuffer {
       throw new RangeError(`posnorm.PnBuffer.set: source.length must be an integer in [0, ${this.#length}] (the buffer's length), got ${n}`);
     }
     if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - n) {
-      throw new RangeError(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : typeof offset === 'string' ? JSON.stringify(offset) : String(offset)}`);
+      // a number out of range is a RangeError, anything else a TypeError
+      throw new (typeof offset === 'number' ? RangeError : TypeError)(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : typeof offset === 'string' ? JSON.stringify(offset) : String(offset)}`);
     }
     // an array's values are read first (n of them: its length is read once),
     // since reading one may run a getter that grows the memory, and a view

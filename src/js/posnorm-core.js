@@ -114,8 +114,8 @@ function finiteF32(fn, name, value, length) {
 function outArg(fn, out, length, type = 'f32', name = 'out') {
   if (out === undefined || out === null) return undefined;
   const Type = BUFFER_TYPES[type];
-  const ok = out instanceof Type || (isPnBuffer(out) && out.type === type);
-  if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer`);
+  const ok = (!v.isRevokedProxy(out) && out instanceof Type) || (isPnBuffer(out) && out.type === type);
+  if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer, got ${v.describe(out)}`);
   v.live(fn, name, out);
   if (out.length !== length) throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${out.length}`);
   return out;
@@ -598,7 +598,10 @@ export class Posnorm {
     if (!training) {
       // inference returns the running statistics it used: copied now, while
       // every view is attached (the call's allocations may grow the memory)
-      const copy = (a) => Float32Array.from(isPnBuffer(a) ? a.array : a);
+      // (new Float32Array of a typed array copies its elements: from()
+      // called an own Symbol.iterator, the caller's code, after the checks;
+      // one that freed a buffer had the kernel write where it no longer was)
+      const copy = (a) => new Float32Array(isPnBuffer(a) ? a.array : a);
       const mean = copy(runningMean), variance = copy(runningVar);
       return framed(this.#heap, fn, (f) => {
         const px = f.input(x, 'x');
@@ -686,8 +689,8 @@ export class Posnorm {
     let top;
     if (o.positionIds !== undefined && o.positionIds !== null) {
       const p = o.positionIds;
-      if (!(p instanceof Int32Array || Array.isArray(p) || (isPnBuffer(p) && p.type === 'i32'))) {
-        throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer`);
+      if (v.isRevokedProxy(p) || !(p instanceof Int32Array || Array.isArray(p) || (isPnBuffer(p) && p.type === 'i32'))) {
+        throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer, got ${v.describe(p)}`);
       }
       v.live(fn, 'positionIds', p);
       if (p.length !== tokens) throw new RangeError(`posnorm.${fn}: positionIds.length must be batch × seqLen = ${tokens}, got ${p.length}`);

@@ -4,6 +4,35 @@ import { BUILT_IN, isDetached, isPnBuffer, noteOffset, typedArrayTag } from './m
 /** This realm's %TypedArray%: every typed array made here inherits from it. */
 const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array);
 
+/** Object.getPrototypeOf, or undefined where it throws (a revoked Proxy). */
+function protoOf(v) {
+  try {
+    return Object.getPrototypeOf(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether v is an object whose prototype cannot be read: a revoked Proxy
+ * (every operation on it throws), or a Proxy whose trap throws. Checked
+ * first where a check would ask (instanceof, Array.isArray): the engine's
+ * own error named no argument.
+ */
+export function isRevokedProxy(v) {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && protoOf(v) === undefined;
+}
+
+/** This realm's typed array types, by their prototypes. */
+const TYPED_BY_PROTO = new Map(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
+  'Float16Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'].filter((n) => typeof globalThis[n] === 'function').map((n) => [globalThis[n].prototype, n]));
+
+/** Whether typed array v has one built-in type's prototype and is made as another (Object.setPrototypeOf). */
+function relabelled(v) {
+  const said = TYPED_BY_PROTO.get(protoOf(v));
+  return said !== undefined && said !== typedArrayTag(v);
+}
+
 /** The largest finite float32, 3.4028234663852886e38. */
 export const F32_MAX = 3.4028234663852886e38;
 
@@ -20,7 +49,8 @@ export const MAX_ELEMENTS = 2 ** 28;
  * one that says isPnBuffer but is no buffer alloc() made as posing.
  */
 export const describe = (v) =>
-  typeof v === 'string' ? JSON.stringify(v)
+  isRevokedProxy(v) ? 'a revoked Proxy (or one whose getPrototypeOf throws)'
+  : typeof v === 'string' ? JSON.stringify(v)
   : typeof v === 'bigint' ? `the BigInt ${v}n`
   : v === null ? 'null'
   : Array.isArray(v) ? `an array of length ${v.length}`
@@ -30,6 +60,7 @@ export const describe = (v) =>
   // said nothing)
   : ArrayBuffer.isView(v) && typedArrayTag(v) === undefined ? 'a DataView of another realm'
   : ArrayBuffer.isView(v) && !(v instanceof TYPED_ARRAY) ? `a ${typedArrayTag(v)} of another realm (an iframe's or a vm context's; copy it into one of this realm's first, e.g. with ${typedArrayTag(v)}.from)`
+  : ArrayBuffer.isView(v) && relabelled(v) ? `a ${typedArrayTag(v)} whose prototype was changed`
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
   : isPnBuffer(v) ? `a posnorm ${v.type} buffer`
   : typeof v === 'object' && v.isPnBuffer === true ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
@@ -82,15 +113,27 @@ export function bool(fn, name, v) {
  */
 export function options(fn, v, allowed, name = 'options') {
   if (v === undefined) return {};
-  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || Array.isArray(v)) {
+  if (v === null || typeof v !== 'object' || isRevokedProxy(v) || ArrayBuffer.isView(v) || Array.isArray(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
   }
-  // for-in over the own keys: Object.keys made an array at every call
-  for (const key in v) {
-    if (Object.hasOwn(v, key) && !allowed.includes(key)) {
-      throw new TypeError(name === 'options'
-        ? `posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`
-        : `posnorm.${fn}: unknown option ${JSON.stringify(key)} in ${name}; its options are ${allowed.join(', ')}`);
+  const unknown = (key) => new TypeError(name === 'options'
+    ? `posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`
+    : `posnorm.${fn}: unknown option ${JSON.stringify(key)} in ${name}; its options are ${allowed.join(', ')}`);
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null) {
+    // an object literal, the usual case: for-in over its own keys
+    // (Object.keys made an array at every call)
+    for (const key in v) if (Object.hasOwn(v, key) && !allowed.includes(key)) throw unknown(key);
+  } else {
+    // an instance of a class, or Object.create(defaults): every option is
+    // read through the prototype chain below, so a name on the chain (a
+    // getter `gama` on the class, `gama` in the defaults) is checked too,
+    // up to Object.prototype (whose own names are the language's); a
+    // class's constructor is not an option
+    for (let o = v; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+      for (const key of Object.getOwnPropertyNames(o)) {
+        if (!allowed.includes(key) && !(key === 'constructor' && o !== v)) throw unknown(key);
+      }
     }
   }
   // A snapshot, each option read once and here: a getter or a Proxy could
@@ -111,7 +154,7 @@ export function options(fn, v, allowed, name = 'options') {
  * it holds exactly that many values.
  */
 export function f32(fn, name, v, length) {
-  const ok = v instanceof Float32Array || (isPnBuffer(v) && v.type === 'f32');
+  const ok = (!isRevokedProxy(v) && v instanceof Float32Array) || (isPnBuffer(v) && v.type === 'f32');
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a Float32Array or a posnorm f32 buffer, got ${describe(v)}`);
   live(fn, name, v);
   if (v.length < 1 || v.length > MAX_ELEMENTS) {
@@ -131,7 +174,7 @@ export function live(fn, name, v) {
   if (isPnBuffer(v)) {
     if (v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
   } else if (!Array.isArray(v) && !plainView(v)) {
-    throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);
+    throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, one whose prototype was changed, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);
   }
   if (isDetached(v)) {
     // its buffer was transferred (postMessage, ArrayBuffer.prototype.transfer)
@@ -169,7 +212,12 @@ const SHADOWED = ['length', 'byteLength', 'byteOffset', 'buffer', 'constructor',
  * kernel read or wrote (a RuntimeError that left the module unusable).
  */
 function plainView(v) {
-  if (!ArrayBuffer.isView(v) || !BUILT_IN.has(Object.getPrototypeOf(v))) return false;
+  if (!ArrayBuffer.isView(v)) return false;
+  // its prototype is a built-in type's, and the type it is made as: a
+  // Uint8Array given Float32Array.prototype says length n and holds n
+  // bytes (the call copied n bytes and wrote 4n: a RuntimeError)
+  const Type = BUILT_IN.get(Object.getPrototypeOf(v));
+  if (Type === undefined || typedArrayTag(v) !== Type.name) return false;
   for (const key of SHADOWED) if (Object.hasOwn(v, key)) return false;
   return true;
 }
