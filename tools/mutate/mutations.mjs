@@ -420,6 +420,21 @@ export const MUTATIONS = [
     tests: ['buffers::a view kept from a freed buffer', 'norm_stats_out::a wrong meanOut'],
   },
   {
+    id: 'js-relabelled-array', what: 'JS: a typed array is taken by its prototype alone (a Uint8Array relabelled as a Float32Array passes)',
+    file: 'src/js/validate.js', find: 'if (Type === undefined || typedArrayTag(v) !== Type.name) return false;', replace: 'if (Type === undefined) return false;',
+    tests: ['arguments_during_call::another type\'s prototype'],
+  },
+  {
+    id: 'js-batchnorm-iterator', what: 'JS: batchNorm copies its running statistics with Float32Array.from (an own iterator runs after the checks)',
+    file: 'src/js/posnorm-core.js', find: 'const copy = (a) => new Float32Array(isPnBuffer(a) ? a.array : a);', replace: 'const copy = (a) => Float32Array.from(isPnBuffer(a) ? a.array : a);',
+    tests: ['arguments_during_call::without calling an iterator'],
+  },
+  {
+    id: 'js-options-own-only', what: 'JS: names on the options\' prototype chain are not checked (a class getter gama is ignored)',
+    file: 'src/js/validate.js', find: "if (!allowed.includes(key) && !(key === 'constructor' && o !== v)) throw unknown(key);", replace: "if (o === v && !allowed.includes(key) && key !== 'constructor') throw unknown(key);",
+    tests: ['api::prototype chain'],
+  },
+  {
     id: 'js-yarn-beta-fast', what: 'JS: yarn betaFast defaults to 16 instead of 32',
     file: 'src/js/posnorm-core.js', find: 'params[2] = s.betaFast === undefined ? 32 :', replace: 'params[2] = s.betaFast === undefined ? 16 :',
     tests: SCALING,
