@@ -236,3 +236,30 @@ test('every module of the figures imports in Node without a DOM, and registers n
   assert.deepEqual(got.settings, { history: true });
   for (const m of modules) assert.ok(got.out[m] > 0, `${m} exports something`);
 });
+
+test('in Node without a DOM, a figure instance made for server rendering takes properties and moveCursor() without throwing (nothing to reflect to, no event)', () => {
+  const script = `
+    const { FIGURES } = await import('./web/figures/registry.js');
+    const out = {};
+    for (const f of FIGURES) {
+      const mod = await import('./web/figures/' + f.module);
+      const Cls = Object.values(mod).find((v) => typeof v === 'function' && v.controls);
+      const el = new Cls();
+      for (const c of Cls.controls) el[c.prop] = c.kind === 'choice' ? c.choices.at(-1) : c.max === undefined || typeof c.max === 'function' ? c.def : c.max;
+      out[f.name] = Cls.controls.map((c) => c.prop);
+      if (el.moveCursor) el.moveCursor(3, 4);
+    }
+    const { PosnormHeatmap } = await import('./web/figures/heatmap.js');
+    const h = new PosnormHeatmap();
+    h.dModel = 16;
+    h.moveCursor(3, 40);
+    h.seqLen = 2;
+    await new Promise((res) => setTimeout(res, 20));
+    console.log(JSON.stringify({ n: Object.keys(out).length, d: h.dModel, s: h.seqLen, cursor: h.cursor }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  // before: "this.getAttribute is not a function" from the batch's microtask ended the process
+  assert.equal(r.status, 0, r.stderr);
+  const got = JSON.parse(r.stdout.trim());
+  assert.equal(got.n, 13);
+  assert.deepEqual([got.d, got.s, got.cursor], [16, 2, { pos: 1, dim: 15 }]);
+});

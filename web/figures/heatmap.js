@@ -227,8 +227,12 @@ export class PosnormHeatmap extends PnFigure {
   }
 
   render() {
-    this._compute();
+    // the clamp's posnorm-cursor comes first: a listener may take the
+    // figure off the page, which frees what the drawing needs (a render
+    // forced by toCsv() then threw from drawImage)
     this._clampCursor();
+    if (!this.onPage) return;
+    this._compute();
     const t = this.t;
     const width = canvasWidth(this.canvas) || 300;
     const height = Math.round(Math.min(460, Math.max(220, width * 0.62)));

@@ -29,8 +29,15 @@ const RANGES = Symbol('ranges');
 /** HTMLElement where it exists; an empty class on a server. */
 const ElementBase = typeof HTMLElement === 'function' ? HTMLElement : class {};
 
-/** Dispatches a namespaced event that crosses shadow roots. */
+/**
+ * Dispatches a namespaced event that crosses shadow roots, while `el` is
+ * on a page: a figure off the page (removed, or never added) changes its
+ * state without events (its posnorm-change waits for the page too), and a
+ * figure that cannot run and was removed before it could say so rejects
+ * its `ready` without a posnorm-error.
+ */
 export function emit(el, type, detail) {
+  if (!el.isConnected) return;
   el.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
 }
 
@@ -188,6 +195,9 @@ export class PnElement extends ElementBase {
   }
 
   _reflect(c, value) {
+    // on a server (no DOM: an instance made for rendering to HTML) there is
+    // no attribute to reflect to; it threw from the batch's microtask
+    if (typeof this.getAttribute !== 'function') return;
     const text = String(value);
     if (this.getAttribute(c.attr) === text) return;
     this._reflecting.add(c.prop);

@@ -4,15 +4,26 @@
 import { hasStrings, loadStrings, strings } from '../../i18n.js';
 import { onLanguageChange } from './observers.js';
 
-/** 'en' for a language tag of English ('en', 'EN', 'en-US'), else 'ko' (the article's). */
+/** 'en' for a language tag of English ('en', 'EN', 'en-US', and a locale's en_GB: its primary subtag), else 'ko' (the article's). */
 export function languageCode(tag) {
-  return String(tag ?? '').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
+  return String(tag ?? '').split(/[-_]/)[0].toLowerCase() === 'en' ? 'en' : 'ko';
 }
 
-/** 'en' or 'ko' for element `el`. */
+/**
+ * 'en' or 'ko' for element `el`: the nearest non-empty `lang` on it or its
+ * ancestors, through the shadow roots it is in (a figure inside another
+ * component takes the language of that component's host and its
+ * ancestors, as HTML does), else its document's <html lang>, else Korean.
+ * An empty `lang` is passed over (a template that wrote lang="{{lang}}"
+ * with nothing in it) where HTML would call the language unknown: the
+ * figure then speaks what its surroundings speak.
+ */
 export function languageOf(el) {
-  const owner = el.closest?.('[lang]');
-  return languageCode(owner?.getAttribute('lang') || globalThis.document?.documentElement.lang);
+  for (let node = el; node; node = node.getRootNode?.().host) {
+    const owner = node.closest?.('[lang]:not([lang=""])');
+    if (owner) return languageCode(owner.getAttribute('lang'));
+  }
+  return languageCode((el.ownerDocument ?? globalThis.document)?.documentElement?.lang);
 }
 
 /**
@@ -35,7 +46,7 @@ export class LanguageController {
   }
 
   hostConnected() {
-    this._stopWatch ??= onLanguageChange(() => this.refresh());
+    this._stopWatch ??= onLanguageChange(() => this.refresh(), this.host.ownerDocument);
     this.refresh();
   }
 

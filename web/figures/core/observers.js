@@ -22,17 +22,27 @@ export function whenNearViewport(el, onNear) {
     onNear();
     return () => {};
   }
-  nearViewport ??= new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      if (!e.isIntersecting) continue;
-      const cb = callbacks.get(e.target)?.near;
-      nearViewport.unobserve(e.target);
-      cb?.();
-    }
-  }, { rootMargin: '300px 0px' });
+  nearViewport ??= new IntersectionObserver(nearViewportEntries, { rootMargin: '300px 0px' });
   entryOf(el).near = onNear;
   nearViewport.observe(el);
   return () => nearViewport.unobserve(el);
+}
+
+// The shared observers' callbacks are module functions, not closures made
+// in the function that first asked for them: V8 gives the closures of one
+// call a common scope, and a callback made beside a stop function that
+// holds `el` (or `onChange`) kept the first figure of the page alive for
+// the page's life, off the page and unreferenced (a heap snapshot's
+// retainer path: the observer → its callback → that scope → the figure).
+
+/** The shared IntersectionObserver's callback: each figure that came near, once. */
+function nearViewportEntries(entries) {
+  for (const e of entries) {
+    if (!e.isIntersecting) continue;
+    const cb = callbacks.get(e.target)?.near;
+    nearViewport.unobserve(e.target);
+    cb?.();
+  }
 }
 
 /** The shared ResizeObserver: widths first, then the callbacks (which may read them). */
@@ -101,44 +111,80 @@ export function refreshWidth(el) {
 }
 
 const schemeCallbacks = new Set();
-let schemeWatch = null;
+/** The documents whose <html> and <body> are watched for a theme, each with its observer. */
+const schemeWatched = new WeakMap();
+let schemeMedia = null;
+
+/** Calls every colour callback (each checks whether its colours changed). */
+function schemeChanged() {
+  for (const cb of [...schemeCallbacks]) cb();
+}
+
+/**
+ * The colour watch's MutationObserver callback: attributes of <html> or
+ * <body>, and <html>'s children, where a page that swaps its <body> (Turbo,
+ * pjax: `document.body = newBody`) puts a new one, which is watched from
+ * then on.
+ */
+function schemeMutations(records, observer) {
+  for (const r of records) {
+    if (r.type !== 'childList') continue;
+    const body = r.target.ownerDocument?.body;
+    if (body) observer.observe(body, { attributes: true });
+  }
+  schemeChanged();
+}
 
 /**
  * Calls `onChange()` when the page's colours may have changed: the reader's
  * colour scheme (prefers-color-scheme: dark, as when the system turns dark
- * at dusk), or any attribute of <html> or <body> (a theme switch's class,
- * style or data attribute). The callee
- * checks whether its colours really changed. Returns a stop function.
+ * at dusk), or any attribute of <html> or <body> of `doc` (a theme switch's
+ * class, style or data attribute; the figure's document, which is another
+ * one when the figure was moved into an iframe's), also of a <body> the
+ * page put in place of the first. The callee checks whether its colours
+ * really changed. Returns a stop function.
  */
-export function onColorSchemeChange(onChange) {
-  if (!schemeWatch && typeof document !== 'undefined') {
-    const fire = () => { for (const cb of [...schemeCallbacks]) cb(); };
-    const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
-    dark?.addEventListener?.('change', fire);
-    const attrs = typeof MutationObserver === 'function' ? new MutationObserver(fire) : null;
+export function onColorSchemeChange(onChange, doc = globalThis.document) {
+  if (!schemeMedia && typeof matchMedia === 'function') {
+    schemeMedia = matchMedia('(prefers-color-scheme: dark)');
+    schemeMedia.addEventListener?.('change', schemeChanged);
+  }
+  const html = doc?.documentElement;
+  if (html && !schemeWatched.has(doc) && typeof MutationObserver === 'function') {
     // every attribute (themes use many: data-color-mode, data-md-color-scheme, …);
     // one that changes no colour costs each figure a style read
-    for (const el of [document.documentElement, document.body]) if (el) attrs?.observe(el, { attributes: true });
-    schemeWatch = { dark, attrs };
+    const attrs = new MutationObserver(schemeMutations);
+    attrs.observe(html, { attributes: true, childList: true });
+    if (doc.body) attrs.observe(doc.body, { attributes: true });
+    schemeWatched.set(doc, attrs);
   }
   schemeCallbacks.add(onChange);
   return () => schemeCallbacks.delete(onChange);
 }
 
 const languageCallbacks = new Set();
-let languageWatch = null;
+/** The documents watched for lang attributes, each with its observer. */
+const languageWatched = new WeakMap();
+
+/** The language watch's MutationObserver callback. */
+function languageMutations() {
+  for (const cb of [...languageCallbacks]) cb();
+}
 
 /**
- * Calls `onChange()` when a `lang` attribute changes anywhere in the
- * document (<html lang> switched by a page, a section's lang): one
- * MutationObserver for all figures. The callee checks whether its own
- * language changed (a figure with its own lang does not follow). Attributes
- * inside other shadow roots are not seen. Returns a stop function.
+ * Calls `onChange()` when a `lang` attribute changes anywhere in `doc` (the
+ * figure's document: <html lang> switched by a page, a section's lang):
+ * one MutationObserver per document for all figures. The callee checks
+ * whether its own language changed (a figure with its own lang does not
+ * follow). Attributes inside other shadow roots are not seen. Returns a
+ * stop function.
  */
-export function onLanguageChange(onChange) {
-  if (!languageWatch && typeof document !== 'undefined' && typeof MutationObserver === 'function') {
-    languageWatch = new MutationObserver(() => { for (const cb of [...languageCallbacks]) cb(); });
-    languageWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+export function onLanguageChange(onChange, doc = globalThis.document) {
+  const html = doc?.documentElement;
+  if (html && !languageWatched.has(doc) && typeof MutationObserver === 'function') {
+    const watch = new MutationObserver(languageMutations);
+    watch.observe(html, { attributes: true, attributeFilter: ['lang'], subtree: true });
+    languageWatched.set(doc, watch);
   }
   languageCallbacks.add(onChange);
   return () => languageCallbacks.delete(onChange);

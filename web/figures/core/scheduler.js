@@ -51,7 +51,7 @@ export class RenderScheduler {
       if (theme === this._theme) return;
       this._theme = theme;
       this.request();
-    });
+    }, this.host.ownerDocument);
     this.request();
   }
 
