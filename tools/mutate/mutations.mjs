@@ -497,6 +497,21 @@ export const MUTATIONS = [
     tests: ['figures_core::follows a lang switched'],
   },
   {
+    id: 'web-lang-no-shadow-hosts', what: "figures: a figure's language looked for in its own tree only (inside another component's shadow root it takes <html lang>'s)",
+    file: 'web/figures/core/language.js', find: 'for (let node = el; node; node = node.getRootNode?.().host) {', replace: 'for (let node = el; node; node = null) {',
+    tests: ['figure_lifecycle::shadow root'],
+  },
+  {
+    id: 'web-scheme-body-swap', what: 'figures: a <body> put in place of the first is not watched for a theme (Turbo)',
+    file: 'web/figures/core/observers.js', find: 'attrs.observe(html, { attributes: true, childList: true });', replace: 'attrs.observe(html, { attributes: true });',
+    tests: ['figure_lifecycle::iframe'],
+  },
+  {
+    id: 'web-events-detached', what: 'figures: events fired from a figure off the page',
+    file: 'web/figures/core/element.js', find: 'if (!el.isConnected) return;', replace: 'if (false) return;',
+    tests: ['figure_lifecycle::off the page fires no event'],
+  },
+  {
     id: 'web-lang-own-attribute', what: "figures: their own lang attribute left to the page's lang watch, which does not see into other shadow roots",
     file: 'web/figures/core/element.js', find: 'if (old !== value) this.languageChanged?.();', replace: '',
     tests: ["figures_core::in another element's shadow root"],
