@@ -433,7 +433,13 @@ test('an unknown option on the options\' prototype chain (a class\'s getter, Obj
   // spelt right, through a class and through Object.create: γ = 2 is used
   class Options { cols = 4; get gamma() { return gamma; } }
   const want = (k) => (2 * (k + 1 - 2.5)) / Math.sqrt(1.25 + 1e-5);
-  for (const o of [new Options(), Object.create({ cols: 4, gamma }), Object.assign(Object.create(null), { cols: 4, gamma })]) {
+  // a class with methods (its constructor, describe()): they are not options
+  class WithMethods { cols = 4; gamma = gamma; describe() { return 'ln'; } }
+  // a literal of another realm (a vm context's): its Object.prototype's names are the language's
+  const foreign = runInNewContext('({ cols: 4 })');
+  foreign.gamma = gamma;
+  assert.throws(() => pn.layerNorm(x, runInNewContext('({ cols: 4, gama: 1 })')), { name: 'TypeError', message: /unknown option "gama"/ });
+  for (const o of [new Options(), Object.create({ cols: 4, gamma }), Object.assign(Object.create(null), { cols: 4, gamma }), new WithMethods(), foreign]) {
     Array.from(pn.layerNorm(x, o).y).forEach((v, k) => assert.ok(Math.abs(v - want(k)) <= 2e-6, `y[${k}] ${v}`));
   }
 });

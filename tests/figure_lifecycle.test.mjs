@@ -58,7 +58,7 @@ test('figures taken off the page and dropped are collected, the first one made o
 });
 
 test('a figure inside another component\'s shadow root speaks the language of that component\'s host and its ancestors; an empty lang is passed over', async () => {
-  const { page: p, context, problems } = await page('<section lang="en"><div id="host"></div></section><section lang="ko"><posnorm-ln-steps id="empty" lang=""></posnorm-ln-steps></section><posnorm-ln-steps id="locale" lang="en_GB"></posnorm-ln-steps><posnorm-ln-steps id="enm" lang="enm"></posnorm-ln-steps>', { lang: 'ko' });
+  const { page: p, context, problems } = await page('<section lang="en"><div id="host"></div></section><section lang="en"><posnorm-ln-steps id="empty" lang=""></posnorm-ln-steps></section><posnorm-ln-steps id="locale" lang="en_GB"></posnorm-ln-steps><posnorm-ln-steps id="enm" lang="enm"></posnorm-ln-steps>', { lang: 'ko' });
   await defined(p, 'posnorm-ln-steps');
   const r = await p.evaluate(async () => {
     const root = document.querySelector('#host').attachShadow({ mode: 'open' });
@@ -72,8 +72,8 @@ test('a figure inside another component\'s shadow root speaks the language of th
   // the shadow root's host is in a section of lang="en" on a Korean page
   assert.equal(r.inner, 'en');
   assert.equal(r.css, true, 'as CSS :lang() sees it');
-  // lang="" inside a Korean section: the section's (it took <html lang="ko">'s … or English on an English page)
-  assert.equal(r.empty, 'ko');
+  // lang="" inside an English section of a Korean page: the section's (it took <html lang="ko">'s)
+  assert.equal(r.empty, 'en');
   assert.equal(r.locale, 'en', 'a locale\'s en_GB is English');
   assert.equal(r.enm, 'ko', 'enm (Middle English) is not en');
   assert.deepEqual(problems, []);
@@ -103,13 +103,19 @@ test('a figure moved into an iframe\'s document follows that document\'s <html l
     await wait(100);
     await frames();
     const themed = el.renderTimes.length - before;
-    return { moved, korean, themed };
+    // an iframe without a lang: its own document's (none: Korean), not the English page's
+    const bare = document.createElement('iframe');
+    document.body.append(bare);
+    const steps = document.createElement('posnorm-ln-steps');
+    bare.contentDocument.body.append(steps);
+    return { moved, korean, themed, bare: steps.language };
   });
   assert.equal(r.moved.language, 'en');
   assert.equal(r.korean.language, 'ko');
   assert.notEqual(r.korean.label, r.moved.label, 'the labels follow the iframe\'s <html lang>');
   assert.match(r.korean.aria, /[가-힣]/, 'and the canvas\'s description is Korean with them');
   assert.ok(r.themed >= 1, 'a theme class on the iframe\'s <html> repaints the figure');
+  assert.equal(r.bare, 'ko', 'in an iframe without lang on an English page');
   // a <body> swap (Turbo, pjax) on the main page
   await p.evaluate(() => document.querySelector('#f').contentDocument.getElementById('box').firstElementChild.remove());
   const swapped = await p.evaluate(async () => {

@@ -31,7 +31,7 @@
    * lang= leaves the page's own (web/fig/NAME.en.html stays English).
    */
   function frameLanguage(asked, page) {
-    return (asked || page || 'ko').slice(0, 2).toLowerCase() === 'en' ? 'en' : 'ko';
+    return (asked || page || 'ko').split(/[-_]/)[0].toLowerCase() === 'en' ? 'en' : 'ko';
   }
 
   function say(text) {

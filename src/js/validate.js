@@ -105,6 +105,19 @@ export function bool(fn, name, v) {
   return v;
 }
 
+/** The TypeError for an option name `key` that `fn` does not know. */
+function unknownOption(fn, name, allowed, key) {
+  return new TypeError(name === 'options'
+    ? `posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`
+    : `posnorm.${fn}: unknown option ${JSON.stringify(key)} in ${name}; its options are ${allowed.join(', ')}`);
+}
+
+/** Whether `o` is some realm's Object.prototype (the end of an object literal's chain in a vm context or an iframe). */
+function isObjectPrototype(o) {
+  return Object.getPrototypeOf(o) === null && Object.hasOwn(o, 'isPrototypeOf') && Object.hasOwn(o, 'hasOwnProperty')
+    && typeof o.constructor === 'function' && o.constructor.prototype === o;
+}
+
 /**
  * Checks that an options argument is an object (or undefined) that names
  * no option outside `allowed`: a misspelt option (`gama`, `precison`) would
@@ -116,23 +129,24 @@ export function options(fn, v, allowed, name = 'options') {
   if (v === null || typeof v !== 'object' || isRevokedProxy(v) || ArrayBuffer.isView(v) || Array.isArray(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
   }
-  const unknown = (key) => new TypeError(name === 'options'
-    ? `posnorm.${fn}: unknown option ${JSON.stringify(key)}; the options are ${allowed.join(', ')}`
-    : `posnorm.${fn}: unknown option ${JSON.stringify(key)} in ${name}; its options are ${allowed.join(', ')}`);
   const proto = Object.getPrototypeOf(v);
   if (proto === Object.prototype || proto === null) {
     // an object literal, the usual case: for-in over its own keys
     // (Object.keys made an array at every call)
-    for (const key in v) if (Object.hasOwn(v, key) && !allowed.includes(key)) throw unknown(key);
+    for (const key in v) if (Object.hasOwn(v, key) && !allowed.includes(key)) throw unknownOption(fn, name, allowed, key);
   } else {
-    // an instance of a class, or Object.create(defaults): every option is
-    // read through the prototype chain below, so a name on the chain (a
-    // getter `gama` on the class, `gama` in the defaults) is checked too,
-    // up to Object.prototype (whose own names are the language's); a
-    // class's constructor is not an option
-    for (let o = v; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    // an instance of a class, Object.create(defaults), or a literal of
+    // another realm (a vm context's, an iframe's): every option is read
+    // through the prototype chain below, so a name on the chain (a getter
+    // `gama` on the class, `gama` in the defaults) is checked too, up to a
+    // realm's Object.prototype (whose own names are the language's). On
+    // the prototypes, a method (a function-valued data property: a class's
+    // constructor, describe()) is not an option; a getter or a value is.
+    for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = Object.getPrototypeOf(o)) {
       for (const key of Object.getOwnPropertyNames(o)) {
-        if (!allowed.includes(key) && !(key === 'constructor' && o !== v)) throw unknown(key);
+        if (allowed.includes(key)) continue;
+        if (o !== v && typeof Object.getOwnPropertyDescriptor(o, key).value === 'function') continue;
+        throw unknownOption(fn, name, allowed, key);
       }
     }
   }
