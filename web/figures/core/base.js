@@ -306,11 +306,6 @@ export class PnFigure extends PnElement {
     // events keep their order (a listener may call toCsv() too)
     if (this._queued) this.invalidate();
     this._scheduler.flush();
-    // (also after the render: a listener of an event it fired may have
-    // taken the figure off the page)
-    if (!this.onPage || !this.pn) {
-      throw new Error(`${this.localName}.toCsv(): the figure must be on the page and started (its first frame drawn; await its ready)`);
-    }
     return this.csv();
   }
 
