@@ -127,7 +127,8 @@ test('a computation that throws shows the failure in the line and fires posnorm-
   const events = [];
   const en = { peErrorPending: 'pending', peErrorLine: (a, b) => `error ${a} ${b}`, peErrorFailed: (why) => `failed: ${why}` };
   const ko = { peErrorPending: '계산 중', peErrorLine: (a, b) => `오차 ${a} ${b}`, peErrorFailed: (why) => `실패: ${why}` };
-  const host = { pn, t: en, addController() {}, dispatchEvent: (e) => events.push(e) };
+  // (a figure on the page: events fire only from a connected one, element.js emit)
+  const host = { pn, t: en, isConnected: true, addController() {}, dispatchEvent: (e) => events.push(e) };
   const line = new PeErrorLine(host);
   const boom = new RangeError('posnorm: not enough WebAssembly memory');
   const small = { seqLen: 30, dModel: 64, base: 10000 }, big = { seqLen: 2048, dModel: 64, base: 10000 };

@@ -431,7 +431,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-options-own-only', what: 'JS: names on the options\' prototype chain are not checked (a class getter gama is ignored)',
-    file: 'src/js/validate.js', find: "if (!allowed.includes(key) && !(key === 'constructor' && o !== v)) throw unknown(key);", replace: "if (o === v && !allowed.includes(key) && key !== 'constructor') throw unknown(key);",
+    file: 'src/js/validate.js', find: 'for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = Object.getPrototypeOf(o)) {', replace: 'for (let o = v; o === v; o = null) {',
     tests: ['api::prototype chain'],
   },
   {
@@ -518,12 +518,12 @@ export const MUTATIONS = [
   },
   {
     id: 'web-lang-connect', what: 'figures: no language check on (re)connect, so one moved into a section of another lang keeps its labels',
-    file: 'web/figures/core/language.js', find: 'this._stopWatch ??= onLanguageChange(() => this.refresh());\n    this.refresh();', replace: 'this._stopWatch ??= onLanguageChange(() => this.refresh());',
+    file: 'web/figures/core/language.js', find: 'this._stopWatch ??= onLanguageChange(() => this.refresh(), this.host.ownerDocument);\n    this.refresh();', replace: 'this._stopWatch ??= onLanguageChange(() => this.refresh(), this.host.ownerDocument);',
     tests: ['figures_core::follows the language it inherits'],
   },
   {
     id: 'web-lang-code-case', what: "languageCode: 'EN' and 'En-gb' not English (case kept)",
-    file: 'web/figures/core/language.js', find: ".slice(0, 2).toLowerCase() === 'en'", replace: ".slice(0, 2) === 'en'",
+    file: 'web/figures/core/language.js', find: ".split(/[-_]/)[0].toLowerCase() === 'en'", replace: ".split(/[-_]/)[0] === 'en'",
     tests: ['embedding::read lang='],
   },
   {
