@@ -114,7 +114,7 @@ function finiteF32(fn, name, value, length) {
 function outArg(fn, out, length, type = 'f32', name = 'out') {
   if (out === undefined || out === null) return undefined;
   const Type = BUFFER_TYPES[type];
-  const ok = (!v.isRevokedProxy(out) && out instanceof Type) || (isPnBuffer(out) && out.type === type);
+  const ok = v.isInstance(out, Type) || (isPnBuffer(out) && out.type === type);
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a ${Type.name} or a posnorm ${type} buffer, got ${v.describe(out)}`);
   v.live(fn, name, out);
   if (out.length !== length) throw new RangeError(`posnorm.${fn}: ${name}.length must be ${length}, got ${out.length}`);

@@ -23,6 +23,11 @@ export function isRevokedProxy(v) {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && protoOf(v) === undefined;
 }
 
+/** `v instanceof Type`, false (not the engine's error) for a revoked Proxy. */
+export function isInstance(v, Type) {
+  return !isRevokedProxy(v) && v instanceof Type;
+}
+
 /** This realm's typed array types, by their prototypes. */
 const TYPED_BY_PROTO = new Map(['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
   'Float16Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'].filter((n) => typeof globalThis[n] === 'function').map((n) => [globalThis[n].prototype, n]));
@@ -168,7 +173,7 @@ export function options(fn, v, allowed, name = 'options') {
  * it holds exactly that many values.
  */
 export function f32(fn, name, v, length) {
-  const ok = (!isRevokedProxy(v) && v instanceof Float32Array) || (isPnBuffer(v) && v.type === 'f32');
+  const ok = isInstance(v, Float32Array) || (isPnBuffer(v) && v.type === 'f32');
   if (!ok) throw new TypeError(`posnorm.${fn}: ${name} must be a Float32Array or a posnorm f32 buffer, got ${describe(v)}`);
   live(fn, name, v);
   if (v.length < 1 || v.length > MAX_ELEMENTS) {
