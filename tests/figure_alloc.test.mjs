@@ -4,10 +4,21 @@
 // drag's frames collect (issue #20): these drags made 19 MB (long-context
 // d_model: boxed canvas arguments, iterators of typed-array spreads) and
 // 9.9 MB (depth's stack at its largest sizes) before draw/curve.js and
-// draw/extent.js. Each limit is about 1.5 times what the drag makes now
-// (4.0 and 1.9–2.0 MB) and below what it makes with curve.js's fractional
-// points back (7.9 and 4.3 MB). Measured on the second drag of the control
-// (the first also holds what V8's interpreter boxes before it optimises).
+// draw/extent.js. Measured on the second drag of the control (the first
+// also holds what V8's interpreter boxes before it optimises).
+//
+// Each drag has two limits. Measured on 2026-12-05 (this machine, idle;
+// "broken" is curve.js passing its points unrounded, each boxed):
+//
+//   drag                       whole heap          strokeCurve and callees
+//                              now     broken      now      broken
+//   long-context dim, default  5.3 MB  6.6–6.9 MB  0.02 MB  1.6 MB
+//   depth stack, largest       1.6–1.8 3.0         0.5      1.7
+//
+// The whole heap's limit (8 and 3 MB) catches a drag that allocates far
+// more than now; it could not tell curve.js's regression apart (the limits
+// were 6 and 3 MB, which passed depth's at 2.8–3.0 and left long-context
+// 13 % of room at 5.3). The curve's own limit, 1 MB, does.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { drag, setSizes, settle } from '../bench/frames.mjs';
@@ -16,9 +27,10 @@ import { open, useBrowser } from './browser/harness.mjs';
 const env = useBrowser(before, after);
 
 /**
- * MB the JS heap allocated during the second drag of `prop` (the first warms
- * it), or with `first`, during its first drag after a drag of each control
- * of `first` (the order make bench drags them in).
+ * What the JS heap allocated during the second drag of `prop` (the first
+ * warms it), or with `first`, during its first drag after a drag of each
+ * control of `first` (the order make bench drags them in): { mb } in all,
+ * and MB per function, { self, within }.
  */
 async function dragAllocates(fig, prop, size, first) {
   const tag = `posnorm-${fig}`;
@@ -38,39 +50,53 @@ async function dragAllocates(fig, prop, size, first) {
     await drag(page, tag, prop, 32);
     const { profile } = await cdp.send('HeapProfiler.stopSampling');
     let bytes = 0;
-    const byFunction = {};
-    const walk = (n) => {
+    // MB per function: allocated in its own code (self), and in it and all
+    // it calls (within: a builtin it calls, reduce or subarray, allocates
+    // under the builtin's name)
+    const self = {}, within = {};
+    const walk = (n, callers) => {
       bytes += n.selfSize;
       const f = n.callFrame.functionName;
-      if (f) byFunction[f] = (byFunction[f] ?? 0) + n.selfSize / 2 ** 20;
-      n.children.forEach(walk);
+      const mb = n.selfSize / 2 ** 20;
+      if (f) self[f] = (self[f] ?? 0) + mb;
+      const chain = f && !callers.includes(f) ? [...callers, f] : callers;
+      for (const g of chain) within[g] = (within[g] ?? 0) + mb;
+      n.children.forEach((c) => walk(c, chain));
     };
-    walk(profile.head);
-    return first ? { mb: bytes / 2 ** 20, byFunction } : bytes / 2 ** 20;
+    walk(profile.head, []);
+    return { mb: bytes / 2 ** 20, self, within };
   } finally {
     await context.close();
   }
 }
 
-for (const [fig, prop, size, limit] of [['long-context', 'dim', 'default', 6], ['depth', 'stack', 'largest', 3]]) {
-  test(`a ${fig} ${prop} drag (${size} sizes) allocates under ${limit} MB in 32 inputs`, async () => {
-    const mb = await dragAllocates(fig, prop, size);
+for (const [fig, prop, size, limit] of [['long-context', 'dim', 'default', 8], ['depth', 'stack', 'largest', 3]]) {
+  test(`a ${fig} ${prop} drag (${size} sizes) allocates under ${limit} MB in 32 inputs, under 1 MB of it in drawing curves`, async () => {
+    const { mb, within } = await dragAllocates(fig, prop, size);
     assert.ok(mb > 0.1 && mb < limit, `${mb.toFixed(2)} MB`);
+    const curves = within.strokeCurve ?? 0;
+    assert.ok(curves < 1, `strokeCurve and what it calls allocated ${curves.toFixed(2)} MB`);
   });
 }
 
-// The first d_model drag of long-context, after its trainLen and factor
-// drags: a new d_model took the code around the score loop down branches
-// with no type feedback, V8 deoptimised it, and the loop ran unoptimised (a
-// heap number per product) for a few inputs, and a 10 ms collection landed
-// mid-drag. The loop is now a function of its own (rowDots): 4.8–6.5 MB
-// here, of which 0.6–1.1 MB in the score loop, against 8.8–10.9 MB and
-// 3.6–6.1 MB with the loop back inside _scores (the whole heap's margin is
-// thin under load: a review saw the old code at 7.7 MB with two copies
-// running at once; the score loop's own share is not).
-test('the first long-context dim drag (after trainLen and factor) allocates under 8 MB in 32 inputs, under 2 MB of it in the score loop', async () => {
-  const { mb, byFunction } = await dragAllocates('long-context', 'dim', 'default', ['trainLen', 'factor']);
-  const scores = (byFunction._scores ?? 0) + (byFunction.rowDots ?? 0);
-  assert.ok(mb > 0.1 && mb < 8, `${mb.toFixed(2)} MB`);
-  assert.ok(scores < 2, `the score loop (_scores, rowDots) allocated ${scores.toFixed(2)} MB`);
+// The first dim drag of long-context, after its trainLen and factor drags.
+// It was the worst case: a new dim took the code around the score loop down
+// branches with no type feedback. V8 deoptimised it, and the loop ran
+// unoptimised for a few inputs (a heap number per product), and a 10 ms
+// collection landed mid-drag. The loop then moved into a function of its
+// own, rowDots. Measured again on 2026-12-05, with the loop put back inside
+// _scores: 0.29 MB in _scores and 5.4 MB in all (against 3.6–6.1 and
+// 8.8–10.9 MB then). So that deoptimisation no longer happens here (why was not
+// looked into), and this test does not tell the two apart. What it holds:
+// - the drag's whole heap, 10 MB (the margin is thin under load: a review
+//   saw 7.7 MB with two copies running at once);
+// - the score loop, 2 MB: _scores' own allocations, and those of rowDots
+//   and everything it calls. A subarray and reduce per row there allocate
+//   about 145 MB, all under the builtins' names, so rowDots is counted with
+//   what it calls.
+test('the first long-context dim drag (after trainLen and factor) allocates under 10 MB in 32 inputs, under 2 MB of it in the score loop', async () => {
+  const { mb, self, within } = await dragAllocates('long-context', 'dim', 'default', ['trainLen', 'factor']);
+  const scores = (self._scores ?? 0) + (within.rowDots ?? 0);
+  assert.ok(mb > 0.1 && mb < 10, `${mb.toFixed(2)} MB`);
+  assert.ok(scores < 2, `the score loop (_scores, rowDots and what it calls) allocated ${scores.toFixed(2)} MB`);
 });

@@ -507,6 +507,18 @@ export const MUTATIONS = [
     tests: ['figure_lifecycle::iframe'],
   },
   {
+    id: 'web-curve-fractional', what: "curves: the hairlines' points passed unrounded (each a fresh heap number)",
+    file: 'web/figures/draw/curve.js', find: 'ctx.lineTo(Math.round((xs[k] + d * nx[k]) * SUBPIXEL), Math.round((ys[k] + d * ny[k]) * SUBPIXEL));',
+    replace: 'ctx.lineTo((xs[k] + d * nx[k]) * SUBPIXEL, (ys[k] + d * ny[k]) * SUBPIXEL);',
+    tests: ['figure_alloc::drawing curves'],
+  },
+  {
+    id: 'web-rowdots-subarray', what: "RoPE scores: a subarray and a reduce per row (what the score loop must not allocate)",
+    file: 'web/figures/draw/row-dots.js', find: 'for (let c = 0; c < dim; c++) s += rows[j * dim + c] * v[c];',
+    replace: 's = rows.subarray(j * dim, (j + 1) * dim).reduce((a, x, c) => a + x * v[c], 0);',
+    tests: ['figure_alloc::score loop'],
+  },
+  {
     id: 'web-events-detached', what: 'figures: events fired from a figure off the page',
     file: 'web/figures/core/element.js', find: 'if (!el.isConnected) return;', replace: 'if (false) return;',
     tests: ['figure_lifecycle::off the page fires no event'],
