@@ -69,7 +69,15 @@ function assertWithinBudget(entries, label) {
   }
   const sorted = mine.map((e) => e.duration).sort((a, b) => a - b);
   const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1];
-  console.log(`${label}: ${mine.length} slices of ${mine.reduce((a, e) => a + e.units, 0)} units; wall clock median ${sorted[sorted.length >> 1].toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, longest ${sorted.at(-1).toFixed(2)} ms`);
+  const median = sorted[sorted.length >> 1];
+  console.log(`${label}: ${mine.length} slices of ${mine.reduce((a, e) => a + e.units, 0)} units; wall clock median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, longest ${sorted.at(-1).toFixed(2)} ms`);
+  // The check above holds by construction for any plan up to 1.25 of the
+  // budget (the runner starts a unit only while it fits its plan). What
+  // tells the half-budget plan apart is the slices' length: planned to the
+  // whole budget (SLICE_PLAN = 1) the error readout's slices had a median of
+  // 3.9 ms, planned to half 1.9 ms. The median, not the longest: a slice
+  // pre-empted on a shared machine is one of many.
+  assert.ok(median <= 0.75 * SLICE_MS, `${label}: the median slice ran ${median.toFixed(2)} ms (at most ${0.75 * SLICE_MS}: slices are planned to half their budget)`);
 }
 
 /**
@@ -175,10 +183,20 @@ test('depth at 96 layers × 64: a layers drag computes the gradients in the kern
   assert.deepEqual(entries.filter((e) => e.label === 'depth-gradients'), [], 'the main thread ran no gradient slice');
 });
 
-test('depth at 96 layers × 64 on a page without Worker: a layers drag slices the gradients within budget, and they end equal to residualStack called at once', async () => {
+// A block's gradients are one residualStack call, which cannot be divided:
+// 8–16 ms each here at 96 layers × 64, over any slice's budget (why they
+// run in a Worker where one can start: docs/decisions.md). Without one,
+// what the slices can promise is that each holds one block and gives way
+// to the page between blocks.
+test('depth at 96 layers × 64 on a page without Worker: a layers drag runs the gradients one block to a slice, and they end equal to residualStack called at once', async () => {
   const { entries, offThread } = await depthDrag({ noWorker: true });
   assert.equal(offThread, false, 'the gradients ran on the main thread');
-  assertWithinBudget(entries, 'depth-gradients');
+  const mine = entries.filter((e) => e.label === 'depth-gradients');
+  assert.ok(mine.length >= 4, `the four blocks' gradients in ${mine.length} slices`);
+  for (const e of mine) {
+    assert.ok(e.budget <= SLICE_MS, `a slice's budget ${e.budget} ms (at most ${SLICE_MS})`);
+    assert.equal(e.units, 1, `a slice of ${e.units} units (${e.duration.toFixed(1)} ms): one block to a slice`);
+  }
 });
 
 test('depth: after a drag that comes back to the layers shown, the gradients are shown again (not left pending)', async () => {

@@ -544,6 +544,9 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
     const back = { ...stats(), buffers: h.buffers.size };
     h.dModel = 64; h.seqLen = 30;
     await frame();
+    // (the readout, put back on the page, allocates its two buffers again
+    // at its first run: counted from when it has its numbers)
+    await readoutDone();
     // 1,000 slider changes by the reader
     const input = s.shadowRoot.querySelector('input[name=features]');
     const base = stats();
@@ -576,8 +579,14 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
   assert.ok(r.back.buffers > 0 && r.back.bytes > r.afterRemove.bytes, 'put back, it allocates again');
   assert.ok(r.maxBuffers <= 8, `buffers a figure holds stay few (${r.maxBuffers})`);
   assert.ok(r.afterChanges.memoryBytes <= r.base.memoryBytes * 1.25 + (1 << 20), `memory flat over 1,000 changes (${r.base.memoryBytes} → ${r.afterChanges.memoryBytes})`);
+  // the memory's size alone does not see a leak that fits in what is free:
+  // outgrown buffers kept instead of freed leaked 4.4 MB (12 → 522 live
+  // allocations) into 8.7 MB the heatmap had left free, and it passed; each
+  // buffer the slider outgrows is replaced one for one, so the count of
+  // live allocations is the same after the changes and after the removals
+  assert.equal(r.afterChanges.allocations, r.base.allocations, 'no allocation outlives the 1,000 changes');
   assert.equal(r.afterCycles.memoryBytes, r.afterChanges.memoryBytes, 'memory flat over 200 removals and re-adds');
-  assert.ok(r.afterCycles.allocations <= r.afterChanges.allocations, 'no allocation outlives its figure');
+  assert.ok(r.afterCycles.allocations <= r.base.allocations, `no allocation outlives its figure (${r.base.allocations} → ${r.afterCycles.allocations})`);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -10,7 +10,12 @@
 // a TypeError/RangeError whose message starts with `posnorm.<call>: ` and is
 // never the kernel's generic rejection; after a throw `out` and
 // `heapStats()` are unchanged; nothing leaks; and the instance then gives
-// the same bytes as a fresh one on a fixed set of probe calls.
+// the same bytes as a fresh one on a fixed set of probe calls. (The inputs
+// here throw before a call allocates: the wrapper checks every argument
+// first. A throw after it allocated, from the kernel or from a caller's
+// getter run during the call, is tests/api.test.mjs's and
+// tests/arguments_during_call.test.mjs's; make mutate's
+// js-frame-not-released-on-throw is caught there, not here.)
 //
 // Each build runs in a worker_threads Worker that reports every input
 // before running it; a watchdog here terminates a worker that makes no

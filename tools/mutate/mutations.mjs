@@ -519,6 +519,22 @@ export const MUTATIONS = [
     tests: ['figure_alloc::score loop'],
   },
   {
+    id: 'web-buffers-outgrown-kept', what: "figures: an outgrown buffer kept (unreachable) instead of freed",
+    file: 'web/figures/core/buffers.js', find: 'e.buffer.free();', replace: '(globalThis.__kept ??= []).push(e.buffer);',
+    tests: ['figures_core::holds no wasm memory'],
+  },
+  {
+    id: 'web-slices-whole-budget', what: 'background slices planned to their whole budget instead of half',
+    file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 1;',
+    tests: ['background_slices::without Worker', 'background'],
+  },
+  {
+    id: 'js-frame-not-released-on-throw', what: "API: a call's temporaries released only when it returns, not when it throws",
+    file: 'src/js/posnorm-core.js', find: '  try {\n    return body(frame);\n  } finally {\n    frame.release();\n  }',
+    replace: '  const result = body(frame);\n  frame.release();\n  return result;',
+    tests: ['api', 'arguments_during_call'],
+  },
+  {
     id: 'web-events-detached', what: 'figures: events fired from a figure off the page',
     file: 'web/figures/core/element.js', find: 'if (!el.isConnected) return;', replace: 'if (false) return;',
     tests: ['figure_lifecycle::off the page fires no event'],
