@@ -73,11 +73,13 @@ function assertWithinBudget(entries, label) {
   console.log(`${label}: ${mine.length} slices of ${mine.reduce((a, e) => a + e.units, 0)} units; wall clock median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, longest ${sorted.at(-1).toFixed(2)} ms`);
   // The check above holds by construction for any plan up to 1.25 of the
   // budget (the runner starts a unit only while it fits its plan). What
-  // tells the half-budget plan apart is the slices' length: planned to the
-  // whole budget (SLICE_PLAN = 1) the error readout's slices had a median of
-  // 3.9 ms, planned to half 1.9 ms. The median, not the longest: a slice
-  // pre-empted on a shared machine is one of many.
-  assert.ok(median <= 0.75 * SLICE_MS, `${label}: the median slice ran ${median.toFixed(2)} ms (at most ${0.75 * SLICE_MS}: slices are planned to half their budget)`);
+  // tells the half-budget plan apart is the slices' length: the error
+  // readout's slices had a median of 1.9 ms planned to half the budget
+  // (idle, and with two or three busy loops on this 2-core machine), 2.9
+  // ms planned to 3/4 (SLICE_PLAN = 0.75, which background.js says let
+  // slices reach 10–11 ms) and 3.8–3.9 ms planned to all of it. The median,
+  // not the longest: a slice pre-empted on a shared machine is one of many.
+  assert.ok(median <= 0.625 * SLICE_MS, `${label}: the median slice ran ${median.toFixed(2)} ms (at most ${0.625 * SLICE_MS}: slices are planned to half their budget)`);
 }
 
 /**

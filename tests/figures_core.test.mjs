@@ -583,7 +583,8 @@ test('a figure off the page holds no wasm memory and allocates none; memory stay
   // outgrown buffers kept instead of freed leaked 4.4 MB (12 → 522 live
   // allocations) into 8.7 MB the heatmap had left free, and it passed; each
   // buffer the slider outgrows is replaced one for one, so the count of
-  // live allocations is the same after the changes and after the removals
+  // live allocations is the same after the changes, and no higher after
+  // the removals
   assert.equal(r.afterChanges.allocations, r.base.allocations, 'no allocation outlives the 1,000 changes');
   assert.equal(r.afterCycles.memoryBytes, r.afterChanges.memoryBytes, 'memory flat over 200 removals and re-adds');
   assert.ok(r.afterCycles.allocations <= r.base.allocations, `no allocation outlives its figure (${r.base.allocations} → ${r.afterCycles.allocations})`);

@@ -513,9 +513,9 @@ export const MUTATIONS = [
     tests: ['figure_alloc::drawing curves'],
   },
   {
-    id: 'web-rowdots-subarray', what: "RoPE scores: a subarray and a reduce per row (what the score loop must not allocate)",
+    id: 'web-rowdots-subarray', what: "RoPE scores: a subarray per row (2.7 MB in the score loop, inside the drag's whole-heap limit)",
     file: 'web/figures/draw/row-dots.js', find: 'for (let c = 0; c < dim; c++) s += rows[j * dim + c] * v[c];',
-    replace: 's = rows.subarray(j * dim, (j + 1) * dim).reduce((a, x, c) => a + x * v[c], 0);',
+    replace: 'const r = rows.subarray(j * dim, (j + 1) * dim);\n    for (let c = 0; c < dim; c++) s += r[c] * v[c];',
     tests: ['figure_alloc::score loop'],
   },
   {
@@ -526,6 +526,11 @@ export const MUTATIONS = [
   {
     id: 'web-slices-whole-budget', what: 'background slices planned to their whole budget instead of half',
     file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 1;',
+    tests: ['background_slices::without Worker', 'background'],
+  },
+  {
+    id: 'web-slices-three-quarters', what: 'background slices planned to 3/4 of their budget instead of half',
+    file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 0.75;',
     tests: ['background_slices::without Worker', 'background'],
   },
   {
