@@ -40,11 +40,20 @@ for (const [width, colorScheme] of [[1280, 'light'], [360, 'dark']]) {
     await context.close();
     // the Embed dialog open (in English and in Korean)
     for (const lang of ['en', 'ko']) {
-      ({ page, context } = await open(env.browser, `${env.server.url}/web/?lang=${lang}`, opts));
+      let problems;
+      ({ page, context, problems } = await open(env.browser, `${env.server.url}/web/?lang=${lang}`, opts));
       await startFigure(page, 'posnorm-heatmap');
       await page.locator('posnorm-heatmap button[data-action=showEmbed]').click();
-      await page.waitForFunction(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('dialog textarea')?.value.length > 0);
+      // the dialog open with every snippet written (waiting for the first
+      // one alone passed when filling the dialog threw after it: axe then
+      // audited a closed dialog, and unlabelled snippets went unseen)
+      await page.waitForFunction(() => {
+        const root = document.querySelector('posnorm-heatmap').shadowRoot;
+        const areas = [...root.querySelectorAll('dialog[open] textarea')];
+        return areas.length > 0 && areas.every((a) => a.value.length > 0);
+      }, null, { timeout: 10000 });
       assert.deepEqual(await audit(page), [], `index.html?lang=${lang}, the Embed dialog open`);
+      assert.deepEqual(problems, [], `index.html?lang=${lang}, the Embed dialog open`);
       await context.close();
     }
     ({ page, context } = await open(env.browser, `${env.server.url}/web/embed.html`, opts));

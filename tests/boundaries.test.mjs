@@ -134,6 +134,14 @@ for (const simd of [true, false]) {
     worksOrOutOfMemory(pn, 'colormap', () => pn.colormap(lazy(M)));
     worksOrOutOfMemory(pn, 'peShift', () => pn.peShift(lazy(M), { k: 1 }));
     buf.free();
+    // and on an instance whose memory could still grow, they are refused
+    // before anything is allocated (on pn, full of buf until now, an
+    // allocation that grew the memory first could not have been seen:
+    // colormap without its reservation passed there, growing a fresh
+    // instance by 1 GiB before it failed)
+    const fresh = await init({ simd });
+    refuses(fresh, 'colormap', () => fresh.colormap(lazy(M)), [mem]);
+    refuses(fresh, 'peShift', () => fresh.peShift(lazy(M), { k: 1 }), [mem]);
   });
 
   test(`${name}: row statistics into buffers at the limits: outputs past 2^32 bytes are refused before anything is written; 2^24 rows work`, async () => {

@@ -323,8 +323,19 @@ test('figures taken out of the page and put back free and remake their wasm buff
     const before = pn.heapStats();
     for (let k = 0; k < 20; k++) await cycle();
     await readoutsDone();
-    return { before, after: pn.heapStats(), rendered: figs.every((el) => el.renderTimes.length > 0) };
+    const after = pn.heapStats();
+    // all of them off the page at once: they hold nothing (a figure that
+    // kept its buffers while away reused them when put back, so the counts
+    // above stayed equal with that leak)
+    const places = figs.map((el) => [el, el.parentNode, el.nextSibling]);
+    for (const el of figs) el.remove();
+    await frame();
+    const away = pn.heapStats().allocations;
+    for (const [el, parent, next] of places) parent.insertBefore(el, next);
+    await frame();
+    return { before, after, away, rendered: figs.every((el) => el.renderTimes.length > 0) };
   });
+  assert.equal(r.away, 0, 'off the page, the figures hold no wasm memory');
   // live allocations, not the memory's size (which never shrinks, and does not grow for a leak that fits in it)
   assert.deepEqual([r.after.allocations, r.after.bytes], [r.before.allocations, r.before.bytes], 'no allocation outlives 20 remove/insert cycles');
   assert.ok(r.before.allocations > 0, 'the figures hold their buffers while on the page');

@@ -88,14 +88,20 @@ test('PeErrorLine shows only the errors of its last sizes as they cross the Work
     }
   }
   assert.ok(requests > 0, 'the Worker was asked');
-  // off the page while the Worker computes: nothing is written afterwards
+  // off the page while the Worker computes: nothing is written afterwards.
+  // (New sizes, and the request seen on its way before the figure leaves:
+  // show(big) again, 5 ms before leaving, started nothing — the line had
+  // just shown big — so this part passed with hostDisconnected() not
+  // cancelling the Worker's task.)
   host.peErrors = null;
   line.hostDisconnected();
-  show(big);
-  await sleep(5);
+  const sent = requests, away = { ...big, dModel: 68 };
+  show(away);
+  for (let waited = 0; requests === sent && waited < 5000; waited += 5) await sleep(5);
+  assert.equal(requests, sent + 1, 'the Worker is computing when the figure leaves');
   line.hostDisconnected();
   current = 'off the page';
-  await sleep(200);
+  await sleep(500);
   assert.equal(host.peErrors, null);
   assert.deepEqual(stale, []);
 });

@@ -86,6 +86,8 @@ for (const { name, pn } of all) {
     assert.throws(f({ type: 'linear', factor: 2, betaFast: 3 }), /scaling type "linear" has no option "betaFast"/);
     assert.throws(f({ type: 'linear', factr: 2 }), /unknown option "factr"/);
     assert.throws(f({ type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 4, highFreqFactor: 1 }), /highFreqFactor must be greater than lowFreqFactor/);
+    // equal factors too (Llama 3.1 divides by their difference): with >= in the check, the kernel's unnamed rejection
+    assert.throws(f({ type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 2, highFreqFactor: 2 }), /highFreqFactor must be greater than lowFreqFactor/);
     assert.throws(f({ type: 'longrope', originalMaxPositions: 10, shortFactor: [1, 1], longFactor: [1, 1, 1, 1] }), /shortFactor must hold dim\/2 = 4 factors, got 2/);
     // any typed array of numbers holds factors (an Int16Array was refused as "not a typed array as the engine makes it")
     const lr = (shortFactor) => ({ type: 'longrope', originalMaxPositions: 10, shortFactor, longFactor: [1, 1, 1, 1] });

@@ -544,6 +544,17 @@ static void test_figures(void) {
   for (int k = 0; k < 1001; k++) v += (a[k] - m) * (a[k] - m);
   v /= 1001;
   CHECK(fabs(m) < 0.12 && fabs(v - 1) < 0.12, "rng moments %g %g", m, v);
+  /* the same seed with mean 2 and std 3 is 2 + 3·(the standard draw), each
+   * rounded once from float64 (with mean 0 and std 1 alone, std² = std and
+   * mean + std·z passes for std·std·z) */
+  float c[1001];
+  pn_random_normal_f32(c, 1001, 42, 2.0, 3.0);
+  double worst = 0;
+  for (int k = 0; k < 1001; k++) {
+    const double rel = fabs(c[k] - (2.0 + 3.0 * (double)a[k])) / (2.0 + 3.0 * fabs(a[k]));
+    if (rel > worst) worst = rel;
+  }
+  CHECK(worst < 4e-7, "rng mean 2, std 3: 2 + 3·z within %g relative", worst);
   float h[8] = {0.0f, 0.5f, 1.0f, -0.1f, 2.0f, NAN, 0.25f, 0.999f};
   uint32_t counts[4], extra[3];
   CHECK(pn_histogram_f32(counts, extra, h, 8, 4, 0.0f, 1.0f) == PN_OK, "hist");

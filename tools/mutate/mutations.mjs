@@ -524,6 +524,36 @@ export const MUTATIONS = [
     tests: ['figures_core::holds no wasm memory'],
   },
   {
+    id: 'web-leave-keeps-buffers', what: 'figures: buffers kept (not freed) while the figure is off the page',
+    file: 'web/figures/core/base.js', find: '    this.buffers.clear();', replace: '',
+    tests: ['browser::put back free and remake'],
+  },
+  {
+    id: 'web-error-line-worker-kept', what: "error readout: the Worker's run not cancelled when the figure leaves the page",
+    file: 'web/figures/draw/pe-error.js', find: '    this._worker.cancel();\n    this._scratch.free();', replace: '    this._scratch.free();',
+    tests: ['pe_error_line::nothing once off the page'],
+  },
+  {
+    id: 'web-embed-snippet-unlabelled', what: "Embed dialog: the snippets' labels not tied to their text areas",
+    file: 'web/figures/core/embed-dialog.js', find: "htmlFor: area.id, key: labelKey", replace: "key: labelKey",
+    tests: ['a11y::1280 px light'],
+  },
+  {
+    id: 'js-colormap-no-reserve', what: "API: colormap allocates without reserving the call's memory first (a fresh instance grows by 1 GiB before it fails)",
+    file: 'src/js/posnorm-core.js', find: "this.#reserve(fn, `x.length ${size}`, [['x', x]], [[out, 4 * size]]);", replace: 'void 0;',
+    tests: ['boundaries::a call whose copies, outputs and scratch pass 2 GiB'],
+  },
+  {
+    id: 'js-llama3-equal-factors', what: 'API: llama3 scaling takes highFreqFactor equal to lowFreqFactor (the kernel then rejects it, unnamed)',
+    file: 'src/js/posnorm-core.js', find: 'if (!(params[8] > params[7])) throw', replace: 'if (!(params[8] >= params[7])) throw',
+    tests: ['rope_scaling::checked and named'],
+  },
+  {
+    id: 'rng-std-squared', what: 'random normal: mean + std²·z (the same as mean + std·z at std 1)',
+    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (a * f));', replace: 'out[k++] = (float)(mean + std * std * (a * f));',
+    tests: [], wasm: false,
+  },
+  {
     id: 'web-slices-whole-budget', what: 'background slices planned to their whole budget instead of half',
     file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 1;',
     tests: ['background_slices::without Worker', 'background'],
