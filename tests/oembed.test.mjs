@@ -8,7 +8,7 @@
 // page → discovery link → JSON → its iframe, rendered on another origin in
 // Chromium, runs the figure in a sandbox.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -47,6 +47,8 @@ after(async () => {
 });
 
 const LANGS = ['ko', 'en'];
+/** What make posters measured: figure.html's page width and its content's height there. */
+const SIZES = JSON.parse(await readFile(join(root, 'web/posters/sizes.json'), 'utf8'));
 const pageUrl = (name, lang) => `${site.url}/web/fig/${name}.${lang}.html`;
 
 test('every figure and language has a page with a discovery link and an oEmbed 1.0 "rich" JSON', async () => {
@@ -68,6 +70,11 @@ test('every figure and language has a page with a discovery link and an oEmbed 1
       assert.equal(o.type, 'rich', where);
       assert.equal(o.version, '1.0', where);
       for (const k of ['width', 'height']) assert.ok(Number.isInteger(o[k]) && o[k] > 0, `${where}: ${k} ${o[k]}`);
+      // the size make posters measured the page at: the figure's layout
+      // depends on its width (long-context's panels stack below 620 px),
+      // so the iframe is as wide as the page was (it was the poster's
+      // width, 16 px less: long-context stacked, 653 px in 617)
+      assert.deepEqual([o.width, o.height], [SIZES[where].frameWidth, SIZES[where].frameHeight], `${where}: the measured frame`);
       assert.equal(typeof o.html, 'string');
       // the optional fields this provider gives: strings, and the three thumbnail fields together
       for (const k of ['title', 'provider_name', 'provider_url', 'thumbnail_url']) assert.equal(typeof o[k], 'string', `${where}: ${k}`);
@@ -120,6 +127,13 @@ test('discovery end to end: an oEmbed consumer from npm finds the JSON from the 
     await frame.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 20000 });
     const inside = await frame.evaluate((t) => ({ origin: self.origin, lang: document.documentElement.lang, painted: document.querySelector(t).shadowRoot.querySelector('canvas').width > 0 }), tag);
     assert.deepEqual(inside, { origin: 'null', lang, painted: true }, name);
+    // the content fits the iframe the JSON sizes (within 8 px, half a
+    // line: the machine's fonts may differ from those it was measured with;
+    // a figure that takes another layout in it is 36 px or more over)
+    await page.waitForTimeout(500);
+    const content = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    const box = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
+    assert.ok(content <= box + 8, `${name}.${lang}: ${content} px of content in an iframe of ${box}`);
     assert.deepEqual(problems, [], name);
     await context.close();
   }

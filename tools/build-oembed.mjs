@@ -47,16 +47,16 @@ export async function pngSize(path) {
 
 /**
  * The oEmbed 1.0 response for figure `name` in `lang` on the site at `site`;
- * `poster` is the size of its poster, `frameHeight` the height of
- * figure.html's content at that width (web/posters/sizes.json).
+ * `poster` is the size of its poster (the thumbnail), `frame` the size of
+ * figure.html's page at which its content was measured (the iframe's, and
+ * the response's width and height: web/posters/sizes.json).
  */
-export function oembedFor(name, lang, site, poster, frameHeight) {
-  const size = { width: poster.width, height: poster.height, frameHeight };
+export function oembedFor(name, lang, site, poster, frame) {
   const title = STRINGS[lang].figureTitle[name];
-  const frame = new URL('web/figure.html', site);
-  frame.searchParams.set('fig', name);
-  frame.searchParams.set('lang', lang);
-  const html = `<iframe src="${escapeHtml(frame.href)}" title="${escapeHtml(title)}" width="${size.width}" height="${size.frameHeight}" style="border:0;width:100%;max-width:${size.width}px" loading="lazy" sandbox="allow-scripts"></iframe>`;
+  const src = new URL('web/figure.html', site);
+  src.searchParams.set('fig', name);
+  src.searchParams.set('lang', lang);
+  const html = `<iframe src="${escapeHtml(src.href)}" title="${escapeHtml(title)}" width="${frame.width}" height="${frame.height}" style="border:0;width:100%;max-width:${frame.width}px" loading="lazy" sandbox="allow-scripts"></iframe>`;
   return {
     version: '1.0',
     type: 'rich',
@@ -64,11 +64,11 @@ export function oembedFor(name, lang, site, poster, frameHeight) {
     provider_name: 'posnorm',
     provider_url: new URL('web/', site).href,
     html,
-    width: size.width,
-    height: size.frameHeight,
+    width: frame.width,
+    height: frame.height,
     thumbnail_url: new URL(`web/posters/${name}.${lang}.png`, site).href,
-    thumbnail_width: size.width,
-    thumbnail_height: size.height,
+    thumbnail_width: poster.width,
+    thumbnail_height: poster.height,
   };
 }
 
@@ -109,10 +109,10 @@ export async function buildOembed(out, siteUrl = process.env.SITE_URL || DEFAULT
   const written = [];
   for (const { name } of FIGURES) {
     for (const lang of ['ko', 'en']) {
-      const frameHeight = sizes[`${name}.${lang}`]?.frameHeight;
-      if (!frameHeight) throw new Error(`build-oembed: web/posters/sizes.json has no ${name}.${lang} (run make posters)`);
+      const { frameWidth, frameHeight } = sizes[`${name}.${lang}`] ?? {};
+      if (!frameWidth || !frameHeight) throw new Error(`build-oembed: web/posters/sizes.json has no frame size for ${name}.${lang} (run make posters)`);
       const poster = await pngSize(join(root, `web/posters/${name}.${lang}.png`));
-      const oembed = oembedFor(name, lang, site, poster, frameHeight);
+      const oembed = oembedFor(name, lang, site, poster, { width: frameWidth, height: frameHeight });
       const json = join(out, `web/oembed/${name}.${lang}.json`);
       const html = join(out, `web/fig/${name}.${lang}.html`);
       await writeFile(json, `${JSON.stringify(oembed, null, 2)}\n`);

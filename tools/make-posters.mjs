@@ -3,10 +3,11 @@
 // taken in headless Chromium from web/figure.html, into web/posters/NAME.LANG.png;
 // then refreshes the width, height and alt of every
 // <img slot="poster" src="…posters/NAME.LANG.png"> in web/*.html, and writes
-// web/posters/sizes.json: the height figure.html's content has at the
-// pictures' width, controls included (the height of the iframe in the oEmbed
-// JSON that tools/build-oembed.mjs writes; the pictures' own sizes it reads
-// from the PNG files).
+// web/posters/sizes.json: the width of figure.html's page (the pictures'
+// width and figure.css's padding: the width of the iframe in the oEmbed
+// JSON that tools/build-oembed.mjs writes), and the height its content has
+// there, controls included (that iframe's height; the pictures' own sizes
+// it reads from the PNG files).
 // POSTERS_ONLY=NAME[,NAME…] retakes only those figures (sizes.json keeps the
 // others' entries).
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -15,13 +16,20 @@ import { launch, serve } from '../tests/browser/harness.mjs';
 import { FIGURES } from '../web/figures/registry.js';
 
 const WIDTH = 640;
+/**
+ * The page's width: figure.css pads its body by 8 px a side, so the
+ * figures are WIDTH wide in it. The oEmbed iframe is this wide (it was
+ * WIDTH once, where long-context, 16 px narrower, took its narrow layout:
+ * 653 px of content in a frame of 617).
+ */
+const FRAME_WIDTH = WIDTH + 16;
 const web = fileURLToPath(new URL('../web/', import.meta.url));
 
 const server = await serve();
 const browser = await launch();
 const made = {};
 try {
-  const context = await browser.newContext({ viewport: { width: WIDTH + 16, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: FRAME_WIDTH, height: 900 }, colorScheme: 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
   const only = process.env.POSTERS_ONLY ? process.env.POSTERS_ONLY.split(',') : null;
   for (const { name, tag } of FIGURES.filter((f) => !only || only.includes(f.name))) {
@@ -58,7 +66,8 @@ try {
       }, tag);
       if (!settled || !quiet) console.warn(`${name}.${lang}: still ${settled ? 'repainting' : 'pending'} after 30 s; taken as it is`);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const frameHeight = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+      const [frameWidth, frameHeight] = await page.evaluate(() => [document.documentElement.clientWidth, Math.ceil(document.body.getBoundingClientRect().height)]);
+      if (frameWidth !== FRAME_WIDTH) throw new Error(`make-posters: figure.html laid out ${frameWidth} px wide, not ${FRAME_WIDTH} (a scroll bar?)`);
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const el = page.locator(tag);
@@ -69,7 +78,7 @@ try {
       const png = await readFile(file);
       const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
       const alt = await page.evaluate((t) => document.querySelector(t).describe(), tag);
-      made[`${name}.${lang}`] = { width, height, frameHeight, alt };
+      made[`${name}.${lang}`] = { width, height, frameWidth, frameHeight, alt };
       console.log(`web/posters/${name}.${lang}.png ${width}×${height}`);
     }
   }
@@ -80,7 +89,7 @@ try {
 }
 
 const kept = process.env.POSTERS_ONLY ? JSON.parse(await readFile(`${web}posters/sizes.json`, 'utf8')) : {};
-const sizes = { ...kept, ...Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameHeight }])) };
+const sizes = { ...kept, ...Object.fromEntries(Object.entries(made).map(([key, { frameWidth, frameHeight }]) => [key, { frameWidth, frameHeight }])) };
 await writeFile(`${web}posters/sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
 console.log('web/posters/sizes.json');
 

@@ -554,6 +554,16 @@ export const MUTATIONS = [
     tests: [], wasm: false,
   },
   {
+    id: 'web-accent-text-pale', what: "colours: a light-mode accent of 3.58:1 (text in .steps b and rope-config's warning)",
+    file: 'web/figures/core/style.js', find: '--pn-accent: #c2410c;', replace: '--pn-accent: #e8590c;',
+    tests: ['colours'],
+  },
+  {
+    id: 'oembed-frame-poster-width', what: "oEmbed: the iframe as wide as the poster, 16 px narrower than the page its height was measured in",
+    file: 'tools/build-oembed.mjs', find: 'oembedFor(name, lang, site, poster, { width: frameWidth, height: frameHeight })', replace: 'oembedFor(name, lang, site, poster, { width: poster.width, height: frameHeight })',
+    tests: ['oembed'],
+  },
+  {
     id: 'web-slices-whole-budget', what: 'background slices planned to their whole budget instead of half',
     file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 1;',
     tests: ['background_slices::without Worker', 'background'],
