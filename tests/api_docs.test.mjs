@@ -280,3 +280,30 @@ test('the scaling table names, for each rope_scaling type, the keys of its type 
   assert.ok(typed.size >= 5, 'the parser reads the union');
   assert.deepEqual(Object.fromEntries(documented), Object.fromEntries(typed));
 });
+
+test("the scaling table's defaults (`name` = value) are the ones ropeFrequencies takes", async () => {
+  const pn = await init();
+  // the required options of each type, small and valid: the defaults are checked against them
+  const REQUIRED = {
+    linear: { factor: 4 },
+    dynamic: { factor: 4, originalMaxPositions: 2048 },
+    yarn: { factor: 4, originalMaxPositions: 2048 },
+    llama3: { factor: 8, originalMaxPositions: 2048, lowFreqFactor: 1, highFreqFactor: 4 },
+    longrope: { originalMaxPositions: 2048, shortFactor: Array(32).fill(1.5), longFactor: Array(32).fill(3) },
+  };
+  const checked = [];
+  for (const m of read(API_DOC).matchAll(/^\| `'(\w+)'` \| ([^|]+) \|/gm)) {
+    for (const d of m[2].matchAll(/`(\w+)` = ([^,\s]+)/g)) {
+      const [, name, text] = d;
+      const value = literal(text);
+      const type = m[1], where = `${type}: ${name} = ${text}`;
+      assert.ok(REQUIRED[type], `${where}: the test has no options for ${type}`);
+      const call = (extra) => pn.ropeFrequencies({ dim: 64, seqLen: 10000, scaling: { type, ...REQUIRED[type], ...extra } });
+      assert.deepStrictEqual(call({ [name]: value }), call({}), `${where}: a call without ${name} is the call with it`);
+      // and the default is not one every value gives (the option does something here)
+      assert.notDeepStrictEqual(call({ [name]: typeof value === 'boolean' ? !value : value * 2 }), call({}), `${where}: another value changes nothing here`);
+      checked.push(where);
+    }
+  }
+  assert.ok(checked.length >= 3, `${checked.length} defaults checked: ${checked}`);
+});

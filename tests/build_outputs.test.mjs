@@ -37,8 +37,13 @@ function reachable({ bodies }, start) {
 
 test('the SIMD build runs v128 instructions in LayerNorm, RMSNorm and PE; the scalar build has none', () => {
   const simd = disassemble(`${root}build/wasm/posnorm-simd.wasm`);
+  // RoPE reaches PE's cos/sin helper, whose own v128 code (39 instructions)
+  // passed the count with RoPE's rotation scalar: RoPE is counted without
+  // what PE reaches (LayerNorm and RMSNorm share their row loop, and each
+  // counts it)
+  const without = { pn_rope_f32: new Set(reachable(simd, simd.exports.get('pn_pe_sinusoidal_f32'))) };
   for (const kernel of ['pn_layernorm_f32', 'pn_rmsnorm_f32', 'pn_pe_sinusoidal_f32', 'pn_rope_f32']) {
-    const fns = reachable(simd, simd.exports.get(kernel));
+    const fns = reachable(simd, simd.exports.get(kernel)).filter((f) => !without[kernel]?.has(f));
     const ops = fns.flatMap((f) => (simd.bodies.get(f) ?? '').split('\n').filter((l) => SIMD_OP.test(l)));
     assert.ok(ops.length >= 8, `${kernel}: ${ops.length} SIMD instructions`);
     assert.ok(ops.some((l) => /f32x4\.(add|mul|sub)|f64x2\.(add|mul)/.test(l)), `${kernel}: SIMD arithmetic`);

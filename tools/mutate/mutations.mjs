@@ -564,6 +564,16 @@ export const MUTATIONS = [
     tests: ['oembed'],
   },
   {
+    id: 'rope-rotation-scalar', what: "RoPE: the v128 rotation loop never taken (the SIMD build rotates lane by lane, the same bits)",
+    file: 'src/rope.c', find: 'for (; i + 4 <= half; i += 4) {', replace: 'for (; 0 && i + 4 <= half; i += 4) {',
+    tests: ['build_outputs::v128 instructions'], native: false,
+  },
+  {
+    id: 'js-yarn-beta-fast-default', what: "API: YaRN's betaFast defaults to 16, not 32 (Hugging Face's default)",
+    file: 'src/js/posnorm-core.js', find: "params[2] = s.betaFast === undefined ? 32 :", replace: "params[2] = s.betaFast === undefined ? 16 :",
+    tests: ["api_docs::scaling table's defaults"],
+  },
+  {
     id: 'web-slices-whole-budget', what: 'background slices planned to their whole budget instead of half',
     file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 1;',
     tests: ['background_slices::without Worker', 'background'],
