@@ -35,7 +35,7 @@ function reachable({ bodies }, start) {
   return [...seen];
 }
 
-test('the SIMD build runs v128 instructions in LayerNorm, RMSNorm and PE; the scalar build has none', () => {
+test('the SIMD build runs v128 instructions in LayerNorm, RMSNorm, PE and RoPE (its own code); the scalar build has none', () => {
   const simd = disassemble(`${root}build/wasm/posnorm-simd.wasm`);
   // RoPE reaches PE's cos/sin helper, whose own v128 code (39 instructions)
   // passed the count with RoPE's rotation scalar: RoPE is counted without

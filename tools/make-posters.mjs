@@ -66,8 +66,10 @@ try {
       }, tag);
       if (!settled || !quiet) console.warn(`${name}.${lang}: still ${settled ? 'repainting' : 'pending'} after 30 s; taken as it is`);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const [frameWidth, frameHeight] = await page.evaluate(() => [document.documentElement.clientWidth, Math.ceil(document.body.getBoundingClientRect().height)]);
-      if (frameWidth !== FRAME_WIDTH) throw new Error(`make-posters: figure.html laid out ${frameWidth} px wide, not ${FRAME_WIDTH} (a scroll bar?)`);
+      // (headless Chromium hides scroll bars: the page is FRAME_WIDTH wide
+      // however tall its content)
+      const frameWidth = FRAME_WIDTH;
+      const frameHeight = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const el = page.locator(tag);
