@@ -68,7 +68,6 @@ try {
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       // (headless Chromium hides scroll bars: the page is FRAME_WIDTH wide
       // however tall its content)
-      const frameWidth = FRAME_WIDTH;
       const frameHeight = await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
       await page.addStyleTag({ content: `${tag}::part(controls), ${tag}::part(toolbar), ${tag}::part(hint) { display: none !important; }` });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -80,7 +79,7 @@ try {
       const png = await readFile(file);
       const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
       const alt = await page.evaluate((t) => document.querySelector(t).describe(), tag);
-      made[`${name}.${lang}`] = { width, height, frameWidth, frameHeight, alt };
+      made[`${name}.${lang}`] = { width, height, frameHeight, alt };
       console.log(`web/posters/${name}.${lang}.png ${width}×${height}`);
     }
   }
@@ -91,7 +90,7 @@ try {
 }
 
 const kept = process.env.POSTERS_ONLY ? JSON.parse(await readFile(`${web}posters/sizes.json`, 'utf8')) : {};
-const sizes = { ...kept, ...Object.fromEntries(Object.entries(made).map(([key, { frameWidth, frameHeight }]) => [key, { frameWidth, frameHeight }])) };
+const sizes = { ...kept, ...Object.fromEntries(Object.entries(made).map(([key, { frameHeight }]) => [key, { frameWidth: FRAME_WIDTH, frameHeight }])) };
 await writeFile(`${web}posters/sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
 console.log('web/posters/sizes.json');
 
