@@ -50,8 +50,16 @@ test('figure.html in an iframe: parameters from the URL, width of the iframe, he
   assert.deepEqual([state.d, state.s, state.b, state.l], [128, 50, 500, 'concat']);
   assert.ok(Math.abs(state.w - (420 - 16)) < 1, `figure is ${state.w}px wide in a 420px iframe`);
   assert.match(state.link, /figure\.html\?fig=heatmap&d-model=128&seq-len=50&base=500&layout=concat/);
-  await page.waitForFunction(() => window.heights.length > 0);
-  assert.ok((await page.evaluate(() => window.heights.at(-1))) > 300);
+  // the height posted is the content's: the figure's bottom and figure.css's 8 px of padding below it
+  // (not the frame's viewport, 900 px here); polled, since a readout can still grow the figure
+  let posted = null, content = null;
+  for (let k = 0; k < 50; k++) {
+    posted = await page.evaluate(() => window.heights.at(-1) ?? null);
+    content = await f.evaluate(() => document.querySelector('posnorm-heatmap').getBoundingClientRect().bottom + 8);
+    if (posted !== null && Math.abs(posted - content) < 1) break;
+    await page.waitForTimeout(100);
+  }
+  assert.ok(posted !== null && Math.abs(posted - content) < 1 && content > 300 && content < 850, `posted ${posted}, content ${content}`);
   const bad = await open(env.browser, `${env.server.url}/web/figure.html?fig=nope`);
   // the names come from the registry, which figure.html loads after its own load event
   await bad.page.waitForSelector('.error');
@@ -97,6 +105,41 @@ test('"Copy link" copies a URL that restores every control of the figure', async
   await context.close();
 });
 
+/**
+ * In the page: the PNG `bytes` decoded, against the canvases of figure `tag`
+ * laid side by side from x = 0. For each canvas, over its pixels that are
+ * opaque (the ones a background cannot change): how many were compared and
+ * how many differ by more than 1 in a channel.
+ */
+function pngAgainstCanvases(page, tag, bytes) {
+  return page.evaluate(async ({ tag, b64 }) => {
+    const data = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([data], { type: 'image/png' }));
+    const pixels = (source, w, h) => {
+      const c = new OffscreenCanvas(w, h);
+      const ctx = c.getContext('2d');
+      ctx.drawImage(source, 0, 0);
+      return ctx.getImageData(0, 0, w, h).data;
+    };
+    const whole = pixels(bitmap, bitmap.width, bitmap.height);
+    let x0 = 0;
+    return [...document.querySelector(tag).shadowRoot.querySelectorAll('canvas')].map((c) => {
+      const own = pixels(c, c.width, c.height);
+      let compared = 0, differ = 0;
+      for (let y = 0; y < c.height; y++) {
+        for (let x = 0; x < c.width; x++) {
+          const i = 4 * (y * c.width + x), j = 4 * (y * bitmap.width + x0 + x);
+          if (own[i + 3] !== 255) continue;
+          compared++;
+          if ([0, 1, 2, 3].some((k) => Math.abs(own[i + k] - whole[j + k]) > 1)) differ++;
+        }
+      }
+      x0 += c.width;
+      return { compared, differ };
+    });
+  }, { tag, b64: Buffer.from(bytes).toString('base64') });
+}
+
 test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the numbers behind it', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, { deviceScaleFactor: 2 });
   const download = async (tag, action) => {
@@ -110,6 +153,9 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
   assert.deepEqual([...png.data.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
   const [cw, ch] = await page.evaluate(() => { const c = document.querySelector('posnorm-heatmap').shadowRoot.querySelector('canvas'); return [c.width, c.height, c.clientWidth]; });
   assert.deepEqual([png.data.readUInt32BE(16), png.data.readUInt32BE(20)], [cw, ch]);
+  const heatPixels = await pngAgainstCanvases(page, 'posnorm-heatmap', png.data);
+  assert.deepEqual(heatPixels.map((p) => p.differ), [0], `the PNG holds the canvas's pixels: ${JSON.stringify(heatPixels)}`);
+  assert.ok(heatPixels[0].compared > 0.5 * cw * ch, `the heatmap's opaque pixels were compared: ${JSON.stringify(heatPixels)}`);
   assert.equal(cw, 2 * (await page.evaluate(() => document.querySelector('posnorm-heatmap').shadowRoot.querySelector('canvas').clientWidth)));
   const csv = (await download('posnorm-heatmap', 'downloadCsv')).data.toString('utf8').trim().split('\n').map((l) => l.split(','));
   assert.equal(csv.length, 31);
@@ -133,6 +179,10 @@ test('"Download PNG" saves the canvas at devicePixelRatio; "Download CSV" the nu
   const lnPng = await download('posnorm-ln-simulator', 'downloadPng');
   const widths = await page.evaluate(() => [...document.querySelector('posnorm-ln-simulator').shadowRoot.querySelectorAll('canvas')].map((c) => c.width));
   assert.equal(lnPng.data.readUInt32BE(16), widths[0] + widths[1]);
+  // side by side: each panel's pixels where it stands in the PNG (a join that drew both at x = 0 kept the size)
+  const lnPixels = await pngAgainstCanvases(page, 'posnorm-ln-simulator', lnPng.data);
+  assert.deepEqual(lnPixels.map((p) => p.differ), [0, 0], `the PNG holds both panels: ${JSON.stringify(lnPixels)}`);
+  assert.ok(lnPixels.every((p) => p.compared > 1000), `each panel's opaque pixels were compared: ${JSON.stringify(lnPixels)}`);
   const ln = (await download('posnorm-ln-simulator', 'downloadCsv')).data.toString('utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
   assert.equal(ln.length, 256);
   const mean = (a) => a.reduce((s, t) => s + t, 0) / a.length;

@@ -7,7 +7,8 @@
 //     attributes, the same pixels on every canvas at the same width, and
 //     its poster is not downloaded;
 //   - the iframe snippet renders in a sandboxed iframe (an opaque origin)
-//     in that state, and its script fits the iframe to the figure's height;
+//     in that state and language, and its script fits the iframe to the
+//     figure's height (two snippets in one post: each to its own);
 //   - the picture snippets (Markdown and HTML) link to the same URL, which
 //     opens the live figure in that state.
 import assert from 'node:assert/strict';
@@ -97,6 +98,7 @@ async function post(body) {
 const page = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title><link rel="icon" href="data:,"></head><body style="margin:0">${body}</body></html>`;
 
 test('the snippets of every figure reproduce its state on another origin: same values and pixels, a sandboxed iframe that fits, picture links that open it', async () => {
+  const iframes = [];
   assert.notEqual(new URL(host.url).origin, new URL(blank.url).origin);
   for (const f of FIGURES) {
     const { [f.className]: cls } = await f.load();
@@ -143,9 +145,11 @@ test('the snippets of every figure reproduce its state on another origin: same v
     };
     const inner = await frame();
     await inner.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, f.tag, { timeout: 20000 });
-    const innerState = await inner.evaluate((t) => ({ origin: self.origin, values: document.querySelector(t).values }), f.tag);
+    const innerState = await inner.evaluate((t) => ({ origin: self.origin, values: document.querySelector(t).values, language: document.querySelector(t).language }), f.tag);
     assert.equal(innerState.origin, 'null', `${f.name}: the iframe is sandboxed (an opaque origin)`);
     assert.deepEqual(innerState.values, values, `${f.name}: the iframe shows the state`);
+    // in the source's language (figure.html's own is Korean)
+    assert.equal(innerState.language, 'en', `${f.name}: the iframe speaks the figure's language`);
     let fitted = false;
     for (let k = 0; k < 50 && !fitted; k++) {
       const content = await inner.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
@@ -164,7 +168,28 @@ test('the snippets of every figure reproduce its state on another origin: same v
     const live = await open(browser, href);
     await started(live.page, f.tag);
     assert.deepEqual(await live.page.evaluate((t) => document.querySelector(t).values, f.tag), values, `${f.name}: the link opens the figure in its state`);
+    assert.equal(await live.page.evaluate((t) => document.querySelector(t).language, f.tag), 'en', `${f.name}: the link opens the figure in its language`);
     assert.deepEqual(live.problems, [], f.name);
     await live.context.close();
+    iframes.push({ name: f.name, tag: f.tag, code: code.iframe });
   }
+
+  // two iframe snippets in one post, each with its script: each frame takes its own figure's height
+  const two = iframes.slice(0, 2);
+  const both = await post(two.map((x) => `<div style="width:640px">${x.code}</div>`).join('\n'));
+  let heights = null;
+  for (let k = 0; k < 100; k++) {
+    const frames = both.page.frames().filter((x) => x.url().includes('figure.html'));
+    const framed = await both.page.evaluate(() => [...document.querySelectorAll('iframe')].map((e) => e.getBoundingClientRect().height));
+    const content = frames.length === 2
+      ? await Promise.all(two.map((x) => frames.find((fr) => fr.url().includes(`fig=${x.name}&`)).evaluate(() => Math.ceil(document.body.getBoundingClientRect().height))))
+      : null;
+    heights = { framed, content };
+    if (content && framed.every((h, j) => Math.abs(h - content[j]) < 1)) break;
+    await both.page.waitForTimeout(100);
+  }
+  assert.ok(heights.content && heights.framed.every((h, j) => Math.abs(h - heights.content[j]) < 1), `each iframe fits its own figure: ${JSON.stringify(heights)}`);
+  assert.ok(Math.abs(heights.content[0] - heights.content[1]) > 50, `the two figures differ in height: ${JSON.stringify(heights)}`);
+  assert.deepEqual(both.problems, []);
+  await both.context.close();
 });
