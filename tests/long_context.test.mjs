@@ -15,6 +15,19 @@ const SCALINGS = {
   yarn: (f, L) => ({ type: 'yarn', factor: f, originalMaxPositions: L }),
   llama3: (f, L) => ({ type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 }),
 };
+// the readout's names of the methods (web/i18n/en.js, lcMethod_*)
+const LABELS = { none: 'none', linear: 'PI', dynamic: 'NTK (dynamic)', yarn: 'YaRN', llama3: 'Llama 3' };
+// a number as the readout writes it (web/figures/draw/format.js, fmt):
+// `digits` significant digits, trailing zeros dropped, exponential outside [1e-4, 1e6)
+const show = (x, digits) => {
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  return a >= 1e6 || a < 1e-4 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
+};
+// what the readout may show for a float64 value the figure computes in
+// float32 (2e-5 apart at most): its rounding, or, next to a rounding
+// boundary, the neighbour's
+const shows = (x, digits, tol = 2e-5 * Math.max(1, Math.abs(x))) => new Set([x - tol, x, x + tol].map((v) => show(v, digits)));
 
 test('long-context: scores at the cursor, attention factors and full turns equal float64, for several settings', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=long-context&lang=en&train-len=1024&factor=8&dim=64&distance=5000`, { width: 900 });
@@ -24,7 +37,13 @@ test('long-context: scores at the cursor, attention factors and full turns equal
   // the last asks for a distance past the sequence: the farthest two of its
   // 512 tokens are 511 apart, and every readout names and reads that one
   // (the slider went to 512 and the scores were taken at 511)
-  for (const setting of [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }, { trainLen: 256, factor: 2, distance: 1e9 }]) {
+  // the last two: at distance 0 every rotation is the identity, so each
+  // method's score is plain RoPE's at 0 (the first training sample) times its
+  // attention factor squared: YaRN's (0.1·ln 8 + 1)² lifts it outside the
+  // training range (a ✗), while at factor 1 nothing is
+  const states = [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }, { trainLen: 256, factor: 2, distance: 1e9 }, { trainLen: 1024, factor: 8, dim: 64, base: 10000, distance: 0 }, { trainLen: 1024, factor: 1, dim: 64, base: 10000, distance: 512 }];
+  const crosses = [];
+  for (const setting of states) {
     if (setting) {
       const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
       await page.evaluate(([t, s]) => Object.assign(document.querySelector(t), s), [tag, setting]);
@@ -33,10 +52,11 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     }
     const r = await page.evaluate((t) => {
       const el = document.querySelector(t);
-      return { ...el.values, q: [...el.result.q], k: [...el.result.k], scores: el.result.scores, af: el.result.attentionFactors, turns: el.result.pairsTurningInside, trainRange: el.result.trainRange, csv: el.toCsv(), text: el.shadowRoot.querySelector('.readout').textContent };
+      return { ...el.values, q: [...el.result.q], k: [...el.result.k], scores: el.result.scores, af: el.result.attentionFactors, turns: el.result.pairsTurningInside, trainRange: el.result.trainRange, csv: el.toCsv(), text: el.shadowRoot.querySelector('.readout').textContent, readout: [...el.shadowRoot.querySelector('.readout').children].map((li) => li.textContent) };
     }, tag);
     const { trainLen: L, factor, dim, base, distance: d } = r;
     const half = dim / 2, top = L * factor;
+    const ref = {};
     for (const [key, make] of Object.entries(SCALINGS)) {
       const { inv, af } = hfRope(dim, base, factor > 1 ? make(factor, L) : undefined, top);
       let s = 0;
@@ -45,6 +65,7 @@ test('long-context: scores at the cursor, attention factors and full turns equal
         s += r.k[i] * (r.q[i] * c - r.q[i + half] * sn) + r.k[i + half] * (r.q[i] * sn + r.q[i + half] * c);
       }
       s *= af * af;
+      ref[key] = { s, af, turns: inv.filter((w) => (2 * Math.PI) / w <= L).length };
       assert.ok(Math.abs(r.scores[key] - s) <= 2e-5 * Math.max(1, Math.abs(s)), `${key} at ${d} (L ${L}, ×${factor}): ${r.scores[key]} vs ${s}`);
       assert.ok(Math.abs(r.af[key] - af) <= 1e-12, `${key} attention factor ${r.af[key]} vs ${af}`);
       assert.equal(r.turns[key], inv.filter((w) => (2 * Math.PI) / w <= L).length, `${key} pairs turning within L`);
@@ -74,6 +95,35 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     const inTraining = Array.from({ length: 160 }, (_, j) => score(refs[0].inv, refs[0].af, Math.round((j / 159) * (L - 1))));
     assert.ok(Math.abs(r.trainRange[0] - Math.min(...inTraining)) <= 2e-5 && Math.abs(r.trainRange[1] - Math.max(...inTraining)) <= 2e-5, `training range ${r.trainRange} vs ${Math.min(...inTraining)}, ${Math.max(...inTraining)}`);
     assert.match(r.text, new RegExp(`distance ${d}: none `));
+    // the readout's lines, each method's number against the float64 one:
+    // the score at d (with ✗ exactly when it is outside the training range),
+    // the pairs turning within L, the attention factor
+    const keys = Object.keys(SCALINGS), lo = Math.min(...inTraining), hi = Math.max(...inTraining);
+    const tol = (x) => 2e-5 * Math.max(1, Math.abs(x));
+    assert.equal(r.readout.length, 4, `readout lines: ${JSON.stringify(r.readout)}`);
+    const m = /^distance (\d+): (.*) \(range seen in training \[(.*), (.*)\], ✗ = outside\)$/.exec(r.readout[0]);
+    assert.ok(m, `score line: ${r.readout[0]}`);
+    assert.equal(Number(m[1]), d);
+    assert.ok(shows(lo, 3).has(m[3]) && shows(hi, 3).has(m[4]), `training range shown [${m[3]}, ${m[4]}] vs float64 [${lo}, ${hi}]`);
+    const shownScores = m[2].split(' · ');
+    assert.equal(shownScores.length, keys.length, `score line: ${r.readout[0]}`);
+    const outside = {};
+    keys.forEach((key, j) => {
+      const { s } = ref[key];
+      // (within float32's distance of an end, either mark is right)
+      const out = s < lo - tol(lo) || s > hi + tol(hi), sure = out || (s > lo + tol(lo) && s < hi - tol(hi));
+      outside[key] = sure ? out : undefined;
+      const allowed = [...shows(s, 4)].flatMap((v) => (sure ? [`${LABELS[key]} ${v}${out ? ' ✗' : ''}`] : [`${LABELS[key]} ${v}`, `${LABELS[key]} ${v} ✗`]));
+      assert.ok(allowed.includes(shownScores[j]), `readout score (L ${L}, ×${factor}, dim ${dim}, base ${base}, d ${d}): "${shownScores[j]}", float64 ${s} in training [${lo}, ${hi}]: ${allowed.join(' | ')}`);
+    });
+    crosses.push(outside);
+    assert.equal(r.readout[1], `pairs that complete a turn within L = ${L}: ${keys.map((key) => `${LABELS[key]} ${ref[key].turns}/${half}`).join(' · ')}`);
+    // YaRN's attention factor is 0.1·ln(factor) + 1 (Peng et al. 2023); every other method's is 1
+    const factorOf = (key) => (key === 'yarn' && factor > 1 ? 0.1 * Math.log(factor) + 1 : 1);
+    keys.forEach((key) => assert.ok(Math.abs(ref[key].af - factorOf(key)) <= 1e-12, `${key} reference attention factor`));
+    assert.equal(r.readout[2], `attention factor (on cos and sin): ${keys.map((key) => `${LABELS[key]} ${show(factorOf(key), 5)}`).join(' · ')}`);
+    if (factor === 8) assert.ok(r.readout[2].includes('YaRN 1.2079'), r.readout[2]);
+    if (factor === 16) assert.ok(r.readout[2].includes('YaRN 1.2773'), r.readout[2]);
     if (setting?.distance === 1e9) {
       assert.equal(d, top - 1);
       // the CSV's last row is that distance, with the readout's scores
@@ -81,6 +131,10 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     }
     if (factor === 1) assert.equal(new Set(Object.values(r.scores)).size, 1, 'no extension: every method is plain RoPE');
   }
+  // the ✗ is both shown and not: YaRN's at distance 0 and ×8 is, and at
+  // factor 1 no method's is (so the marks checked above do not pass by chance)
+  assert.equal(crosses.at(-2).yarn, true, `×8 at distance 0: ${JSON.stringify(crosses.at(-2))}`);
+  assert.ok(Object.values(crosses.at(-1)).every((out) => out === false), `×1 at distance 512: ${JSON.stringify(crosses.at(-1))}`);
   // off the page and back: the figure drops its arrays and makes them again
   const back = await page.evaluate(async (t) => {
     const el = document.querySelector(t), parent = el.parentNode;
