@@ -105,3 +105,9 @@ test('every string the Embed dialog names (its elements\' key, its sections and 
   // each figure's title (the iframe's title, the oEmbed title) in both
   for (const table of [ko, en]) assert.deepEqual(Object.keys(table.figureTitle).sort(), readdirSync(figures).filter((f) => f.endsWith('.js') && !['index.js', 'registry.js'].includes(f)).map((f) => f.slice(0, -3)).sort());
 });
+
+test('labels that count: one layer is "layer", more are "layers" (depth\'s gradient note)', () => {
+  // nonFiniteLayers gives the layers as text ("26", "3–5, 9") and their count
+  assert.equal(en.depthGradOverflow('Post-LN', '26', 1), "Post-LN: weight-gradient norm past float32's range (about 3.4e38) at layer 26, not drawn there.");
+  assert.equal(en.depthGradOverflow('Post-LN', '3–5, 9', 4), "Post-LN: weight-gradient norm past float32's range (about 3.4e38) at layers 3–5, 9, not drawn there.");
+});

@@ -1,10 +1,11 @@
 // GELU's exact form: the tests' float64 reference (tests/reference/gelu.mjs) against values computed
 // with 40 digits, the same points the C test holds posnorm's own erf GELU to (tests/c/test_kernels.c,
 // test_gelu_erf), so that the reference the block and stack tests use is shown adequate on its own;
-// and how far the tanh form is from it (the figure the docs quote).
+// the tanh form and its derivative against 40-digit values too; and how far the tanh form is from
+// the exact one (the figure the docs quote).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { geluErf, geluErfGrad, geluTanh } from './reference/gelu.mjs';
+import { geluErf, geluErfGrad, geluTanh, geluTanhGrad } from './reference/gelu.mjs';
 
 // z, GELU(z) = z·Φ(z), GELU'(z) = Φ(z) + z·φ(z): mpmath 1.3 at 40 digits, rounded to 25
 const VALUES = [
@@ -48,6 +49,31 @@ test("the reference's erf GELU and its derivative against 40-digit values", () =
     const rel = Math.abs(geluErf(z) - g) / Math.abs(g);
     assert.ok(rel <= (Math.abs(z) <= 6 ? 4e-15 : 2e-13), `geluErf(${z}) = ${geluErf(z)}, want ${g} (${rel})`);
     assert.ok(Math.abs(geluErfGrad(z) - d) <= 5e-16, `geluErfGrad(${z}) = ${geluErfGrad(z)}, want ${d}`);
+    // in the left tail the derivative is tiny (1e-86 at −20), where an absolute bound says nothing:
+    // relative there too (measured 1.2e-16; Φ taken as (1 + erf)/2, which cancels, is 1 % off at −10)
+    if (z <= -4) assert.ok(Math.abs(geluErfGrad(z) - d) <= 1e-13 * Math.abs(d), `geluErfGrad(${z}) = ${geluErfGrad(z)}, want ${d} (relative)`);
+  }
+});
+
+// the tanh form z/2·(1 + tanh(√(2/π)(z + 0.044715 z³))) and its derivative: mpmath 1.3 at 40 digits, rounded to 25
+const TANH_VALUES = [
+  [-6, -8.439646700762297083699443e-11, -7.709973930953695511677775e-10],
+  [-4, -0.0000702459481923726898181258, -0.0003351231971226707583992758],
+  [-2.6875, -0.009200404804242622590602252, -0.025384230449237630674749],
+  [-1, -0.1588080093917232952180042, -0.08296408384578255513964242],
+  [-0.3, -0.1146290764572407518708518, 0.2677045483611981778280665],
+  [0.3, 0.1853709235427592481291482, 0.7322954516388018221719335],
+  [1, 0.8411919906082767047819958, 1.082964083845782555139642],
+  [2.6875, 2.678299595195757377409398, 1.025384230449237630674749],
+  [4, 3.999929754051807627310182, 1.000335123197122670758399],
+  [6, 5.999999999915603532992377, 1.00000000077099739309537],
+];
+
+test("the reference's tanh GELU and its derivative against 40-digit values", () => {
+  // measured 1.1e-16 and 6.7e-16 absolute (√(2/π) as 0.79788 is 1.3e-6 off)
+  for (const [z, g, d] of TANH_VALUES) {
+    assert.ok(Math.abs(geluTanh(z) - g) <= 4e-16, `geluTanh(${z}) = ${geluTanh(z)}, want ${g}`);
+    assert.ok(Math.abs(geluTanhGrad(z) - d) <= 2e-15, `geluTanhGrad(${z}) = ${geluTanhGrad(z)}, want ${d}`);
   }
 });
 

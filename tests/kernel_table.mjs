@@ -15,7 +15,7 @@ import { compareValues, normals, ulp32 } from './helpers.mjs';
 import { alibiBias } from './reference/alibi.mjs';
 import { attention } from './reference/attention.mjs';
 import { transformerBlock } from './reference/block.mjs';
-import { colormapIndex } from './reference/colormap.mjs';
+import { colormapIndex, colormapTable as colormapDesign } from './reference/colormap.mjs';
 import { histogram } from './reference/histogram.mjs';
 import { matmul } from './reference/linear.mjs';
 import { batchNorm, columnStats, layerNorm, rmsNorm } from './reference/norms.mjs';
@@ -42,7 +42,8 @@ const per = (scale) => () => scale;
 
 export const KERNELS = [
   {
-    name: 'layerNorm', block: 64, inPlace: true,
+    // block: PN_SUMS_BLOCK (src/pn_sums.h), the values a float64 fold takes; its steps of 16 lie inside
+    name: 'layerNorm', block: 128, inPlace: true,
     variants: affine.flatMap(([gamma, beta]) => norms.flatMap((magnitude) => [0, 1e-5].map((eps) => ({ gamma, beta, magnitude, eps })))),
     run(pn, n, v, inPlace) {
       const x = sweepData(2 * n, v, n);
@@ -63,7 +64,7 @@ export const KERNELS = [
     },
   },
   {
-    name: 'rmsNorm', block: 64, inPlace: true,
+    name: 'rmsNorm', block: 128, inPlace: true,
     variants: [false, true].flatMap((gamma) => norms.flatMap((magnitude) => [0, 1e-6].map((eps) => ({ gamma, magnitude, eps })))),
     run(pn, n, v, inPlace) {
       const x = sweepData(2 * n, v, n + 1);
@@ -103,8 +104,12 @@ export const KERNELS = [
     name: 'positionalEncoding', block: 8, inPlace: false,
     variants: ['interleaved', 'concat'].flatMap((layout) => [0, 100000].map((offset) => ({ layout, offset }))),
     run(pn, n, v) {
-      const got = pn.positionalEncoding({ seqLen: 5, dModel: n, layout: v.layout, offset: v.offset });
-      return [check('PE', got, sinusoidal(5, n, { layout: v.layout, offset: v.offset }), BOUNDS.positionalEncoding)];
+      // rows: fewer than a group of PE_ROWS (8) in registers, two groups and a tail, and (narrow
+      // rows only) past PN_PE_ANCHOR (1024), where the recurrence starts again from exact values
+      return [5, 17, ...(n <= 4 ? [1030] : [])].map((seqLen) => {
+        const got = pn.positionalEncoding({ seqLen, dModel: n, layout: v.layout, offset: v.offset });
+        return check(`PE, ${seqLen} rows`, got, sinusoidal(seqLen, n, { layout: v.layout, offset: v.offset }), BOUNDS.positionalEncoding);
+      });
     },
   },
   {
@@ -143,7 +148,9 @@ export const KERNELS = [
     name: 'ropeFrequencies', block: 1, inPlace: false,
     variants: [undefined, { type: 'linear', factor: 4 }, { type: 'dynamic', factor: 4, originalMaxPositions: 64 },
       { type: 'yarn', factor: 8, originalMaxPositions: 256 }, { type: 'llama3', factor: 8, originalMaxPositions: 256, lowFreqFactor: 1, highFreqFactor: 4 },
-      { type: 'longrope', factor: 8, originalMaxPositions: 512 }].map((scaling) => ({ scaling })),
+      { type: 'longrope', factor: 8, originalMaxPositions: 512 },
+      // YaRN with so few original positions that its correction range clamps to one point (low = high)
+      { type: 'yarn', factor: 4, originalMaxPositions: 4 }].map((scaling) => ({ scaling })),
     run(pn, n, v) {
       // dim = 2n, against the Hugging Face rules in float64 (seqLen 1000: longrope takes its long factors)
       const dim = 2 * n;
@@ -157,12 +164,15 @@ export const KERNELS = [
         try { pn.ropeFrequencies({ dim, scaling }); } catch (e) { message = e.message; }
         return [{ what: 'dim < 4 refused', err: /at least 4/.test(message) ? 0 : Infinity, bound: 0, compared: 1 }];
       }
-      const got = pn.ropeFrequencies({ dim, scaling, seqLen: 1000 });
-      const want = hfRopeFrequencies(dim, 10000, scaling, 1000);
-      return [
-        check('invFreq (ulp)', got.invFreq, want.inv, BOUNDS.ropeFrequencies.invFreq, ulp32),
-        check('attentionFactor (relative)', [got.attentionFactor], [want.af], BOUNDS.ropeFrequencies.attentionFactor, (t) => t),
-      ];
+      // seqLen 10: inside every original length (dynamic keeps its base, longrope takes its short factors)
+      return [10, 1000].flatMap((seqLen) => {
+        const got = pn.ropeFrequencies({ dim, scaling, seqLen });
+        const want = hfRopeFrequencies(dim, 10000, scaling, seqLen);
+        return [
+          check(`invFreq at seqLen ${seqLen} (ulp)`, got.invFreq, want.inv, BOUNDS.ropeFrequencies.invFreq, ulp32),
+          check(`attentionFactor at seqLen ${seqLen} (relative)`, [got.attentionFactor], [want.af], BOUNDS.ropeFrequencies.attentionFactor, (t) => t),
+        ];
+      });
     },
   },
   {
@@ -196,7 +206,8 @@ export const KERNELS = [
       const x = normals(n, { seed: n });
       if (n > 2) x[2] = NaN;
       const px = pn.colormap(x, { map: v.map, vmin: -2, vmax: 2 });
-      const lut = pn.colormapTable(v.map);
+      // the table as tools/gen_colormap.py designs it, derived in tests/reference (not posnorm's own)
+      const lut = colormapDesign(v.map);
       const want = [];
       for (const t of x) {
         const k = colormapIndex(t, -2, 2);
@@ -248,7 +259,8 @@ export const KERNELS = [
     },
   },
   {
-    name: 'residualStack', block: 1, inPlace: false,
+    // block: the 4 columns depth.c's products take at a time
+    name: 'residualStack', block: 4, inPlace: false,
     // and a decoder's stack (issue #19): a memory branch m·C_l per layer, with the erf GELU
     variants: ['plain', 'post-ln', 'pre-ln', 'pre-rms'].flatMap((block) => [false, true].flatMap((memory) =>
       [{ block, gradients: false, memory }, { block, gradients: true, memory }])),
@@ -329,6 +341,6 @@ export const BOUNDS = {
 /** Sizes 1 … 3·block + 3, and a few large ones. */
 export function sizesFor(k) {
   const small = Array.from({ length: 3 * k.block + 3 }, (_, i) => i + 1);
-  const large = { 64: [1000, 4099], 8: [257, 1024], 4: [65, 129], 2: [1001], 1: [97] }[k.block] ?? [];
+  const large = { 128: [1000, 4099], 64: [1000, 4099], 8: [257, 1024], 4: [65, 129], 2: [1001], 1: [97] }[k.block] ?? [];
   return [...small, ...large];
 }

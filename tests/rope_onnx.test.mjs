@@ -13,7 +13,7 @@ const all = await builds();
 
 for (const { name, pn } of all) {
   test(`${name}: 4-D [batch, heads, seq, headDim] input ('bhsd') matches ONNX RotaryEmbedding`, () => {
-    for (const [B, H, S, D, rd, interleaved, withIds] of [[2, 3, 5, 8, 0, false, false], [1, 4, 7, 16, 8, true, true], [3, 2, 4, 10, 6, false, true], [1, 1, 1, 2, 0, true, false]]) {
+    for (const [B, H, S, D, rd, interleaved, withIds] of [[2, 3, 5, 8, 0, false, false], [1, 4, 7, 16, 8, true, true], [3, 2, 4, 10, 6, false, true], [1, 1, 1, 2, 0, true, false], [2, 2, 3, 12, 8, false, false]]) {
       const x = normals(B * H * S * D, { seed: B * 100 + D });
       const r = rng(D);
       const ids = Int32Array.from({ length: B * S }, (_, k) => (withIds ? Math.floor(r.uniform() * 5000) : k % S));
@@ -54,7 +54,10 @@ for (const { name, pn } of all) {
     assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, cosCache: new Float32Array(6), sinCache: new Float32Array(6) }), /cosCache\.length must be 4/);
     assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, cosCache: new Float32Array(4) }), /sinCache must be a Float32Array/);
     assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, cosCache: new Float32Array(4), sinCache: new Float32Array(4), base: 500 }), /base and offset are not used/);
+    assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, cosCache: new Float32Array(4), sinCache: new Float32Array(2) }), /sinCache\.length must be 4, got 2/);
+    assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, cosCache: new Float32Array(5), sinCache: new Float32Array(5), positionIds: [0, 0] }), /cosCache\.length \(5\) must be maxPosition × rotaryDim\/2 \(2\)/);
     assert.throws(() => pn.rope(x, { seqLen: 2, numHeads: 3 }), /numHeads/);
+    assert.throws(() => pn.rope(x, { seqLen: 2, numHeads: 1, layout: 'bhsd' }), /numHeads describes 3-D input .* layout 'bshd'/);
     assert.throws(() => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, layout: 'bsdh' }), /layout must be "bshd" or "bhsd"/);
   });
 
