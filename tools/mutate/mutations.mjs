@@ -792,4 +792,84 @@ export const MUTATIONS = [
     file: 'bench/coldstart.mjs', find: "    ch.port1.onmessage = () => { window.__pnFirstPaint = performance.now(); };\n    ch.port2.postMessage(0);", replace: '    window.__pnFirstPaint = performance.now();',
     tests: ['bench_coldstart::not the render'],
   },
+  {
+    id: 'hugo-poster-height-from-width', what: "Hugo shortcode: the poster's height written from poster-width",
+    file: 'integrations/hugo/layouts/shortcodes/posnorm.html', find: '{{ with .Get "poster-height" }} height=', replace: '{{ with .Get "poster-width" }} height=',
+    tests: ['blog_generators::Hugo site built'],
+  },
+  {
+    id: 'jekyll-poster-language', what: "Jekyll include: the default poster in Korean whatever the post's lang",
+    file: 'integrations/jekyll/_includes/posnorm.html', find: 'include.lang == "en"', replace: 'include.lang == "EN"',
+    tests: ['blog_generators::Jekyll site built'],
+  },
+  {
+    id: 'web-embed-lines-no-alt', what: "Embed dialog: the Hugo and Jekyll lines without the poster's text (alt)",
+    file: 'web/figures/core/embed.js', find: ", ['alt', alt]]", replace: ']',
+    tests: ["blog_generators::Embed dialog's Hugo and Jekyll lines"],
+  },
+  {
+    id: 'web-embed-fit-every-frame', what: "iframe snippet: its script sizes every posnorm iframe to the height any of them posts",
+    file: 'web/figures/core/embed.js', find: 'if (f.contentWindow === e.source) f.style.height', replace: 'if (f) f.style.height',
+    tests: ['embed_origin'],
+  },
+  {
+    id: 'web-embed-live-url-no-lang', what: "snippets: the live figure's URL without the figure's language",
+    file: 'web/figures/core/embed.js', find: "  url.searchParams.set('lang', fig.language);\n", replace: '',
+    tests: ['embed_origin'],
+  },
+  {
+    id: 'web-download-join-same-x', what: 'Download PNG: a figure\'s canvases all drawn at x = 0 of the joined picture',
+    file: 'web/figures/core/download.js', find: '    x += c.width;\n', replace: '',
+    tests: ['embed::Download PNG'],
+  },
+  {
+    id: 'web-frame-posts-viewport', what: "figure.html posts its viewport's height instead of its content's",
+    file: 'web/figure-frame.js', find: 'const height = Math.ceil(document.body.getBoundingClientRect().height);', replace: 'const height = document.documentElement.clientHeight;',
+    tests: ['embed::in an iframe'],
+  },
+  {
+    id: 'pe-group-row-short', what: 'PE: each group of PE_ROWS rows advances one row short (a row of every 8 left unwritten)',
+    file: 'src/pe.c', find: 'const int32_t rn = rows - r0 < PE_ROWS ? rows - r0 : PE_ROWS;', replace: 'const int32_t rn = rows - r0 < PE_ROWS ? rows - r0 : PE_ROWS - 1;',
+    tests: ['kernel_sweep::positionalEncoding'],
+  },
+  {
+    id: 'yarn-equal-bounds-kept', what: "YaRN: a correction range clamped to one point (low = high) left as it is, a ramp of 0/0",
+    file: 'src/rope_scaling.c', find: '    if (low == high) high += 0.001;\n', replace: '',
+    tests: ['kernel_sweep::ropeFrequencies'],
+  },
+  {
+    id: 'colormap-diverging-is-sequential', what: 'colormap: the diverging map draws with the sequential table',
+    file: 'src/colormap.c', find: 'case PN_COLORMAP_DIVERGING: return pn_lut_diverging;', replace: 'case PN_COLORMAP_DIVERGING: return pn_lut_sequential;',
+    tests: ['kernel_sweep::colormap'],
+  },
+  {
+    id: 'js-rope-sincache-length', what: "API: sinCache's length not held to cosCache's (a short one read past its end)",
+    file: 'src/js/posnorm-core.js', find: "v.f32(fn, 'sinCache', o.sinCache, o.cosCache.length);", replace: "v.f32(fn, 'sinCache', o.sinCache);",
+    tests: ['rope_onnx::cosCache/sinCache'],
+  },
+  {
+    id: 'js-rope-numheads-bhsd', what: "API: numHeads (3-D input) taken with layout 'bhsd'",
+    file: 'src/js/posnorm-core.js', find: "if (layout !== 'bshd') throw new TypeError(`posnorm.${fn}: numHeads describes", replace: "if (false) throw new TypeError(`posnorm.${fn}: numHeads describes",
+    tests: ['rope_onnx::cosCache/sinCache'],
+  },
+  {
+    id: 'web-lc-readout-turns-first', what: "long-context: the readout's turns within L all plain RoPE's",
+    file: 'web/figures/long-context.js', find: "t.lcReadoutTurns(L, each((k) => `${turns[k]}/${this.dim / 2}`)),", replace: "t.lcReadoutTurns(L, each(() => `${turns[0]}/${this.dim / 2}`)),",
+    tests: ['long_context::scores at the cursor'],
+  },
+  {
+    id: 'web-lc-readout-never-outside', what: "long-context: the readout never marks a score outside the training range (✗)",
+    file: 'web/figures/long-context.js', find: 'const inside = (v) => v >= r.trainMin && v <= r.trainMax;', replace: 'const inside = () => true;',
+    tests: ['long_context::scores at the cursor'],
+  },
+  {
+    id: 'i18n-depth-layers-plural', what: "depth's gradient note says \"layers\" for one layer",
+    file: 'web/i18n/en.js', find: "at ${count === 1 ? 'layer' : 'layers'} ${layers}", replace: 'at layers ${layers}',
+    tests: ['figures_i18n::labels that count'],
+  },
+  {
+    id: 'ref-gelu-grad-cancels', what: "the tests' GELU reference: Φ in the derivative as (1 + erf(z/√2))/2, which cancels in the left tail",
+    file: 'tests/reference/gelu.mjs', find: 'return 0.5 * erfc(-z / Math.SQRT2) + z * Math.exp', replace: 'return 0.5 * (1 + erf(z / Math.SQRT2)) + z * Math.exp',
+    tests: ['gelu_erf'], native: false,
+  },
 ];
