@@ -45,7 +45,8 @@ const LAYOUT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><titl
 const posts = (call) => ({
   a: `Text before.\n\n${call('heatmap', { 'd-model': '48', 'seq-len': '24', lang: 'en', alt: 'A heatmap "of" <PE>', 'poster-width': '640', 'poster-height': '501' })}\n\nBetween.\n\n${call('heatmap', { 'd-model': '20', layout: 'concat', lang: 'en' })}\n\n${call('waveform', { i: '8', lang: 'en' })}\n\nAfter.\n`,
   // host without its trailing '/': the recipes add it
-  b: `${call('waveform', { i: '3', 'd-model': '96', lang: 'en', 'data-x': HOSTILE, host: host.url })}\n`,
+  // and two heatmaps whose packaged poster is the Korean one: lang="ko", and no lang (the article's)
+  b: `${call('waveform', { i: '3', 'd-model': '96', lang: 'en', 'data-x': HOSTILE, host: host.url })}\n\n${call('heatmap', { 'seq-len': '12', lang: 'ko' })}\n\n${call('heatmap', { 'seq-len': '14' })}\n`,
 });
 
 /** The text of an HTML attribute value as a browser reads it (the entities the recipes and embed.js write). */
@@ -78,13 +79,17 @@ async function exercise(site, paths) {
     assert.ok(!html.b.includes('<script>window.__pwned'), 'the hostile parameter is escaped');
     // the posters: the one given with its size and text; the others the
     // packaged poster of the figure in the post's language, with the recipes' text
-    const poster = (fig) => `${host.url}/web/posters/${fig}.en.png`;
+    const poster = (fig, lang = 'en') => `${host.url}/web/posters/${fig}.${lang}.png`;
     assert.deepEqual(posterImgs(html.a), [
       { slot: 'poster', src: poster('heatmap'), width: '640', height: '501', loading: 'lazy', alt: 'A heatmap "of" <PE>' },
       { slot: 'poster', src: poster('heatmap'), loading: 'lazy', alt: 'posnorm figure: heatmap' },
       { slot: 'poster', src: poster('waveform'), loading: 'lazy', alt: 'posnorm figure: waveform' },
     ]);
-    assert.deepEqual(posterImgs(html.b), [{ slot: 'poster', src: poster('waveform'), loading: 'lazy', alt: 'posnorm figure: waveform' }]);
+    assert.deepEqual(posterImgs(html.b), [
+      { slot: 'poster', src: poster('waveform'), loading: 'lazy', alt: 'posnorm figure: waveform' },
+      { slot: 'poster', src: poster('heatmap', 'ko'), loading: 'lazy', alt: 'posnorm figure: heatmap' },
+      { slot: 'poster', src: poster('heatmap', 'ko'), loading: 'lazy', alt: 'posnorm figure: heatmap' },
+    ]);
 
     // JavaScript on: the figures start with the posts' attributes and respond
     const { page, problems, context } = await open(browser, `${server.url}/${paths.a}`);

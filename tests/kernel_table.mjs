@@ -213,7 +213,8 @@ export const KERNELS = [
         const k = colormapIndex(t, -2, 2);
         want.push(...(k < 0 ? [0, 0, 0, 0] : lut.subarray(4 * k, 4 * k + 4)));
       }
-      return [check('pixels', px, want, 0)];
+      // and the whole table, every entry (the sizes above reach some 90 of its 256)
+      return [check('pixels', px, want, 0), check('table', pn.colormapTable(v.map), lut, 0)];
     },
   },
   {

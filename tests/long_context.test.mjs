@@ -24,23 +24,19 @@ const show = (x, digits) => {
   const a = Math.abs(x);
   return a >= 1e6 || a < 1e-4 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
 };
-// what the readout may show for a float64 value the figure computes in
-// float32 (2e-5 apart at most): its rounding, or, next to a rounding
-// boundary, the neighbour's
-const shows = (x, digits, tol = 2e-5 * Math.max(1, Math.abs(x))) => new Set([x - tol, x, x + tol].map((v) => show(v, digits)));
 
 test('long-context: scores at the cursor, attention factors and full turns equal float64, for several settings', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/figure.html?fig=long-context&lang=en&train-len=1024&factor=8&dim=64&distance=5000`, { width: 900 });
   await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag, { timeout: 15000 });
   // the third changes base alone (and the cursor, for the wait below): the
   // figure's cached frequencies and curves must follow it
-  // the last asks for a distance past the sequence: the farthest two of its
+  // the fifth asks for a distance past the sequence: the farthest two of its
   // 512 tokens are 511 apart, and every readout names and reads that one
   // (the slider went to 512 and the scores were taken at 511)
-  // the last two: at distance 0 every rotation is the identity, so each
+  // the sixth is at distance 0, where every rotation is the identity, so each
   // method's score is plain RoPE's at 0 (the first training sample) times its
   // attention factor squared: YaRN's (0.1·ln 8 + 1)² lifts it outside the
-  // training range (a ✗), while at factor 1 nothing is
+  // training range (a ✗); in the seventh, at factor 1, nothing is outside
   const states = [null, { trainLen: 4096, factor: 16, dim: 128, base: 500000, distance: 60000 }, { base: 10000, distance: 60001 }, { trainLen: 256, factor: 1, dim: 32, distance: 100 }, { trainLen: 256, factor: 2, distance: 1e9 }, { trainLen: 1024, factor: 8, dim: 64, base: 10000, distance: 0 }, { trainLen: 1024, factor: 1, dim: 64, base: 10000, distance: 512 }];
   const crosses = [];
   for (const setting of states) {
@@ -95,26 +91,27 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     const inTraining = Array.from({ length: 160 }, (_, j) => score(refs[0].inv, refs[0].af, Math.round((j / 159) * (L - 1))));
     assert.ok(Math.abs(r.trainRange[0] - Math.min(...inTraining)) <= 2e-5 && Math.abs(r.trainRange[1] - Math.max(...inTraining)) <= 2e-5, `training range ${r.trainRange} vs ${Math.min(...inTraining)}, ${Math.max(...inTraining)}`);
     assert.match(r.text, new RegExp(`distance ${d}: none `));
-    // the readout's lines, each method's number against the float64 one:
-    // the score at d (with ✗ exactly when it is outside the training range),
-    // the pairs turning within L, the attention factor
+    // the readout's lines: each method's score at d as result.scores holds
+    // it (held to float64 above), written to 4 digits, with ✗ exactly when it
+    // is outside result.trainRange (held to float64 too); the pairs turning
+    // within L and the attention factors against float64 and the formula
     const keys = Object.keys(SCALINGS), lo = Math.min(...inTraining), hi = Math.max(...inTraining);
     const tol = (x) => 2e-5 * Math.max(1, Math.abs(x));
     assert.equal(r.readout.length, 4, `readout lines: ${JSON.stringify(r.readout)}`);
     const m = /^distance (\d+): (.*) \(range seen in training \[(.*), (.*)\], ✗ = outside\)$/.exec(r.readout[0]);
     assert.ok(m, `score line: ${r.readout[0]}`);
     assert.equal(Number(m[1]), d);
-    assert.ok(shows(lo, 3).has(m[3]) && shows(hi, 3).has(m[4]), `training range shown [${m[3]}, ${m[4]}] vs float64 [${lo}, ${hi}]`);
+    assert.deepEqual([m[3], m[4]], r.trainRange.map((v) => show(v, 3)), `training range shown`);
     const shownScores = m[2].split(' · ');
     assert.equal(shownScores.length, keys.length, `score line: ${r.readout[0]}`);
     const outside = {};
     keys.forEach((key, j) => {
       const { s } = ref[key];
-      // (within float32's distance of an end, either mark is right)
+      // (for the ✗ checks below: within float32's distance of an end, either mark is right)
       const out = s < lo - tol(lo) || s > hi + tol(hi), sure = out || (s > lo + tol(lo) && s < hi - tol(hi));
       outside[key] = sure ? out : undefined;
-      const allowed = [...shows(s, 4)].flatMap((v) => (sure ? [`${LABELS[key]} ${v}${out ? ' ✗' : ''}`] : [`${LABELS[key]} ${v}`, `${LABELS[key]} ${v} ✗`]));
-      assert.ok(allowed.includes(shownScores[j]), `readout score (L ${L}, ×${factor}, dim ${dim}, base ${base}, d ${d}): "${shownScores[j]}", float64 ${s} in training [${lo}, ${hi}]: ${allowed.join(' | ')}`);
+      const v = r.scores[key], mark = v < r.trainRange[0] || v > r.trainRange[1] ? ' ✗' : '';
+      assert.equal(shownScores[j], `${LABELS[key]} ${show(v, 4)}${mark}`, `readout score (L ${L}, ×${factor}, dim ${dim}, base ${base}, d ${d}; float64 ${s} in training [${lo}, ${hi}])`);
     });
     crosses.push(outside);
     assert.equal(r.readout[1], `pairs that complete a turn within L = ${L}: ${keys.map((key) => `${LABELS[key]} ${ref[key].turns}/${half}`).join(' · ')}`);

@@ -62,15 +62,20 @@ export function geluErf(z) {
   return 0.5 * z * erfc(-z / Math.SQRT2);
 }
 
-/** GELU, tanh form (PyTorch approximate='tanh', GPT-2): z/2·(1 + tanh(√(2/π)(z + 0.044715 z³))). */
+/**
+ * GELU, tanh form (PyTorch approximate='tanh', GPT-2): z/2·(1 + tanh(u)), u = √(2/π)(z + 0.044715 z³),
+ * computed as z·σ(2u) = z/(1 + e^(−2u)) (the same function): 1 + tanh(u) cancels for u ≪ 0 (2.7e-7
+ * relative at z = −6), σ does not.
+ */
 export function geluTanh(z) {
-  return 0.5 * z * (1 + Math.tanh(GELU_K * (z + GELU_C * z * z * z)));
+  return z / (1 + Math.exp(-2 * GELU_K * (z + GELU_C * z * z * z)));
 }
 
-/** d/dz of the tanh form. */
+/** d/dz of the tanh form: σ(2u) + 2z·σ(2u)·σ(−2u)·u′, with each σ taken where it does not cancel. */
 export function geluTanhGrad(z) {
-  const t = Math.tanh(GELU_K * (z + GELU_C * z * z * z));
-  return 0.5 * (1 + t) + 0.5 * z * (1 - t * t) * GELU_K * (1 + 3 * GELU_C * z * z);
+  const u = GELU_K * (z + GELU_C * z * z * z);
+  const s = 1 / (1 + Math.exp(-2 * u)), q = 1 / (1 + Math.exp(2 * u));
+  return s + 2 * z * s * q * GELU_K * (1 + 3 * GELU_C * z * z);
 }
 
 /** d/dz of the exact form: Φ(z) + z·φ(z). */

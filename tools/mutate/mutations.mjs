@@ -872,4 +872,14 @@ export const MUTATIONS = [
     file: 'tests/reference/gelu.mjs', find: 'return 0.5 * erfc(-z / Math.SQRT2) + z * Math.exp', replace: 'return 0.5 * (1 + erf(z / Math.SQRT2)) + z * Math.exp',
     tests: ['gelu_erf'], native: false,
   },
+  {
+    id: 'hugo-poster-always-en', what: "Hugo shortcode: the default poster in English whatever the post's lang",
+    file: 'integrations/hugo/layouts/shortcodes/posnorm.html', find: '(cond (eq $lang "en") "en" "ko")', replace: '"en"',
+    tests: ['blog_generators::Hugo site built'],
+  },
+  {
+    id: 'ref-gelu-tanh-cancels', what: "the tests' GELU reference: the tanh form as z/2·(1 + tanh u), which cancels in the left tail",
+    file: 'tests/reference/gelu.mjs', find: 'return z / (1 + Math.exp(-2 * GELU_K * (z + GELU_C * z * z * z)));', replace: 'return 0.5 * z * (1 + Math.tanh(GELU_K * (z + GELU_C * z * z * z)));',
+    tests: ['gelu_erf'], native: false,
+  },
 ];
