@@ -183,6 +183,34 @@ for (const { name, pn } of all) {
     assert.equal(cases.length, 25);
   });
 
+  test(`${name}: what HF reads without complaint gets no warning, and the choices it makes are HF's (hand-worked)`, () => {
+    const mistral = FIXTURES['mistral-7b-v0.1'], phi = FIXTURES['phi-3-mini-128k-instruct'], yarn = FIXTURES['gpt-oss-20b'];
+    const edit = (base, f) => { const c = clone(base); f(c); return c; };
+    // 4120 / 32 = 128.75: floored (HF's //), not rounded to 129
+    const floored = pn.ropeFromConfig(edit(mistral, (c) => { c.hidden_size = 4120; }));
+    assert.deepEqual([floored.headDim, floored.rotaryDim], [128, 128]);
+    assert.match(floored.warnings.find((w) => w.key === 'hidden_size')?.message ?? '', /= 128$/);
+    // per-layer parameters: the full_attention set, wherever it stands among the layer types
+    const perLayer = pn.ropeFromConfig(edit(mistral, (c) => {
+      c.layer_types = ['sliding_attention', 'full_attention'];
+      c.rope_parameters = { sliding_attention: { rope_type: 'default', rope_theta: 10000 }, full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1e6 } };
+    }));
+    assert.equal(perLayer.ropeType, 'linear');
+    for (const i of [0, 1, 63]) {
+      const want = 1e6 ** (-2 * i / 128) / 8;
+      assert.ok(Math.abs(perLayer.invFreq[i] - want) <= ulp32(want), `per-layer invFreq[${i}] ${perLayer.invFreq[i]} vs ${want}`);
+    }
+    assert.match(perLayer.warnings.find((w) => w.key === 'rope_parameters')?.message ?? '', /read here: full_attention/);
+    // yarn's factor equal to max_position_embeddings / original (32768 / 32768 = 1 is HF's exemption
+    // too: implicit_factor != 1), and linear at factor 1: nothing to say
+    assert.deepEqual(pn.ropeFromConfig(edit(mistral, (c) => { c.rope_scaling = { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 }; })).warnings, []);
+    assert.deepEqual(pn.ropeFromConfig(edit(mistral, (c) => { c.rope_scaling = { rope_type: 'linear', factor: 1 }; })).warnings, []);
+    // longrope reads attention_factor: only the fixture's own two warnings
+    assert.deepEqual(pn.ropeFromConfig(edit(phi, (c) => { c.rope_scaling.attention_factor = 1.1; })).warnings.map((w) => w.key), ['rope_scaling.type', 'rope_scaling.factor']);
+    // beta_slow 0 counts as missing: HF's default for it is 1 (beta_fast's is 32)
+    assert.match(pn.ropeFromConfig(edit(yarn, (c) => { c.rope_scaling.beta_slow = 0; })).warnings.find((w) => w.key === 'rope_scaling.beta_slow')?.message ?? '', /it uses 1$/);
+  });
+
   test(`${name}: what Hugging Face rejects or cannot build is a TypeError or RangeError naming the key`, () => {
     const llama = FIXTURES['llama-3.1-8b'], yarn = FIXTURES['gpt-oss-20b'], phi = FIXTURES['phi-3-mini-128k-instruct'];
     const edit = (base, f) => { const c = clone(base); f(c); return c; };
