@@ -2,7 +2,8 @@
 // values, also when called right after a change, before the frame that draws
 // it (the Download data button, or a script, may ask at any moment): the CSV
 // then equals the one read after the repaint. The properties figure's rows
-// are also held to the published formula in float64.
+// are also held to the published formula in float64, and the columns of
+// rope-config's, bn-vs-ln's and waveform's to float64 formulas at the defaults.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
@@ -118,4 +119,55 @@ test('rope-config\'s CSV asked for before the figure has started is the header, 
   assert.deepEqual([r.error, r.type, r.rows], [null, 'llama3', 1 + 64]);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+/** The CSV of figure `name` at its defaults, on figure.html: its header and its rows, split at commas. */
+async function defaultCsv(name, tag) {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`);
+  await startFigure(page, tag);
+  const [head, ...rows] = (await page.evaluate((t) => document.querySelector(t).toCsv(), tag)).trim().split('\n').map((l) => l.split(','));
+  assert.deepEqual(problems, []);
+  await context.close();
+  return { head, rows };
+}
+
+test('the CSVs of rope-config, bn-vs-ln and waveform hold the numbers of their columns (float64 formulas, at the defaults)', async () => {
+  // rope-config, Llama 3.1 8B: θ 500000, head dim 128, llama3 ×8 with low/high frequency factors
+  // 1 and 4 over an original 8192: the fastest pair is kept, the slowest divided by 8
+  const rc = await defaultCsv('rope-config', 'posnorm-rope-config');
+  assert.equal(rc.rows.length, 64);
+  const near = (a, b, rel) => Math.abs(a - b) <= rel * Math.abs(b);
+  for (const [i, cls, divisor] of [[0, 'kept', 1], [63, 'interpolated', 8]]) {
+    const [pair, plain, invFreq, wavelength, kind] = rc.rows[i];
+    const want = 500000 ** (-2 * i / 128);
+    assert.equal(Number(pair), i);
+    assert.ok(near(Number(plain), want, 2 ** -23), `pair ${i}: plain ${plain} vs ${want}`);
+    assert.ok(near(Number(invFreq), want / divisor, 2 ** -23), `pair ${i}: inv_freq ${invFreq} vs ${want / divisor}`);
+    assert.ok(near(Number(wavelength), (2 * Math.PI * divisor) / want, 1e-6), `pair ${i}: wavelength ${wavelength}`);
+    assert.equal(kind, cls);
+  }
+  // bn-vs-ln, 8 × 6 in training: LayerNorm normalises each row, BatchNorm each column
+  // (biased variance, eps 1e-5), in float64 from the CSV's own x
+  const bl = await defaultCsv('bn-vs-ln', 'posnorm-bn-vs-ln');
+  const rows = bl.rows.map((r) => r.map(Number));
+  assert.equal(rows.length, 8 * 6);
+  const normalise = (v) => {
+    const m = v.reduce((a, b) => a + b) / v.length, s2 = v.reduce((a, b) => a + (b - m) ** 2, 0) / v.length;
+    return v.map((x) => (x - m) / Math.sqrt(s2 + 1e-5));
+  };
+  const col = (name) => bl.head.indexOf(name);
+  const [X, BN, LN, B, H] = ['x', 'batchnorm', 'layernorm', 'row', 'col'].map(col);
+  assert.ok([X, BN, LN, B, H].every((k) => k >= 0), `columns ${bl.head}`);
+  for (let b = 0; b < 8; b++) {
+    const r = rows.filter((t) => t[B] === b);
+    normalise(r.map((t) => t[X])).forEach((y, k) => assert.ok(Math.abs(r[k][LN] - y) <= 1e-5, `layernorm of row ${b}: ${r[k][LN]} vs ${y}`));
+  }
+  for (let h = 0; h < 6; h++) {
+    const c = rows.filter((t) => t[H] === h);
+    normalise(c.map((t) => t[X])).forEach((y, k) => assert.ok(Math.abs(c[k][BN] - y) <= 1e-5, `batchnorm of column ${h}: ${c[k][BN]} vs ${y}`));
+  }
+  // waveform: positions 0 to 100, each row sin and cos of pos·ω_i
+  const wf = await defaultCsv('waveform', 'posnorm-waveform');
+  assert.deepEqual([Number(wf.rows[0][0]), Number(wf.rows.at(-1)[0])], [0, 100]);
+  for (const r of [wf.rows[1], wf.rows.at(-1)]) assert.ok(Math.abs(Number(r[1]) - Math.sin(Number(r[0]))) <= 2e-7, `sin at ${r[0]}: ${r[1]}`);
 });

@@ -198,3 +198,21 @@ test('order: move() called by a page\'s script changes the order as a property, 
     await context.close();
   }
 });
+
+test('order: a key that moves nothing (the last token to the right) leaves no focus behind for a later redraw to take', async () => {
+  const { page, problems, context } = await figure();
+  await page.locator(`${tag} button.tok[data-token="2"]`).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+  assert.equal((await state(page)).order, '012', 'the last token cannot move right');
+  // the reader goes on to the pe select; the redraw its change causes must leave the focus there
+  const select = page.locator(`${tag} select[name=pe]`);
+  await select.focus();
+  const n = await page.evaluate((t) => document.querySelector(t).renderTimes.length, tag);
+  await select.selectOption('on');
+  await page.waitForFunction(([t, k]) => document.querySelector(t).renderTimes.length > k, [tag, n], { timeout: 5000 });
+  await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+  assert.deepEqual(await focus(page), { document: 'figure', token: null, control: 'select' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

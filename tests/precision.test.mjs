@@ -406,3 +406,50 @@ test('precision: a position float16 cannot hold (every step in float16, from 655
     await context.close();
   }
 });
+
+test('precision: each sample\'s neighbour distance, the readout\'s two errors and its count of constant columns equal the emulations and float64', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=precision&lang=en`, { width: 800 });
+  await page.waitForFunction((t) => document.querySelector(t)?.renderTimes?.length > 0, tag);
+  const wrong = [];
+  let constants = 0;
+  for (const setting of [null, { type: 'bfloat16', compute: 'low', dModel: 128, pos: 300 }]) {
+    if (setting) await applySetting(page, { ...setting });
+    const r = await page.evaluate((t) => {
+      const el = document.querySelector(t);
+      return { ...el.values, samples: el.result.samples, lines: [...el.shadowRoot.querySelector('.readout').children].map((li) => li.textContent) };
+    }, tag);
+    const { dModel: d, base, type, compute } = r;
+    const row = (p) => (type === 'float32' ? float32Row(p, d, base) : peLowPrecision({ seqLen: 1, dModel: d, base, offset: p, precision: type, compute }));
+    // ‖row(p + 1) − row(p)‖ of what the code computes, in float64
+    for (const smp of r.samples) {
+      const a = row(smp.p), b = row(smp.p + 1);
+      let s2 = 0;
+      for (let c = 0; c < d; c++) s2 += (b[c] - a[c]) ** 2;
+      const ref = Math.sqrt(s2);
+      if (!(Math.abs(smp.dist32 - ref) <= 1e-6 * ref + 4e-7 * Math.sqrt(d))) wrong.push(`${type} p ${smp.p}: dist32 ${smp.dist32} vs ${ref}`);
+    }
+    // the readout's first line: the code's max error and posnorm's (float32 rounding of float64) at pos
+    const p = r.pos, code = row(p);
+    let errCode = 0, errRounded = 0;
+    for (let c = 0; c < d; c++) {
+      const v = (c % 2 ? Math.cos : Math.sin)(p * frequency(c >> 1, d, base));
+      errCode = Math.max(errCode, Math.abs(code[c] - v));
+      errRounded = Math.max(errRounded, Math.abs(Math.fround(v) - v));
+    }
+    const m = r.lines[0].match(/max error of .+? ([0-9.e+-]+), of posnorm ([0-9.e+-]+);/);
+    if (!m || Math.abs(Number(m[1]) - errCode) > 5e-3 * errCode + 2e-7 || Math.abs(Number(m[2]) - errRounded) > 5e-3 * errRounded + 2e-15 * (p + 1)) {
+      wrong.push(`${type}: readout "${r.lines[0]}" vs ${errCode}, ${errRounded}`);
+    }
+    // the trailing cos columns that are exactly 1 (their angle rounds away), counted as the readout says
+    let first = null;
+    for (let c = d - 1; c >= 1 && code[c] === 1; c -= 2) first = c;
+    if (first !== null) {
+      constants++;
+      if (!r.lines[3]?.includes(`(${(d - first + 1) / 2} of ${d} columns)`)) wrong.push(`${type}: "${r.lines[3]}", constant from column ${first}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(constants > 0, 'a setting with constant columns was read');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

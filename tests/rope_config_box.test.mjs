@@ -130,6 +130,8 @@ test('a rope_theta whose float32 frequencies underflow to 0 shows ∞ wavelength
   assert.deepEqual(counts, { kept: 64, interpolated: 0, blended: 0 });
   assert.doesNotMatch(readout, /NaN|Infinity/);
   assert.match(readout, /∞/);
+  // pair 63's ω is 0 with and without scaling: its ratio is 1 (kept), not 0/0 or ∞
+  assert.ok(readout.includes('pair 63: wavelength ∞ without scaling, ∞ with it (ω divided by 1): kept'), readout);
   assert.deepEqual(problems, []);
   await context.close();
 });
