@@ -45,7 +45,8 @@ const LAYOUT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><titl
 const posts = (call) => ({
   a: `Text before.\n\n${call('heatmap', { 'd-model': '48', 'seq-len': '24', lang: 'en', alt: 'A heatmap "of" <PE>', 'poster-width': '640', 'poster-height': '501' })}\n\nBetween.\n\n${call('heatmap', { 'd-model': '20', layout: 'concat', lang: 'en' })}\n\n${call('waveform', { i: '8', lang: 'en' })}\n\nAfter.\n`,
   // host without its trailing '/': the recipes add it
-  // and two heatmaps whose packaged poster is the Korean one: lang="ko", and no lang (the article's)
+  // and two heatmaps whose packaged poster is the Korean one: lang="ko", and no lang (the recipes
+  // cannot see the page's <html lang>: without lang="en" they take the article's language, Korean)
   b: `${call('waveform', { i: '3', 'd-model': '96', lang: 'en', 'data-x': HOSTILE, host: host.url })}\n\n${call('heatmap', { 'seq-len': '12', lang: 'ko' })}\n\n${call('heatmap', { 'seq-len': '14' })}\n`,
 });
 

@@ -124,11 +124,15 @@ test('rope-config\'s CSV asked for before the figure has started is the header, 
 /** The CSV of figure `name` at its defaults, on figure.html: its header and its rows, split at commas. */
 async function defaultCsv(name, tag) {
   const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${name}&lang=en`);
-  await startFigure(page, tag);
-  const [head, ...rows] = (await page.evaluate((t) => document.querySelector(t).toCsv(), tag)).trim().split('\n').map((l) => l.split(','));
-  assert.deepEqual(problems, []);
-  await context.close();
-  return { head, rows };
+  try {
+    await startFigure(page, tag);
+    const { csv, values } = await page.evaluate((t) => ({ csv: document.querySelector(t).toCsv(), values: document.querySelector(t).values }), tag);
+    const [head, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+    assert.deepEqual(problems, []);
+    return { head, rows, values };
+  } finally {
+    await context.close();
+  }
 }
 
 test('the CSVs of rope-config, bn-vs-ln and waveform hold the numbers of their columns (float64 formulas, at the defaults)', async () => {
@@ -166,8 +170,17 @@ test('the CSVs of rope-config, bn-vs-ln and waveform hold the numbers of their c
     const c = rows.filter((t) => t[H] === h);
     normalise(c.map((t) => t[X])).forEach((y, k) => assert.ok(Math.abs(c[k][BN] - y) <= 1e-5, `batchnorm of column ${h}: ${c[k][BN]} vs ${y}`));
   }
-  // waveform: positions 0 to 100, each row sin and cos of pos·ω_i
+  // waveform: positions 0 to 100, each row sin and cos of pos·ω_0 (ω_0 = 1) and of pos·ω_i,
+  // ω_i = base^(−2i/d_model) (the float32 angle's rounding: 1e-7·pos·ω more)
   const wf = await defaultCsv('waveform', 'posnorm-waveform');
+  const { i, dModel, base } = wf.values;
+  assert.deepEqual(wf.head, ['pos', 'sin_pair0', 'cos_pair0', `sin_pair${i}`, `cos_pair${i}`]);
+  assert.ok(i > 0, `pair ${i}`);
   assert.deepEqual([Number(wf.rows[0][0]), Number(wf.rows.at(-1)[0])], [0, 100]);
-  for (const r of [wf.rows[1], wf.rows.at(-1)]) assert.ok(Math.abs(Number(r[1]) - Math.sin(Number(r[0]))) <= 2e-7, `sin at ${r[0]}: ${r[1]}`);
+  const w = base ** ((-2 * i) / dModel);
+  for (const r of [wf.rows[1], wf.rows[wf.rows.length >> 1], wf.rows.at(-1)]) {
+    const [pos, s0, c0, si, ci] = r.map(Number);
+    const want = [Math.sin(pos), Math.cos(pos), Math.sin(pos * w), Math.cos(pos * w)];
+    [s0, c0, si, ci].forEach((v, k) => assert.ok(Math.abs(v - want[k]) <= 2e-7 + 1e-7 * pos * (k < 2 ? 1 : w), `${wf.head[k + 1]} at ${pos}: ${v} vs ${want[k]}`));
+  }
 });
