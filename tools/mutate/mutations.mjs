@@ -882,4 +882,39 @@ export const MUTATIONS = [
     file: 'tests/reference/gelu.mjs', find: 'return z / (1 + Math.exp(-2 * GELU_K * (z + GELU_C * z * z * z)));', replace: 'return 0.5 * z * (1 + Math.tanh(GELU_K * (z + GELU_C * z * z * z)));',
     tests: ['gelu_erf'], native: false,
   },
+  {
+    id: 'js-rope-config-head-rounded', what: "ropeFromConfig: hidden_size / num_attention_heads rounded, not floored as HF's //",
+    file: 'src/js/rope-config.js', find: 'headDim = Math.floor(hidden / heads);', replace: 'headDim = Math.round(hidden / heads);',
+    tests: ['rope_config::without complaint'],
+  },
+  {
+    id: 'js-rope-config-first-layer-type', what: 'ropeFromConfig: per-layer parameters read from the first layer type listed, not full_attention',
+    file: 'src/js/rope-config.js', find: "const pick = has(params, 'full_attention') ? 'full_attention' : Object.keys(params)[0];", replace: 'const pick = Object.keys(params)[0];',
+    tests: ['rope_config::without complaint'],
+  },
+  {
+    id: 'web-bn-ln-csv-columns-swapped', what: "bn-vs-ln's CSV: the batchnorm and layernorm columns swapped",
+    file: 'web/figures/bn-vs-ln.js', find: 'v, bn[k], ln[k]]', replace: 'v, ln[k], bn[k]]',
+    tests: ['figure_csv::hold the numbers'],
+  },
+  {
+    id: 'web-precision-dist-squared', what: "precision: the float32 code's neighbour distance without its square root",
+    file: 'web/figures/precision.js', find: 'dist32: next ? null : Math.sqrt(e[2])', replace: 'dist32: next ? null : e[2]',
+    tests: ['precision::neighbour distance, the readout'],
+  },
+  {
+    id: 'web-precision-readout-errors-swapped', what: "precision: the readout's two errors (the code's, posnorm's) swapped",
+    file: 'web/figures/precision.js', find: 't.precReadout(c.p, code, fmt(c.err32, 3), fmt(c.err64, 3),', replace: 't.precReadout(c.p, code, fmt(c.err64, 3), fmt(c.err32, 3),',
+    tests: ['precision::neighbour distance, the readout'],
+  },
+  {
+    id: 'web-rope-config-zero-ratio', what: "rope-config: a pair whose ω is 0 with and without scaling divided by ∞ (0/0), not by 1",
+    file: 'web/figures/rope-config.js', find: 'wave(plain[i] === ext.invFreq[i] ? 1 : plain[i] / ext.invFreq[i])', replace: 'wave(plain[i] / ext.invFreq[i])',
+    tests: ['rope_config_box::underflow'],
+  },
+  {
+    id: 'web-order-focus-before-bounds', what: 'order: a move that cannot happen still sets the token a later redraw focuses',
+    file: 'web/figures/order.js', find: '    if (to < 0 || to >= o.length) return;\n', replace: '    if (byReader) this._focusToken = Number(o[at]);\n    if (to < 0 || to >= o.length) return;\n',
+    tests: ['order_keyboard::moves nothing'],
+  },
 ];
