@@ -16,6 +16,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FIGURES } from '../web/figures/registry.js';
 import { launch, open, openHtml, serve } from './browser/harness.mjs';
+import { tagAttributes } from './helpers.mjs';
 import { installPacked, packTarball } from './packaging.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +60,7 @@ function unescapeHtml(text) {
 /** The attributes of each `<img slot="poster" …>` in `html`, by name, unescaped. */
 function posterImgs(html) {
   return [...html.matchAll(/<img slot="poster"[^>]*>/g)]
-    .map((m) => Object.fromEntries([...m[0].matchAll(/([a-z-]+)="([^"]*)"/g)].map((a) => [a[1], unescapeHtml(a[2])])));
+    .map((m) => Object.fromEntries(Object.entries(tagAttributes(m[0])).map(([k, v]) => [k, unescapeHtml(v)])));
 }
 
 /** Opens each page of the built site in Chromium, with and without JavaScript. */
@@ -246,7 +247,7 @@ test("the Embed dialog's Hugo and Jekyll lines, built: every attribute of figure
       const fig = tag.replace('posnorm-', '');
       const open = html.match(new RegExp(`<${tag}((?:\\s+[a-z-]+="[^"]*")*)\\s*>`));
       assert.ok(open, `${name}: <${tag}> in ${html}`);
-      const attrs = Object.fromEntries([...open[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      const attrs = tagAttributes(open[1]);
       assert.deepEqual(attrs, expected[tag], `${name}: ${tag} has every attribute of the state`);
       assert.ok(html.includes(`<script type="module" src="${host.url}/web/figures/${fig}.js"></script>`), `${name}: ${fig}.js from the host`);
     }

@@ -14,15 +14,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FIGURES } from '../web/figures/registry.js';
+import { tagAttributes } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** The attributes of one start tag's text (`<img …>`), by name. */
-function tagAttributes(tag) {
-  const attrs = {};
-  for (const m of tag.matchAll(/([\w:-]+)\s*=\s*"([^"]*)"/g)) attrs[m[1].toLowerCase()] = m[2];
-  return attrs;
-}
 
 test('every poster <img> in the README, docs/ and the web pages has its PNG\'s size', () => {
   const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, startFigure, useBrowser } from './browser/harness.mjs';
 import { FIGURES as REGISTRY } from '../web/figures/registry.js';
+import { batchNorm, columnStats, layerNorm } from './reference/norms.mjs';
 
 const env = useBrowser(before, after);
 
@@ -155,21 +156,16 @@ test('the CSVs of rope-config, bn-vs-ln and waveform hold the numbers of their c
   const bl = await defaultCsv('bn-vs-ln', 'posnorm-bn-vs-ln');
   const rows = bl.rows.map((r) => r.map(Number));
   assert.equal(rows.length, 8 * 6);
-  const normalise = (v) => {
-    const m = v.reduce((a, b) => a + b) / v.length, s2 = v.reduce((a, b) => a + (b - m) ** 2, 0) / v.length;
-    return v.map((x) => (x - m) / Math.sqrt(s2 + 1e-5));
-  };
-  const col = (name) => bl.head.indexOf(name);
-  const [X, BN, LN, B, H] = ['x', 'batchnorm', 'layernorm', 'row', 'col'].map(col);
+  const [X, BN, LN, B, H] = ['x', 'batchnorm', 'layernorm', 'row', 'col'].map((name) => bl.head.indexOf(name));
   assert.ok([X, BN, LN, B, H].every((k) => k >= 0), `columns ${bl.head}`);
-  for (let b = 0; b < 8; b++) {
-    const r = rows.filter((t) => t[B] === b);
-    normalise(r.map((t) => t[X])).forEach((y, k) => assert.ok(Math.abs(r[k][LN] - y) <= 1e-5, `layernorm of row ${b}: ${r[k][LN]} vs ${y}`));
-  }
-  for (let h = 0; h < 6; h++) {
-    const c = rows.filter((t) => t[H] === h);
-    normalise(c.map((t) => t[X])).forEach((y, k) => assert.ok(Math.abs(c[k][BN] - y) <= 1e-5, `batchnorm of column ${h}: ${c[k][BN]} vs ${y}`));
-  }
+  // the rows in row-major order, as the reference takes them
+  rows.forEach((t, k) => assert.deepEqual([t[B], t[H]], [Math.floor(k / 6), k % 6], `CSV row ${k}`));
+  const x = rows.map((t) => t[X]);
+  const ln = layerNorm(x, 6, { eps: 1e-5 }).y, bn = batchNorm(x, 6, { ...columnStats(x, 6), eps: 1e-5 });
+  rows.forEach((t, k) => {
+    assert.ok(Math.abs(t[LN] - ln[k]) <= 1e-5, `layernorm at ${t[B]}, ${t[H]}: ${t[LN]} vs ${ln[k]}`);
+    assert.ok(Math.abs(t[BN] - bn[k]) <= 1e-5, `batchnorm at ${t[B]}, ${t[H]}: ${t[BN]} vs ${bn[k]}`);
+  });
   // waveform: positions 0 to 100, each row sin and cos of pos·ω_0 (ω_0 = 1) and of pos·ω_i,
   // ω_i = base^(−2i/d_model) (the float32 angle's rounding: 1e-7·pos·ω more)
   const wf = await defaultCsv('waveform', 'posnorm-waveform');

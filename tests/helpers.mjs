@@ -125,3 +125,14 @@ export function declaredValueExports(text, file = 'the declarations') {
   }
   return [...new Set(names)].sort();
 }
+
+/**
+ * The attributes of a start tag's text (`<img …>`, or the attributes alone),
+ * by lower-cased name, values as written (double-quoted, not unescaped); the
+ * tag may span lines and its attributes come in any order.
+ */
+export function tagAttributes(tag) {
+  const attrs = {};
+  for (const m of tag.matchAll(/([\w:-]+)\s*=\s*"([^"]*)"/g)) attrs[m[1].toLowerCase()] = m[2];
+  return attrs;
+}
