@@ -27,14 +27,15 @@ $(NATIVE): $(C_SOURCES) $(wildcard tests/c/*.c tests/c/*.h) build.sh
 # All tests: native C under sanitizers, a short run of both libFuzzer
 # drivers (64-bit and 32-bit, FUZZ_TEST_SECONDS each), kernels and API in
 # Node, the package, and the browser tests in headless Chromium (node --test
-# runs every *.test.mjs).
+# runs every *.test.mjs; a test that hangs fails after 10 minutes, naming
+# itself, instead of holding the run: the longest takes about 70 s).
 test: build
 	tools/ensure-test-deps.sh
 	./build.sh fuzz
 	tests/c/run_fuzz.sh $(FUZZ_TEST_SECONDS)
 	./build.sh simdtest
 	$(NODE) tools/build-site.mjs
-	$(NODE) --test tests/*.test.mjs
+	$(NODE) --test --test-timeout=600000 tests/*.test.mjs
 
 # Deliberate mistakes, one at a time, in a copy of the tree (tools/mutate/):
 # each must make a test fail; prints mutation → caught by, exits 1 if any

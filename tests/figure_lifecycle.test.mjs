@@ -64,9 +64,14 @@ test('a figure inside another component\'s shadow root speaks the language of th
     const root = document.querySelector('#host').attachShadow({ mode: 'open' });
     const inner = document.createElement('posnorm-ln-steps');
     root.append(inner);
-    await inner.ready;
     const ids = ['empty', 'locale', 'enm'].map((id) => document.getElementById(id));
-    await Promise.all(ids.map((el) => el.ready));
+    // a figure starts when it comes near the viewport: each is brought there
+    // before its ready is awaited (the first ones, once drawn, can push the
+    // last below the viewport, and its ready never came)
+    for (const el of [inner, ...ids]) {
+      el.scrollIntoView();
+      await el.ready;
+    }
     return { inner: inner.language, css: inner.matches(':lang(en)'), ...Object.fromEntries(ids.map((el) => [el.id, el.language])) };
   });
   // the shadow root's host is in a section of lang="en" on a Korean page
