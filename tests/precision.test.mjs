@@ -37,9 +37,16 @@ test('precision: errors, neighbour distances and the blur position equal float64
     const { dModel: d, base, pos: p } = r;
     const w = (i) => frequency(i, d, base);
     const row = float32Row(p, d, base);
-    let err = 0;
-    for (let c = 0; c < d; c++) err = Math.max(err, Math.abs(row[c] - (c % 2 ? Math.cos : Math.sin)(p * w(c >> 1))));
+    let err = 0, sq = 0;
+    for (let c = 0; c < d; c++) {
+      const ec = Math.abs(row[c] - (c % 2 ? Math.cos : Math.sin)(p * w(c >> 1)));
+      err = Math.max(err, ec);
+      sq += ec * ec;
+    }
     assert.ok(Math.abs(r.result.err32 - err) <= 1e-6 * err + 2e-7, `max error of the float32 code at ${p}: ${r.result.err32} vs ${err}`);
+    // the error's length over the row, sqrt(Σ_c (code_c − exact_c)²)
+    const norm = Math.sqrt(sq);
+    assert.ok(Math.abs(r.result.errNorm32 - norm) <= 1e-6 * norm + 2e-7 * Math.sqrt(d), `length of the float32 code's error at ${p}: ${r.result.errNorm32} vs ${norm}`);
     // posnorm's own error at the cursor: how far the float64 values lie from
     // the nearest float32, give or take what the float64 values of this
     // test, the figure and posnorm may differ by (a few ulp of p·w_i)
@@ -219,11 +226,12 @@ test('precision: the float64 reference is kept across type and compute changes, 
       // rounded: how far the float64 values lie from the nearest float32, a
       // floor for the error of any float32 row (posnorm's), less what the
       // angles p·w_i of this test and of the figure may differ by in float64
-      let e = 0, blur = 0, rounded = 0;
+      let e = 0, blur = 0, rounded = 0, sq = 0;
       for (let i = 0; i < d / 2; i++) {
         const s = Math.sin(sample.p * w(i)), c = Math.cos(sample.p * w(i));
         const es = Math.abs(code[2 * i] - s), ec = Math.abs(code[2 * i + 1] - c);
         e = Math.max(e, es, ec);
+        sq += es * es + ec * ec;
         blur = Math.max(blur, Math.hypot(es, ec) / (2 * Math.sin(w(i) / 2)));
         rounded = Math.max(rounded, Math.abs(Math.fround(s) - s), Math.abs(Math.fround(c) - c));
       }
@@ -245,6 +253,10 @@ test('precision: the float64 reference is kept across type and compute changes, 
       }
       assert.equal(sample.overflow, false, `${at}: overflow`);
       assert.ok(Math.abs(sample.err32 - e) <= 1e-6 * e + 2e-7, `${at}: code error ${sample.err32} vs ${e}`);
+      // the error's length over the whole row, sqrt(Σ_c (code_c − exact_c)²):
+      // each value may differ from the emulation's by the 2e-7 above
+      const norm = Math.sqrt(sq);
+      assert.ok(Math.abs(sample.errNorm32 - norm) <= 1e-6 * norm + 2e-7 * Math.sqrt(d), `${at}: length of the code's error ${sample.errNorm32} vs ${norm}`);
       // (the code's values may differ from the emulation's by the 2e-7 above,
       // which the slowest pair's step turns into 2e-7 / minChord)
       assert.ok(Math.abs(sample.blur - blur) <= 1e-5 * blur + 3e-7 / minChord, `${at}: worst pair error over step ${sample.blur} vs ${blur}`);

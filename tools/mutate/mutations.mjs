@@ -903,6 +903,11 @@ export const MUTATIONS = [
     tests: ['precision::neighbour distance, the readout'],
   },
   {
+    id: 'web-precision-error-length-squared', what: "precision: the length of the float32 code's error over the row without its square root",
+    file: 'web/figures/precision.js', find: 'errNorm32: over ? null : Math.sqrt(e[1])', replace: 'errNorm32: over ? null : e[1]',
+    tests: ['precision::errors, neighbour distances and the blur position'],
+  },
+  {
     id: 'web-precision-readout-errors-swapped', what: "precision: the readout's two errors (the code's, posnorm's) swapped",
     file: 'web/figures/precision.js', find: 't.precReadout(c.p, code, fmt(c.err32, 3), fmt(c.err64, 3),', replace: 't.precReadout(c.p, code, fmt(c.err64, 3), fmt(c.err32, 3),',
     tests: ['precision::neighbour distance, the readout'],

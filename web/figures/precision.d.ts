@@ -18,7 +18,8 @@ export declare class PosnormPrecision extends PnFigure {
   compute: 'float32' | 'low';
   /**
    * The numbers at the cursor and over the samples. err32, dist32 and blur are those of the
-   * selected code (float32, or the 16-bit type); exact: positions are exact integers up to it;
+   * selected code (float32, or the 16-bit type); err32 is its row's largest error against
+   * float64 and errNorm32 that error's length over the row, sqrt(Σ (code − float64)²); exact: positions are exact integers up to it;
    * stored: the cursor position as stored, share: how many integers share that value;
    * constantFrom: the first column from which every cos column is 1 at pos (so constant over
    * 0…pos), or null; constantColumns: how many cos columns that is. Where the type stores the
