@@ -233,7 +233,8 @@ export const MUTATIONS = [
     // (the angle pos·div as a float64 product rounded once is the same float32 product: IEEE
     // multiplication is correctly rounded, so that mutation could not be seen by any test)
     id: 'pe-float32-code-exponent', what: "the article's float32 PE code: exp's argument 2i·scale formed in float64",
-    file: 'src/pe_float32.c', find: '(float)exp((double)((float)(2 * i) * scale))', replace: '(float)exp((double)(2 * i) * (double)scale)',
+    // (the float32 code is lowprec.c's with every tensor in float32: pe_float32.c)
+    file: 'src/lowprec.c', find: 'const float e = pn_round_to(k * scale, st);', replace: 'const double e = st == PN_DTYPE_FLOAT32 ? (double)k * (double)scale : pn_round_to(k * scale, st);',
     tests: ['pe::precision'],
   },
   // ---- bfloat16 / float16 -------------------------------------------------------
