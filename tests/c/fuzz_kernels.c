@@ -17,6 +17,10 @@
  *   - layernorm_steps, gram, closest pair, ALiBi, attention, residual
  *     stack, RoPE (computed and cached): finite in, finite out where the
  *     float64 value can be a finite float32 (bounded data);
+ *   - bfloat16/float16: the rounding equal to one written here from the
+ *     types' definitions (round_to_type); PE and RoPE step by step in the
+ *     type: every value on the type's grid, PE in [-1, 1], RoPE finite on
+ *     bounded data, except where float16 positions are Inf (from 65520);
  *   - RoPE scaling with any double bit pattern in every parameter, any dim
  *     and any seq_len: the status an independent reading of the header's
  *     preconditions demands, and on success a finite attention factor > 0
@@ -73,6 +77,21 @@ static int all_finite(const float *x, size_t n) {
   return 1;
 }
 static int representable(double v) { return fabs(v) <= (double)FLT_MAX; }
+/* x rounded to a pn_dtype, written here from the types' definitions (not
+ * pn_lowprec.h): to nearest, ties to even, on the grid of 8 (bfloat16) or 11
+ * (float16) significant bits whose spacing stops shrinking at the type's
+ * smallest normal exponent (-126, -14); past the largest finite value
+ * (bfloat16 0x7F7F: (2 - 2^-7)·2^127, float16 65504) a rounding gives ±Inf.
+ * x / q and its rounding are exact in double; nearbyint rounds ties to even. */
+static double round_to_type(float x, int32_t dtype) {
+  if (dtype == PN_DTYPE_FLOAT32 || isnan(x) || isinf(x) || x == 0.0f) return x;
+  const int bits = dtype == PN_DTYPE_BFLOAT16 ? 8 : 11, emin = dtype == PN_DTYPE_BFLOAT16 ? -126 : -14;
+  const double top = dtype == PN_DTYPE_BFLOAT16 ? ldexp(2.0 - ldexp(1.0, -7), 127) : 65504.0;
+  const int e = ilogb((double)x) < emin ? emin : ilogb((double)x);
+  const double q = ldexp(1.0, e - (bits - 1)), r = nearbyint((double)x / q) * q;
+  if (fabs(r) > top) return copysign(INFINITY, (double)x);
+  return r == 0.0 ? copysign(0.0, (double)x) : r;
+}
 
 /* float64 LayerNorm of one row, checked against the kernel's row */
 static void check_layernorm_row(const float *y, const float *x, const float *g,
@@ -666,10 +685,58 @@ static int fuzz_data(bytes *bp, int which) {
     }
     break;
   }
-  default:
-    rc = PN_OK;
+  case 21: {
+    /* bfloat16 / float16: the rounding against round_to_type, then PE and
+     * RoPE step by step in the type (dtype and compute sometimes invalid) */
+    const int32_t dtype = take_int(&b, 0, 2), compute = take_int(&b, 0, 1);
+    const int32_t pick = (int32_t)(take_u32(&b) % 3);
+    if (pick == 0) {
+      rc = pn_round_f32(y, x, (int32_t)n, dtype);
+      if (rc == PN_OK)
+        for (size_t k = 0; k < n; k++) {
+          const double ref = round_to_type(x[k], dtype);
+          TRAP(isnan(ref) ? isnan(y[k]) : (y[k] == ref && signbit(y[k]) == signbit(ref)));
+        }
+    } else if (pick == 1) {
+      const double base = 1.0 + fabs((double)take_finite(&b));
+      const int32_t off = take_int(&b, 0, 1 << 30), lay = take_int(&b, 0, 1);
+      rc = pn_pe_lowprec_f32(y, rows, cols, base, off, lay, dtype, compute);
+      if (rc == PN_OK)
+        for (int32_t r = 0; r < rows; r++) {
+          /* float16 positions from 65520 are Inf in the type: sin, cos NaN */
+          const int inf_pos = dtype == PN_DTYPE_FLOAT16 && compute == PN_COMPUTE_LOW && (double)off + r >= 65520.0;
+          for (int32_t c = 0; c < cols; c++) {
+            const float v = y[(size_t)r * cols + c];
+            TRAP(inf_pos ? isnan(v) : (fabsf(v) <= 1.0f && round_to_type(v, dtype) == v));
+          }
+        }
+    } else {
+      const int32_t hd = cols, rd = take_int(&b, 2, hd > 2 ? hd : 2);
+      int32_t ids[17];
+      for (int k = 0; k < 17; k++) ids[k] = take_int(&b, 0, 1 << 30);
+      const int use_ids = (int)(take_u32(&b) & 1);
+      const int32_t off = take_int(&b, 0, 1000);
+      const double base = take_u32(&b) & 1 ? 10000.0 : 1.0 + fabs((double)take_finite(&b));
+      rc = pn_rope_lowprec_f32(y, x, use_ids ? ids : NULL, 1, rows, 1, hd, rd, base, off, take_int(&b, 0, 1), take_int(&b, 0, 1), dtype, compute);
+      double top = 0;
+      for (size_t k = 0; k < n; k++) top = fmax(top, fabs(x[k]));
+      if (rc == PN_OK && finite && top <= 1e4) /* |a·c ∓ b·s| <= 2e4 < float16's 65504 */
+        for (int32_t r = 0; r < rows; r++) {
+          const double p = use_ids ? (double)ids[r] : (double)off + r;
+          const int inf_pos = dtype == PN_DTYPE_FLOAT16 && compute == PN_COMPUTE_LOW && p >= 65520.0;
+          for (int32_t c = 0; c < cols; c++) {
+            const float v = y[(size_t)r * cols + c];
+            /* dims past rotary_dim are T(x): finite even where the angle is not */
+            if (!inf_pos || c >= rd) TRAP(isfinite(v) && round_to_type(v, dtype) == v);
+          }
+        }
+    }
     TRAP(pn_version() == POSNORM_VERSION_MAJOR * 10000 + POSNORM_VERSION_MINOR * 100 + POSNORM_VERSION_PATCH);
     TRAP(pn_simd_enabled() == 0 || pn_simd_enabled() == 1);
+    break;
+  }
+  default:
+    rc = PN_OK;
     break;
   }
   if (rc != PN_OK) TRAP(sentinel_intact(y, n * sizeof(float)) && sentinel_intact(st, 160 * sizeof(float)));
