@@ -73,6 +73,13 @@ function outputs(pn) {
     ...Object.fromEntries(['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => [`residualStack ${block}`, bytes(pn.residualStack(x.subarray(0, 4 * 8), w, { width: 8, layers: 3, block, scale: 1.3 }))])),
     layerNormSteps: cat(steps.centered, steps.normalized, steps.y, steps.mean, steps.variance),
     'pe float32 code': bytes(pn.positionalEncoding({ seqLen: 9, dModel: 64, offset: 65530, precision: 'float32' })),
+    // the bfloat16/float16 codes, both ways of computing (issue #19)
+    ...Object.fromEntries(['bfloat16', 'float16'].flatMap((precision) => ['float32', 'low'].flatMap((compute) => [
+      [`pe ${precision} ${compute}`, bytes(pn.positionalEncoding({ seqLen: 9, dModel: 64, offset: 65510, precision, compute }))],
+      [`rope ${precision} ${compute}`, bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, positionIds: ids, rotaryDim: 12, precision, compute }))],
+    ]))),
+    'rope float32 code': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, interleaved: true, offset: 2040, precision: 'float32' })),
+    ...Object.fromEntries(['bfloat16', 'float16'].map((precision) => [`roundToPrecision ${precision}`, bytes(pn.roundToPrecision(x, { precision }))])),
     ...Object.fromEntries(['plain', 'post-ln', 'pre-ln', 'pre-rms'].map((block) => {
       const r = pn.residualStack(x.subarray(0, 4 * 8), w, { width: 8, layers: 3, block, scale: 1.25, gradients: true });
       return [`residualStack gradients ${block}`, cat(r.std, r.loss, r.grad, r.gradNorm)];
