@@ -74,7 +74,8 @@ site: $(WASM)
 demo: site
 	PORT=$(PORT) $(NODE) tools/serve.mjs --dir build/site
 
-# The unminified sources straight from web/ (no build besides the wasm).
+# The unminified sources straight from web/ (no build besides the wasm and
+# figure.html's sandbox bundle in build/frame/).
 dev: $(WASM)
 	tools/ensure-npm-deps.sh
 	$(NODE) tools/build-frame.mjs

@@ -1,4 +1,4 @@
-// bench/accuracy.mjs — the README's accuracy table: max abs error of each
+// bench/accuracy.mjs — the accuracy table of docs/accuracy.md: max abs error of each
 // build against float64, over the ranges the README states. `make accuracy`.
 import { init } from '../src/js/posnorm.js';
 import { maxAbsDiff, normals } from '../tests/helpers.mjs';

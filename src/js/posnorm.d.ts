@@ -372,7 +372,7 @@ export interface RopeFromConfig {
   contextLength: number | null;
   /** the pre-training length the scaling stretches (original_max_position_embeddings; dynamic: max_position_embeddings), or null */
   originalContextLength: number | null;
-  /** what Hugging Face would ignore, rename or reject, each saying what HF does with it */
+  /** what Hugging Face would ignore, rename or warn about and still compute, each saying what HF does with it (what HF rejects throws instead) */
   warnings: { key: string; message: string }[];
 }
 
@@ -422,7 +422,7 @@ export declare class Posnorm {
   readonly memory: WasmMemory;
   /** Live allocations (buffers not yet freed), their bytes, and the memory's size (it never shrinks). */
   heapStats(): { allocations: number; bytes: number; memoryBytes: number };
-  /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers; a PnBuffer's `ptr` is not malloc's pointer: free it with `buf.free()`, never `raw.free` */
+  /** the C exports (see src/posnorm.h and src/posnorm_figures.h), for callers who manage pointers; a PnBuffer's `ptr` is not malloc's pointer: free it with `buf.free()`, never `raw.free`. The module's other exports are here too, untyped: `memory` (the same as `this.memory`) and `__indirect_function_table` */
   readonly raw: Record<string, (...args: number[]) => number>;
 
   /** Allocates a zero-copy buffer of `length` values, starting on a 64-byte boundary (`ptr % 64 === 0`). */

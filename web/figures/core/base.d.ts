@@ -23,7 +23,7 @@ export interface PosnormFigureEvents {
   'posnorm-change': CustomEvent<FigureChangeDetail>;
   /** The first frame was drawn (`time`: performance.now()). */
   'posnorm-ready': CustomEvent<{ time: number }>;
-  /** The figure cannot run (no WebAssembly, or the wasm failed to load); it shows its poster. */
+  /** The figure cannot run (no WebAssembly, or the wasm failed to load; it shows its poster), or a background readout failed (the PE error line, depth's gradients; the figure runs on and says so). */
   'posnorm-error': CustomEvent<{ error: Error; message: string }>;
   /** "Copy link" made a link. */
   'posnorm-share': CustomEvent<{ url: string }>;
