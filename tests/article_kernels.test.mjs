@@ -110,6 +110,41 @@ for (const { name, pn } of all) {
     assert.throws(() => pn.peShift(new Float32Array(5), { k: 1 }), /must be even/);
   });
 
+  test(`${name}: gram and peShift round their float64 result once; minRowDistance takes the first closest pair`, () => {
+    // the header's contract, value by value: gram's float64 sums of the
+    // float32 products (exact in float64), peShift's float64 rotation of the
+    // float32 row, each rounded once (≤ 0.5 ulp; + what float64 sums of 16
+    // terms ≤ 1 and a few ulp of k·w_i may differ by, 1e-15)
+    const pe = pn.positionalEncoding({ seqLen: 40, dModel: 16, base: 100 });
+    const g = pn.gram(pe, { cols: 16 });
+    for (let i = 0; i < 40; i++) for (let j = 0; j < 40; j++) {
+      let t = 0;
+      for (let c = 0; c < 16; c++) t += pe[i * 16 + c] * pe[j * 16 + c];
+      assert.ok(Math.abs(g[i * 40 + j] - t) <= 0.5 * ulp32(t) + 1e-15, `gram (${i}, ${j}): ${g[i * 40 + j]} vs ${t}`);
+    }
+    for (const [p, k, base] of [[5, 3, 100], [30, -12, 100], [0, 39, 100], [7, 1000, 10000]]) {
+      const row = pn.positionalEncoding({ seqLen: 1, dModel: 16, base, offset: p });
+      const shifted = pn.peShift(row, { k, base });
+      for (let i = 0; i < 8; i++) {
+        const a = k * base ** (-2 * i / 16), sn = row[2 * i], cs = row[2 * i + 1];
+        const want = [sn * Math.cos(a) + cs * Math.sin(a), cs * Math.cos(a) - sn * Math.sin(a)];
+        for (let h = 0; h < 2; h++) {
+          assert.ok(Math.abs(shifted[2 * i + h] - want[h]) <= 0.5 * ulp32(want[h]) + 1e-15, `peShift(PE(${p}), ${k}) pair ${i}${h ? ' cos' : ' sin'}: ${shifted[2 * i + h]} vs ${want[h]}`);
+        }
+      }
+    }
+    // hand-worked: the closest pair at the matrix's end, and ties (the first in row-major order)
+    const closest = (rows) => pn.minRowDistance(Float32Array.from(rows.flat()), { cols: 2 });
+    let m = closest([[0, 0], [5, 5], [9, 0], [0.1, 0]]);
+    assert.deepEqual([m.i, m.j, m.distance], [0, 3, f32(0.1)], 'the first row and the last');
+    m = closest([[0, 0], [10, 10], [20, 0], [3, 4], [3.5, 4]]);
+    assert.deepEqual([m.i, m.j, m.distance], [3, 4, 0.5], 'the last two rows');
+    m = closest([[5, 5], [0, 0], [6, 5], [1, 0]]);
+    assert.deepEqual([m.i, m.j, m.distance], [0, 2, 1], '(0, 2) and (1, 3) tie: the first in row-major order');
+    m = closest([[9, 12], [0, 0], [3, 4], [6, 8]]);
+    assert.deepEqual([m.i, m.j, m.distance], [0, 3, 5], '(0, 3), (1, 2) and (2, 3) at 5, none closer: (0, 3)');
+  });
+
   test(`${name}: residual stack spreads equal the float64 stack, close enough to tell the GELU forms apart`, () => {
     const rows = 4, width = 8, layers = 6, scale = 1.5;
     const x0 = normals(rows * width, { seed: 5 });
