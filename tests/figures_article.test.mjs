@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, useBrowser, startFigure } from './browser/harness.mjs';
 import { compareValues, ulp32 } from './helpers.mjs';
-import { alibiSlopes } from './reference/alibi.mjs';
+import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
 import { attention } from './reference/attention.mjs';
 import { transformerBlock } from './reference/block.mjs';
+import { colormapIndex, colormapTable } from './reference/colormap.mjs';
 import { batchNorm, columnStats, layerNorm } from './reference/norms.mjs';
 import { peValue, sinusoidal } from './reference/pe.mjs';
 import { randomNormals } from './reference/random.mjs';
@@ -29,14 +30,74 @@ async function update(page, tag, fn, arg) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 const get = (page, tag, expr) => page.evaluate(([t, e]) => new Function('el', `return ${e}`)(document.querySelector(t)), [tag, expr]);
+/**
+ * Waits (up to 5 s) until `cond`, an expression of el, holds: the repaint of
+ * a change has happened. It does not fail: the checks that follow say what
+ * is wrong if it never does.
+ */
+const settled = (page, tag, cond) => page.waitForFunction(([t, c]) => new Function('el', `return ${c}`)(document.querySelector(t)), [tag, cond], { timeout: 5000 }).catch(() => {});
+
+/** A number as a figure writes it (toFixed, toPrecision, fmt; an ASCII or a real minus). */
+const num = (text) => Number(String(text).trim().replace('−', '-'));
+/**
+ * Whether `shown` is the float64 `want` written with `fixed` decimals or
+ * `sig` significant digits. The figure writes a float32 value within `tol`
+ * of `want`, which at a rounding boundary may round either way: any rounding
+ * of want − tol, want, want + tol is accepted (compared as numbers, so fmt's
+ * dropped zeros and '-0.0000' read as written).
+ */
+function printedAs(shown, want, { fixed, sig, tol }) {
+  const write = (v) => (fixed !== undefined ? v.toFixed(fixed) : v.toPrecision(sig));
+  return [want - tol, want, want + tol].some((v) => num(write(v)) === num(shown));
+}
+/** The four numbers of a 2×2 matrix written [[a, b], [c, d]]. */
+function matrix2In(text) {
+  const m = /\[\[(\S+), (\S+)\], \[(\S+), (\S+)\]\]/.exec(text);
+  assert.ok(m, `a 2×2 matrix in ${JSON.stringify(text)}`);
+  return [[num(m[1]), num(m[2])], [num(m[3]), num(m[4])]];
+}
+/**
+ * The colours at the centres of the `rows × cols` cells of `rect` (CSS
+ * pixels) on a figure's first canvas, read from a copy (the figure's own
+ * canvas is never read back), as [r, g, b, a] per cell, row by row.
+ */
+const cellColours = (page, tag, rect, rows, cols) => page.evaluate(([t, rect, rows, cols]) => {
+  const c = document.querySelector(t).shadowRoot.querySelector('canvas');
+  const s = c.width / c.getBoundingClientRect().width;
+  const copy = document.createElement('canvas');
+  copy.width = c.width;
+  copy.height = c.height;
+  const cc = copy.getContext('2d', { willReadFrequently: true });
+  cc.drawImage(c, 0, 0);
+  const out = [];
+  for (let r = 0; r < rows; r++) {
+    for (let k = 0; k < cols; k++) {
+      const x = Math.floor((rect.x + (k + 0.5) * (rect.w / cols)) * s), y = Math.floor((rect.y + (r + 0.5) * (rect.h / rows)) * s);
+      out.push([...cc.getImageData(x, y, 1, 1).data]);
+    }
+  }
+  return out;
+}, [tag, rect, rows, cols]);
 
 test('order: outputs equal float64 attention; without PE reordering changes nothing, with PE it does', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`, { hasTouch: true });
   const tag = 'posnorm-order';
   await figure(page, tag);
   const inputs = await get(page, tag, '({ emb: [...el.inputs.emb], wq: [...el.inputs.wq], wk: [...el.inputs.wk], wv: [...el.inputs.wv], pe: [...el.inputs.pe] })');
-  const check = async (withPe) => {
-    const r = await get(page, tag, '({ order: el.result.order, delta: el.result.delta, outputs: el.result.outputs.map((v) => [...v]) })');
+  // the PE added is the sinusoidal table of positions 0, 1, 2 at d_model 8 (not
+  // the figure's own call's): float32 values of |v| ≤ 1, within half an ulp (2^-25)
+  const pe64 = sinusoidal(3, 8);
+  assert.equal(inputs.pe.length, 24);
+  inputs.pe.forEach((v, i) => assert.ok(Math.abs(v - pe64[i]) <= 3e-8, `PE[pos ${Math.floor(i / 8)}][${i % 8}] = ${v}, float64 ${pe64[i]}`));
+  // the article's three tokens (web/i18n/notation.js), as the readout names them
+  const TOKENS = ['나는', 'AI를', '공부한다'];
+  const diverging = colormapTable('diverging');
+  const check = async (withPe, want) => {
+    // the repaint of this order (and PE choice) has happened
+    await settled(page, tag, `el.result?.order === '${want}' && el.result?.pe === '${withPe ? 'on' : 'off'}'`);
+    const r = await get(page, tag, `({ order: el.result.order, delta: el.result.delta, outputs: el.result.outputs.map((v) => [...v]),
+      rows: [...el.shadowRoot.querySelector('.readout').children].map((e) => e.textContent), width: el.canvas.getBoundingClientRect().width })`);
+    assert.equal(r.order, want);
     const order = [...r.order].map(Number);
     const x = order.flatMap((tok, at) => inputs.emb.slice(tok * 8, tok * 8 + 8).map((v, c) => Math.fround(v + (withPe ? inputs.pe[at * 8 + c] : 0))));
     const { out } = attention(x, inputs.wq, inputs.wk, inputs.wv, { seqLen: 3, dModel: 8 });
@@ -45,42 +106,75 @@ test('order: outputs equal float64 attention; without PE reordering changes noth
       const c = compareValues(r.outputs[tok], out.subarray(at * 8, at * 8 + 8), ulp32);
       assert.ok(c.err <= 0.6, `token ${tok}: ${c.err} ulp`);
     });
+    // each readout row "at: token → [4 numbers, …]": the row at `at` names the token
+    // standing there, and its numbers are that token's float64 output to 4 decimals
+    // (float32 outputs are within 1e-7 of it: a boundary may round either way)
+    assert.equal(r.rows.length, 4, `three rows and the Δ line: ${JSON.stringify(r.rows)}`);
+    r.rows.slice(0, 3).forEach((row, at) => {
+      const m = /^(\d): (\S+) → \[(.+), …\]$/.exec(row);
+      assert.ok(m, `readout row ${at}: ${row}`);
+      const tok = TOKENS.indexOf(m[2]), pos = order.indexOf(tok);
+      assert.equal(Number(m[1]), at, `row ${at} is numbered ${m[1]}`);
+      assert.equal(tok, order[at], `row ${at} names ${m[2]}, the token there is ${TOKENS[order[at]]} (order ${r.order})`);
+      const shown = m[3].split(', ');
+      assert.equal(shown.length, 4, row);
+      shown.forEach((v, c) => assert.ok(printedAs(v, out[pos * 8 + c], { fixed: 4, tol: 1e-6 }),
+        `row ${at} (${m[2]}), output ${c}: shown ${v}, float64 ${out[pos * 8 + c].toFixed(4)} (order ${r.order}, PE ${withPe ? 'on' : 'off'})`));
+    });
+    // the heatmap: row `at` is the output at position `at` of this order, coloured on
+    // [−max|out|, max|out|] by the colormap as designed (rect as the figure lays it out:
+    // x 80, y 8, width − 90 by 132). Float32 outputs and range move a value's place on
+    // the 256 entries by under 1e-4 of an entry, so the colour is the float64 value's
+    // entry or, within 1e-3 of an entry's edge, its neighbour's
+    const lim = Math.max(...Array.from(out, Math.abs)), slack = (1e-3 * 2 * lim) / 255;
+    const drawn = await cellColours(page, tag, { x: 80, y: 8, w: r.width - 90, h: 132 }, 3, 8);
+    drawn.forEach((px, n) => {
+      const v = out[n], entries = [...new Set([v - slack, v + slack].map((u) => colormapIndex(u, -lim, lim)))];
+      assert.ok(entries.some((i) => px.every((ch, q) => ch === diverging[4 * i + q])),
+        `heatmap cell (position ${Math.floor(n / 8)}, column ${n % 8}) is rgba(${px}); float64 output ${v.toFixed(5)} is colour entry ${entries}, ` +
+        `rgba(${diverging.subarray(4 * entries[0], 4 * entries[0] + 4)}) (order ${r.order}, PE ${withPe ? 'on' : 'off'})`);
+    });
     return r;
   };
+  // the first paint, in the original order
+  await check(false, '012');
   // keyboard: focus the first token and move it right
   await page.locator(`${tag} button.tok`).first().focus();
   await page.keyboard.press('ArrowRight');
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  let r = await check(false);
-  assert.equal(r.order, '102');
+  let r = await check(false, '102');
   assert.ok(r.delta < 1e-6, `no PE: delta ${r.delta}`);
   assert.match(await page.locator(`${tag} .readout`).textContent(), /max \|Δ\| = 0 \(no PE/);
   // touch: tap "move right" on the middle token
   await page.locator(`${tag} li:nth-child(2) button`).last().tap();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal((await check(false)).order, '120');
+  await check(false, '120');
   // mouse drag: pull the first token to the right past its neighbour
   const box = await page.locator(`${tag} button.tok`).first().boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width * 1.6, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal((await check(false)).order, '210', 'dragging 1 to the right of 2');
+  await check(false, '210'); // dragging 1 to the right of 2
   await page.locator(`${tag} select`).selectOption('on');
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  r = await check(true);
+  r = await check(true, '210');
   assert.ok(r.delta > 1e-3, `with PE: delta ${r.delta}`);
+  // with PE on, a move changes every output: what is drawn and read out follows it
+  await page.locator(`${tag} button.tok`).nth(1).focus();
+  await page.keyboard.press('ArrowLeft');
+  await check(true, '120');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('properties: range, closest pair, R(k) and the shift error against float64', async () => {
-  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/`);
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
   const tag = 'posnorm-properties';
   await figure(page, tag);
+  // k and pos off their defaults (5, 10), and pos, k and pos + k (12, 7, 19) not
+  // digits of one another: a readout that swaps or repeats them is seen
   await update(page, tag, 'Object.assign(el, a)', { dModel: 16, seqLen: 30, base: 100, k: 7, pos: 12 });
-  const r = await get(page, tag, '({ min: el.result.min, max: el.result.max, closest: el.result.closest, err: el.result.maxShiftError, rot: el.result.rotation, blocks: el.result.blocks })');
+  await settled(page, tag, 'el.result.shifted.length === 16 && /PE\\(19\\)/.test(el.shadowRoot.querySelector(".readout").textContent)');
+  const r = await get(page, tag, `({ min: el.result.min, max: el.result.max, closest: el.result.closest, err: el.result.maxShiftError, rot: el.result.rotation, blocks: el.result.blocks,
+    shifted: [...el.result.shifted], ahead: [...el.result.ahead], items: [...el.shadowRoot.querySelectorAll('.readout:not(.pe-error) li')].map((li) => li.textContent) })`);
   // the 2×2 block of every listed pair: cos/sin of k·ω_i
   assert.deepEqual(r.blocks.map((b) => b.i), [0, 1, 2, 3, 7]);
   for (const b of r.blocks) {
@@ -99,6 +193,12 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
       assert.equal(pair, `td:${i}`);
       const want = k * Math.pow(base, (-2 * i) / d);
       assert.ok(Math.abs(Number(theta.slice(3)) - want) <= 1e-4 * Math.max(1, Math.abs(want)), `θ of pair ${i}: ${theta}, float64 ${want}`);
+      // R(k) = [[cos θ, sin θ], [−sin θ, cos θ]] of float64 θ, to the 4 significant
+      // digits written (the figure's float32 cos/sin are within 1e-7 of them)
+      const shown = matrix2In(rows[n + 1][2]);
+      const R = [[Math.cos(want), Math.sin(want)], [-Math.sin(want), Math.cos(want)]];
+      R.forEach((row, a) => row.forEach((v, b) => assert.ok(printedAs(shown[a][b], v, { sig: 4, tol: 1e-7 }),
+        `R(${k}) of pair ${i} (d_model ${d}), entry [${a}][${b}]: shown ${shown[a][b]} in ${rows[n + 1][2]}, float64 ${v.toPrecision(4)}`)));
     });
   };
   checkTable(await table(), 16, 100, 7, [0, 1, 2, 3, 7]);
@@ -148,9 +248,47 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
   // keeps lengths), so rounding picks among ties: check the reported pair's own distance
   const own = Math.sqrt(pe(r.closest.i).reduce((a, v, c) => a + (v - pe(r.closest.j)[c]) ** 2, 0));
   assert.ok(Math.abs(own - best) < 1e-6 && r.closest.i < r.closest.j, `pair ${r.closest.i}, ${r.closest.j}`);
-  assert.ok(r.err < 3e-7);
-  assert.ok(Math.abs(r.rot[0][0] - Math.cos(7)) < 1e-7 && Math.abs(r.rot[0][1] - Math.sin(7)) < 1e-7);
-  assert.match(await page.locator(`${tag} .readout:not(.pe-error)`).textContent(), new RegExp(`${r.closest.i}.+${r.closest.j}.+${best.toFixed(5)}`));
+  // R(k) of pair 0 (ω_0 = 1), all four entries: float32 cos/sin within 1e-7 (half an ulp is 3e-8)
+  const R7 = [[Math.cos(7), Math.sin(7)], [-Math.sin(7), Math.cos(7)]];
+  R7.forEach((row, a) => row.forEach((v, b) => assert.ok(Math.abs(r.rot[a][b] - v) < 1e-7, `rotation[${a}][${b}] = ${r.rot[a][b]}, float64 ${v}`)));
+  // the shift: PE(pos + k) = PE(19) as the float64 table has it, rounded to float32 (half an
+  // ulp, 3e-8); R(7)·PE(12) by the shift kernel within 1.2e-7 of it (its float32 input and output)
+  const ahead64 = pe(19);
+  ahead64.forEach((v, c) => assert.ok(Math.abs(r.ahead[c] - v) <= 3e-8, `PE(pos + k)[${c}] = ${r.ahead[c]}, float64 PE(19) ${v}`));
+  ahead64.forEach((v, c) => assert.ok(Math.abs(r.shifted[c] - v) <= 1.2e-7, `R(k)·PE(pos)[${c}] = ${r.shifted[c]}, float64 PE(19) ${v}`));
+  // the error shown is the one between those two rows, and it is the size float64 says:
+  // the kernels compute in float64 and round once, so R(7)·fround(PE(12)) rounded to
+  // float32 against fround(PE(19)) gives it exactly (2^-24 here, not 0)
+  assert.equal(r.err, Math.max(...r.shifted.map((v, c) => Math.abs(v - r.ahead[c]))), 'maxShiftError is max |shifted − ahead|');
+  const f = Math.fround, pe12 = pe(12).map(f);
+  const emulated = Math.max(...Array.from({ length: 16 }, (_, c) => {
+    const a = 7 * Math.pow(100, -2 * (c >> 1) / 16), ps = pe12[c & ~1], pc = pe12[c | 1];
+    return Math.abs(f(c % 2 ? pc * Math.cos(a) - ps * Math.sin(a) : ps * Math.cos(a) + pc * Math.sin(a)) - f(ahead64[c]));
+  }));
+  assert.ok(emulated > 0, 'the float64 emulation sees an error to compare with');
+  assert.equal(r.err, emulated, `shift error ${r.err}, float64 emulation of float32 rows ${emulated}`);
+  // the readout, line by line (numbers from float64, to the digits written)
+  assert.equal(r.items.length, 4, JSON.stringify(r.items));
+  // ① the range of the PE table: [min, max] to 4 decimals (float32 values, half an ulp away)
+  const bounded = /\[(\S+), (\S+)\]/.exec(r.items[0]);
+  assert.ok(bounded && printedAs(bounded[1], lo, { fixed: 4, tol: 3e-8 }) && printedAs(bounded[2], hi, { fixed: 4, tol: 3e-8 }),
+    `① ${r.items[0]}: float64 range [${lo.toFixed(4)}, ${hi.toFixed(4)}]`);
+  // ② of 30 positions the closest two, an adjacent pair (ties, below), at the float64
+  // distance to 6 decimals (the float32 distance is within 1e-6 of it)
+  const unique = /of (\d+) positions the closest two are (\d+) and (\d+), at distance (\S+) /.exec(r.items[1]);
+  assert.ok(unique, `② ${r.items[1]}`);
+  const [n2, i2, j2] = unique.slice(1, 4).map(Number);
+  const dist = (i, j) => Math.sqrt(pe(i).reduce((a, v, c) => a + (v - pe(j)[c]) ** 2, 0));
+  assert.ok(n2 === 30 && j2 === i2 + 1 && j2 < 30 && Math.abs(dist(i2, j2) - best) < 1e-12 && i2 === r.closest.i,
+    `② ${r.items[1]}: of 30 positions, an adjacent pair at float64 distance ${best} (the result's ${r.closest.i}, ${r.closest.j})`);
+  assert.ok(printedAs(unique[4], best, { fixed: 6, tol: 1e-6 }), `② ${r.items[1]}: float64 distance ${best.toFixed(6)}`);
+  // ③ R(7) for pair 0 (its four entries), and max |R(7)·PE(12) − PE(19)| = the error
+  const relative = /R\((\d+)\) for pair 0 = (\[\[.+\]\]); max \|R\((\d+)\)·PE\((\d+)\) − PE\((\d+)\)\| = (\S+)$/.exec(r.items[2]);
+  assert.ok(relative, `③ ${r.items[2]}`);
+  assert.deepEqual(relative.slice(1).filter((_, q) => q !== 1 && q !== 5).map(Number), [7, 7, 12, 19], `③ names R(k), PE(pos), PE(pos + k) with k 7, pos 12: ${r.items[2]}`);
+  const m3 = matrix2In(relative[2]);
+  R7.forEach((row, a) => row.forEach((v, b) => assert.ok(printedAs(m3[a][b], v, { sig: 4, tol: 1e-7 }), `③ R(7)[${a}][${b}]: shown ${m3[a][b]}, float64 ${v.toPrecision(4)}`)));
+  assert.equal(relative[6], r.err.toExponential(2), `③ ${r.items[2]}: the error ${r.err}`);
   // every pair at the closest distance is adjacent (pe(i)·pe(j) depends on j − i
   // only, and the distance grows with |j − i| up to 30 at this base); the
   // figure's pair must be one of them, as the brute force's is
@@ -160,8 +298,8 @@ test('properties: range, closest pair, R(k) and the shift error against float64'
   await context.close();
 });
 
-test('compare: ALiBi slopes are the paper\'s; RoPE scores equal float64 and depend only on distance', async () => {
-  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/`);
+test('compare: ALiBi slopes and bias are the paper\'s; RoPE scores equal float64 and depend only on distance', async () => {
+  const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
   const tag = 'posnorm-compare';
   await figure(page, tag);
   for (const heads of [8, 12]) {
@@ -171,19 +309,54 @@ test('compare: ALiBi slopes are the paper\'s; RoPE scores equal float64 and depe
     assert.equal(slopes.length, heads);
     slopes.forEach((m, h) => assert.equal(m, Math.fround(expect[h]), `head ${h}`));
   }
-  const r = await get(page, tag, '({ q: [...el.result.q], k: [...el.result.k], s: el.result.ropeScores, d: el.dModel, n: el.seqLen, o: el.offset, diff: el.result.ropeDiff })');
-  const rotated = (v, p) => rope(v, { seqLen: 1, heads: 1, headDim: r.d, positions: () => p });
-  let worst = 0;
-  for (const [k, start] of [[0, 0], [1, r.o]]) {
-    const rk = rotated(r.k, start);
-    for (let d = 0; d < r.n; d++) {
-      const ref = rotated(r.q, start + d).reduce((a, v, c) => a + v * rk[c], 0);
-      worst = Math.max(worst, Math.abs(r.s[k][d] - ref));
-    }
+  // the bias shown is the chosen head's, −m_h·|i − j| from the paper's slopes: head 5 of
+  // 12 (slope 2^-6, exact in float32, as every product with |i − j| < 2^24) and head 11,
+  // the last of the non-power-of-two rule's (2^-3.5: float64 product rounded once)
+  for (const head of [5, 11]) {
+    await update(page, tag, 'Object.assign(el, a)', { heads: 12, head });
+    await settled(page, tag, `el.shadowRoot.querySelector('.readout').textContent.includes('(12 heads, head ${head} shown)')`);
+    const b = await get(page, tag, '({ bias: [...el.result.bias], n: el.seqLen, head: el.head, heads: el.heads })');
+    assert.deepEqual([b.heads, b.head], [12, head]);
+    const n = b.n, want = alibiBias(12, n).subarray(head * n * n, (head + 1) * n * n);
+    assert.equal(b.bias.length, n * n);
+    const q = b.bias.findIndex((v, at) => v !== Math.fround(want[at]));
+    assert.equal(q, -1, `ALiBi bias of head ${head} of 12 at [${Math.floor(q / n)}][${q % n}]: ${b.bias[q]}, float64 ${want[q]} (head 0's is ${alibiBias(12, n)[q]})`);
   }
-  // float32 rotations of unit-scale q and k, summed over d_model: measured 4.5e-7
-  assert.ok(worst <= 1e-6, `RoPE scores: ${worst} from float64`);
-  assert.ok(r.diff <= 2e-6, `scores from two starts differ by ${r.diff}`);
+  // RoPE: the scores q·k with q at start + Δ and k at start, from 0 and from the offset,
+  // against float64 RoPE of the figure's q and k (its seeded normals, seed 11, checked
+  // against the reference generator) at the figure's base; at the defaults, after a
+  // d_model change (every kept score is stale) and at another base
+  const checkRope = async (state) => {
+    await settled(page, tag, `el.shadowRoot.querySelector('.readout').textContent.includes('d_model ${state.dModel}, base ${state.base},')`);
+    const r = await get(page, tag, `({ q: [...el.result.q], k: [...el.result.k], s: el.result.ropeScores, d: el.dModel, n: el.seqLen, o: el.offset, base: el.base,
+      diff: el.result.ropeDiff, text: el.shadowRoot.querySelector('.readout').textContent })`);
+    assert.deepEqual({ d: r.d, base: r.base }, { d: state.dModel, base: state.base });
+    // (the generator's float64 normals rounded to float32, as posnorm stores them)
+    const qk = Float32Array.from(randomNormals(2 * r.d, { seed: 11 }));
+    [...r.q, ...r.k].forEach((v, c) => assert.ok(Math.abs(v - qk[c]) <= ulp32(qk[c]), `${state.label}: q, k [${c}] = ${v}, reference ${qk[c]}`));
+    const rotated = (v, p) => rope(v, { seqLen: 1, heads: 1, headDim: r.d, base: r.base, positions: () => p });
+    const refs = [0, r.o].map((start) => {
+      const rk = rotated(qk.subarray(r.d), start);
+      return Array.from({ length: r.n }, (_, d) => rotated(qk.subarray(0, r.d), start + d).reduce((a, v, c) => a + v * rk[c], 0));
+    });
+    // float32 rotations of unit-scale q and k, summed over d_model: measured 4.5e-7
+    refs.forEach((ref, k) => {
+      assert.equal(r.s[k].length, r.n);
+      ref.forEach((v, d) => assert.ok(Math.abs(r.s[k][d] - v) <= 1e-6, `${state.label}: RoPE score from start ${k ? r.o : 0}, Δ ${d}: ${r.s[k][d]}, float64 ${v}`));
+    });
+    // the two starts' difference: the largest |s_0(Δ) − s_offset(Δ)| of the scores shown, which
+    // float64 says is only rounding (0 in exact arithmetic: within 2·1e-6), and the readout's
+    const fromScores = Math.max(...r.s[0].map((v, d) => Math.abs(v - r.s[1][d])));
+    const fromRefs = Math.max(...refs[0].map((v, d) => Math.abs(v - refs[1][d])));
+    assert.equal(r.diff, fromScores, `${state.label}: ropeDiff ${r.diff}, max |s0 − s1| of the scores ${fromScores}`);
+    assert.ok(fromRefs < 1e-12 && Math.abs(r.diff - fromRefs) <= 2e-6, `${state.label}: scores from two starts differ by ${r.diff} (float64 ${fromRefs})`);
+    assert.ok(r.text.includes(`changes the score by at most ${r.diff.toExponential(1)} `), `${state.label}: the readout shows ${r.diff.toExponential(1)}: ${r.text}`);
+  };
+  await checkRope({ label: 'defaults', dModel: 32, base: 10000 });
+  await update(page, tag, 'Object.assign(el, a)', { dModel: 16 });
+  await checkRope({ label: 'd_model 16', dModel: 16, base: 10000 });
+  await update(page, tag, 'Object.assign(el, a)', { base: 500 });
+  await checkRope({ label: 'd_model 16, base 500', dModel: 16, base: 500 });
   assert.deepEqual(problems, []);
   await context.close();
 });
