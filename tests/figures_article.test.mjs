@@ -9,7 +9,7 @@ import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
 import { attention } from './reference/attention.mjs';
 import { transformerBlock } from './reference/block.mjs';
 import { colormapIndex, colormapTable } from './reference/colormap.mjs';
-import { batchNorm, columnStats, layerNorm } from './reference/norms.mjs';
+import { batchNorm, columnStats, layerNorm, runningUpdate } from './reference/norms.mjs';
 import { peValue, sinusoidal } from './reference/pe.mjs';
 import { randomNormals } from './reference/random.mjs';
 import { forward, lossAndGradient } from './reference/residual_stack.mjs';
@@ -366,16 +366,24 @@ test('depth: per-layer std and gradient norms equal the float64 stack and its ba
   const tag = 'posnorm-depth';
   await figure(page, tag);
   await update(page, tag, 'Object.assign(el, a)', { layers: 10, width: 16, scale: 1.5 });
-  const r = await get(page, tag, '({ x0: [...el.inputs.x0], w: [...el.inputs.weights], rows: el.inputs.rows, stds: el.result.stds.map((s) => [...s]) })');
+  const r = await get(page, tag, '({ x0: [...el.inputs.x0], w: [...el.inputs.weights], rows: el.inputs.rows, stds: el.result.stds.map((s) => [...s]), seed: el.seed })');
   const W = 16, L = 10, BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
   assert.equal(r.rows, 16);
+  // the inputs are the documented seeded streams (depth.js: x0 N(0, 1) from the seed, W_l
+  // N(0, 1/width) from seed + 1), not taken as given: 1 ulp for posnorm's own log against
+  // Math.log in the reference generator; the weights come times the scale, a second rounding
+  assertStream(r.x0, randomNormals(16 * W, { seed: r.seed }), 'x0');
+  const refW = randomNormals(L * W * W, { seed: r.seed + 1, std: 1 / Math.sqrt(W) }).map((t) => 1.5 * t);
+  assertStream(r.w, refW, 'scale · W', (k) => 2 * ulp32(refW[k]));
   // the figure's weights come pre-scaled (its float32 products of weight and scale), so scale 1 here
   const x0 = Float32Array.from(r.x0), w = Float32Array.from(r.w);
   // measured 5.8e-8 relative (its matrix products run in float32); the erf form of GELU is 5e-5 to
   // 7e-5 away, Post-LN without its branch 2.6e-6 (the old tolerance, 1e-3, passed both)
   const stdTol = 1.2e-7;
+  const refStds = {};
   BLOCKS.forEach((block, b) => {
     const ref = forward(x0, w, { width: W, layers: L, block }).std;
+    refStds[block] = ref;
     for (let l = 0; l < L; l++) assert.ok(Math.abs(r.stds[b][l] - ref[l]) <= stdTol * ref[l], `${block} layer ${l + 1}: ${r.stds[b][l]} vs ${ref[l]}`);
     // the tolerance sees the branch: Post-LN's spread without its branch (zero weights), and
     // the other stacks' spreads with the erf form of GELU, fall outside it
@@ -405,9 +413,63 @@ test('depth: per-layer std and gradient norms equal the float64 stack and its ba
   assert.ok(Math.abs(shown.ratio.post - ratio('post-ln')) <= 2 * gradTol * ratio('post-ln'), `Post-LN ratio ${shown.ratio.post} vs ${ratio('post-ln')}`);
   assert.ok(Math.abs(shown.ratio.pre - ratio('pre-ln')) <= 2 * gradTol * ratio('pre-ln'), `Pre-LN ratio ${shown.ratio.pre} vs ${ratio('pre-ln')}`);
   assert.match(shown.text, /Xiong/);
+  checkDepthReadout(await readoutLines(page, tag), refStds, ratio, { layers: L, stdTol, ratioTol: 2 * gradTol });
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// A number as the readouts write it (web/figures/draw/format.js, fmt): `digits` significant
+// digits, trailing zeros dropped, exponential outside [1e-4, 1e6).
+function show(x, digits) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  return a >= 1e6 || a < 1e-4 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
+}
+/**
+ * The ways a readout may write a float64 reference `x` the figure holds within `rel` of it: its
+ * own digits, or, where a rounding boundary of the last digit lies within rel, the neighbour's.
+ */
+function shows(x, digits, rel) {
+  return [...new Set([x * (1 - rel), x, x * (1 + rel)].map((v) => show(v, digits)))];
+}
+/** Asserts that the readout text `got` (one number) is one of the writings of `x` (shows). */
+function assertShows(got, x, digits, rel, what) {
+  const ok = shows(x, digits, rel);
+  assert.ok(ok.includes(got), `${what}: the readout says ${got}, float64 ${x} is written ${ok.join(' or ')}`);
+}
+/**
+ * Asserts that the float32 values `got` are posnorm's seeded normals `want` (the float64
+ * stream of tests/reference/random.mjs, from posnorm_figures.h's description, or values made
+ * from it) within 1 float32 ulp each, or within `tol(k)` where given.
+ */
+function assertStream(got, want, what, tol = (k) => ulp32(want[k])) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  const k = want.findIndex((w, j) => !(Math.abs(got[j] - w) <= tol(j)));
+  assert.equal(k, -1, `${what}[${k}]: ${got[k]}, the documented stream ${want[k]}`);
+}
+/**
+ * Checks the depth figure's readout (depth.js; web/i18n/en.js and ko/depth.js, depthReadout and
+ * depthGradReadout, fmt with 4 and 3 digits) against the float64 references: the first line
+ * names each block's std after the last layer, `refStds[block][layers − 1]`, in the legend's
+ * order; the second the gradient ratios `ratio(block)` as `Post-LN …, Pre-LN …` (in either language).
+ */
+function checkDepthReadout(lines, refStds, ratio, { layers, stdTol, ratioTol }) {
+  const items = lines[0].slice(lines[0].indexOf(': ') + 2).split(' · ');
+  assert.equal(items.length, 4, `four blocks in "${lines[0]}"`);
+  ['plain', 'post-ln', 'pre-ln', 'pre-rms'].forEach((block, k) => {
+    if (k > 0) assert.match(items[k], [/^Post-Norm /, /^Pre-Norm /, /^Pre-RMSNorm /][k - 1], `block ${k} of "${lines[0]}"`);
+    assertShows(items[k].split(' ').at(-1), refStds[block][layers - 1], 4, stdTol, `${block}: std after the last layer (${layers})`);
+  });
+  const m = lines[1].match(/Post-LN (\S+), Pre-LN (\S+) /);
+  assert.ok(m, `the gradient line names Post-LN and Pre-LN: "${lines[1]}"`);
+  assertShows(m[1], ratio('post-ln'), 3, ratioTol, 'Post-LN last ÷ first gradient norm');
+  assertShows(m[2], ratio('pre-ln'), 3, ratioTol, 'Pre-LN last ÷ first gradient norm');
+}
+/** The lines of a figure's readout, each as its text. */
+function readoutLines(page, tag) {
+  return get(page, tag, '[...el.shadowRoot.querySelector(".readout").children].map((c) => c.textContent)');
+}
 
 test('LayerNorm steps and BatchNorm vs LayerNorm against float64; batch size 1', async () => {
   const { page, problems, context } = await open(env.browser, `${env.server.url}/web/?lang=en`);
@@ -415,26 +477,88 @@ test('LayerNorm steps and BatchNorm vs LayerNorm against float64; batch size 1',
   await figure(page, tag);
   await page.locator(`${tag} input[name=gamma]`).focus();
   for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowRight');
+  // and β (a figure that left β out of its call passed with β = 0): six steps of 0.05
+  await page.locator(`${tag} input[name=beta]`).focus();
+  for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => document.querySelector(t).beta === 0.3, tag, { timeout: 5000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const s = await get(page, tag, '({ x: [...el.result.x], y: [...el.result.y], c: [...el.result.centered], g: el.gamma, b: el.beta })');
+  const s = await get(page, tag, '({ x: [...el.result.x], y: [...el.result.y], c: [...el.result.centered], mean: el.result.mean, variance: el.result.variance, g: el.gamma, b: el.beta, seed: el.seed })');
   assert.equal(s.g, 1.3);
+  assert.equal(s.b, 0.3, 'β moved off 0 by the keyboard');
+  // x is the documented stream (ln-steps.js: 16 values N(2, 1.5²) from the seed), not taken as
+  // given: 1 ulp for posnorm's log against Math.log (measured 0.5)
+  assertStream(s.x, randomNormals(16, { seed: s.seed, mean: 2, std: 1.5 }), 'x');
   const n = s.x.length;
   const ln = layerNorm(s.x, n, { gamma: new Float32Array(n).fill(s.g), beta: new Float32Array(n).fill(s.b), eps: Math.fround(1e-5) });
   // every step in float64, rounded once: within half an ulp
   const centered = compareValues(s.c, s.x.map((t) => t - ln.mean[0]), ulp32), y = compareValues(s.y, ln.y, ulp32);
   assert.ok(centered.err <= 0.6 && y.err <= 0.6, `LayerNorm steps: centered ${centered.err} ulp, y ${y.err} ulp`);
+  // μ and the biased σ² likewise (float64, rounded once), and the readout writes μ and σ = √σ²
+  // with 5 digits (fmt): the figure's μ and σ² are within 0.6 ulp (7.2e-8 relative, σ half that)
+  const stats = compareValues([s.mean, s.variance], [ln.mean[0], ln.variance[0]], ulp32);
+  assert.ok(stats.err <= 0.6, `LayerNorm steps: μ ${s.mean} and σ² ${s.variance}, float64 ${ln.mean[0]} and ${ln.variance[0]}: ${stats.err} ulp`);
+  const shownStats = (await readoutLines(page, tag))[0].match(/^μ = (\S+), σ = (\S+)$/);
+  assert.ok(shownStats, 'the readout\'s first line: μ = …, σ = …');
+  assertShows(shownStats[1], ln.mean[0], 5, 1e-7, 'μ');
+  assertShows(shownStats[2], Math.sqrt(ln.variance[0]), 5, 1e-7, 'σ');
 
   tag = 'posnorm-bn-vs-ln';
   await figure(page, tag);
+  // the figure's batches as bn-vs-ln.js documents them (_batch): B × H normals from a seed
+  // (posnorm's float32 stream), column h times 0.5 + h/4 plus h − H/2, kept in float32
+  const batchOf = (B, H, seed) => Float32Array.from(randomNormals(B * H, { seed }), (z, k) => (k % H - H / 2) + (0.5 + (k % H) / 4) * Math.fround(z));
+  // its running statistics (_running): WARMUP = 30 earlier batches, seeds seed + 1000·k for
+  // k = 1 … 30, each batch's column statistics folded in from mean 0, variance 1 in ONNX's
+  // way with momentum 0.9 (posnorm.h, pn_batchnorm_train_f32: running = 0.9·running + 0.1·batch,
+  // the biased batch variance), here in float64
+  const warmedUp = (B, H, seed) => {
+    let mean = new Float64Array(H), variance = new Float64Array(H).fill(1);
+    for (let k = 1; k <= 30; k++) {
+      const batch = columnStats(batchOf(B, H, seed + 1000 * k), H);
+      mean = runningUpdate(mean, batch.mean, 0.9);
+      variance = runningUpdate(variance, batch.variance, 0.9);
+    }
+    return { mean, variance };
+  };
   const checkBoth = async (mode) => {
-    const r = await get(page, tag, '({ x: [...el.result.x], bn: [...el.result.bn], ln: [...el.result.ln], rm: [...el.result.bnMean], rv: [...el.result.bnVar], B: el.batch, H: el.features })');
-    // training: the batch's own statistics; inference: the running ones the figure shows
-    const stats = mode === 'train' ? columnStats(r.x, r.H) : { mean: r.rm, variance: r.rv };
+    const r = await get(page, tag, '({ x: [...el.result.x], bn: [...el.result.bn], ln: [...el.result.ln], rm: [...el.result.bnMean], rv: [...el.result.bnVar], B: el.batch, H: el.features, seed: el.seed })');
+    // x is the documented batch: 1 ulp of the normal (posnorm's log against Math.log, measured
+    // 0.5) times its column's scale, and the float32 rounding of the sum
+    const want = batchOf(r.B, r.H, r.seed), z = randomNormals(r.B * r.H, { seed: r.seed });
+    assertStream(r.x, want, `batch (${r.B} × ${r.H}, seed ${r.seed})`, (k) => (0.5 + (k % r.H) / 4) * ulp32(z[k]) + ulp32(want[k]));
+    // training: the batch's own statistics; inference: the running ones, computed here
+    const batch = columnStats(r.x, r.H);
+    const stats = mode === 'train' ? batch : warmedUp(r.B, r.H, r.seed);
+    if (mode === 'infer') {
+      // the figure's are float32, rounded at each of the 30 updates: within 1e-6 relative
+      // (measured 1.2e-7 at the defaults, 8.7e-7 at worst over other shapes and seeds)
+      for (const [name, got] of [['mean', r.rm], ['variance', r.rv]]) {
+        got.forEach((g, c) => assert.ok(Math.abs(g - stats[name][c]) <= 1e-6 * Math.abs(stats[name][c]), `running ${name}[${c}]: the figure's ${g}, the 30 warm-up batches' ${stats[name][c]}`));
+        // and they are not the batch's own (which a figure that trains in inference mode shows)
+        assert.ok(stats[name].some((t, c) => Math.abs(t - batch[name][c]) > 1e-3 * Math.abs(t)), `running ${name} differs from the batch's`);
+      }
+    }
     const bn = compareValues(r.bn, batchNorm(r.x, r.H, { ...stats, eps: Math.fround(1e-5) }));
-    // measured: BatchNorm 1.2e-7 (float64 inside, rounded once), LayerNorm 1.6e-7 (float32 blocks)
-    assert.ok(bn.err <= 2.5e-7 && bn.compared === r.B * r.H, `BatchNorm (${mode}): ${bn.err}`);
-    const ln = compareValues(r.ln, layerNorm(r.x, r.H, { eps: Math.fround(1e-5) }).y);
+    // measured: BatchNorm 1.2e-7 (float64 inside, rounded once), LayerNorm 1.6e-7 (float32 blocks);
+    // inference normalises with the float32 running statistics (1.2e-7 relative from those used
+    // here at the figure's defaults): measured 3.8e-7
+    const bnTol = mode === 'train' ? 2.5e-7 : 1e-6;
+    assert.ok(bn.err <= bnTol && bn.compared === r.B * r.H, `BatchNorm (${mode}): ${bn.err}`);
+    const ln64 = layerNorm(r.x, r.H, { eps: Math.fround(1e-5) });
+    const ln = compareValues(r.ln, ln64.y);
     assert.ok(ln.err <= 3.5e-7, `LayerNorm: ${ln.err}`);
+    // the readout (fmt, 5 digits): BatchNorm's column-0 mean and variance (the running ones in
+    // inference, within 1e-6; the batch's rounded once in training), LayerNorm's row-0 mean and
+    // its variance, which the figure takes from its float32 1/√(σ² + ε) (within 2e-7 with ε
+    // removed: 2 × 0.6 ulp of √)
+    const lines = await readoutLines(page, tag);
+    const bnLine = lines[0].match(/^BatchNorm column 0: mean (\S+), variance (\S+)$/), lnLine = lines[1].match(/^LayerNorm row 0: mean (\S+), variance (\S+)$/);
+    assert.ok(bnLine && lnLine, `the readout's lines: ${JSON.stringify(lines)}`);
+    const rel = mode === 'train' ? 1e-7 : 1e-6;
+    assertShows(bnLine[1], stats.mean[0], 5, rel, `BatchNorm (${mode}) mean of column 0`);
+    assertShows(bnLine[2], stats.variance[0], 5, rel, `BatchNorm (${mode}) variance of column 0`);
+    assertShows(lnLine[1], ln64.mean[0], 5, 1e-7, 'LayerNorm mean of row 0');
+    assertShows(lnLine[2], ln64.variance[0], 5, 2e-7, 'LayerNorm variance of row 0');
     return r;
   };
   await checkBoth('train');
@@ -456,31 +580,68 @@ test('block: every tensor equals a float64 block computed here; toggles Pre/Post
   await figure(page, tag);
   const TENSORS = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output', 'attention'];
   const check = async (want) => {
-    const s = await get(page, tag, `({ x: [...el.inputs.x], w: [...el.inputs.weights], o: el.inputs.options, pe: el.pe,
+    const s = await get(page, tag, `({ x: [...el.inputs.x], w: [...el.inputs.weights], o: el.inputs.options, pe: el.pe, seed: el.seed,
       r: Object.fromEntries(${JSON.stringify(TENSORS)}.map((k) => [k, [...el.result[k]]])), pinned: el.result.pinned,
       text: el.shadowRoot.querySelector('.readout').textContent })`);
     for (const [k, v] of Object.entries(want)) assert.equal(s.o[k] ?? s[k], v, k);
-    const ref = transformerBlock(Float32Array.from(s.x), Float32Array.from(s.w), s.o);
+    // the inputs are the documented seeded streams (block.js _draw), not taken as given: x the
+    // three tokens' N(0, 1) embeddings from the seed, plus the sinusoidal PE when on (float32
+    // sums); Wq, Wk, Wv, Wo and W1 N(0, 1/d) from seed + 1, W2 N(0, 1/d_ff) from seed + 2, with
+    // d_ff = 4·d. 1 ulp of each normal for posnorm's log against Math.log (measured 0.5), and
+    // for x the sum's own rounding
+    const d = s.o.dModel, dFF = 4 * d, T = 3;
+    assert.equal(s.o.dFF, dFF, 'd_ff = 4·d_model');
+    const emb = randomNormals(T * d, { seed: s.seed }), pe = s.pe === 'on' ? sinusoidal(T, d) : new Float64Array(T * d);
+    const wantX = emb.map((z, k) => Math.fround(Math.fround(z) + Math.fround(pe[k])));
+    assertStream(s.x, wantX, `x (PE ${s.pe})`, (k) => ulp32(emb[k]) + ulp32(wantX[k]));
+    const wantW = new Float64Array(4 * d * d + 2 * d * dFF);
+    wantW.set(randomNormals(4 * d * d + d * dFF, { seed: s.seed + 1, std: 1 / Math.sqrt(d) }));
+    wantW.set(randomNormals(dFF * d, { seed: s.seed + 2, std: 1 / Math.sqrt(dFF) }), 4 * d * d + d * dFF);
+    assertStream(s.w, wantW, `weights (d_model ${d}; W2 from ${4 * d * d + d * dFF})`);
+    // eps is nn.LayerNorm's 1e-5 (as float32, the kernel's type), written here, not the figure's
+    const ref = transformerBlock(Float32Array.from(s.x), Float32Array.from(s.w), { ...s.o, dFF, eps: Math.fround(1e-5) });
     for (const k of TENSORS) {
       // float64 inside, every tensor rounded once: within half an ulp
       const c = compareValues(s.r[k], ref[k], ulp32);
       assert.ok(c.err <= 0.6 && c.compared === ref[k].length, `${k}: ${c.err} ulp from float64`);
     }
     // the readout's pinning numbers: tokens right after each norm, from float64
-    const d = s.o.dModel, T = s.x.length / d;
     const normed = s.o.placement === 'pre' ? ['attnInput', 'ffnInput'] : ['ffnInput', 'output'];
     const rows = normed.flatMap((k) => Array.from({ length: T }, (_, r) => Array.from(ref[k].subarray(r * d, (r + 1) * d))));
     const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
+    const sd = (a) => { const m = mean(a); return Math.sqrt(mean(a.map((v) => (v - m) ** 2))); };
+    // the same numbers of the figure's float32 tensors (checked above against float64, 0.6 ulp):
+    // a token's |mean| after a norm is that rounding, 1e-8, which float64 does not have; the
+    // readout writes them with 2 digits (fmt), mean first
+    const shownRows = normed.flatMap((k) => Array.from({ length: T }, (_, r) => s.r[k].slice(r * d, (r + 1) * d)));
     if (s.o.norm === 'rms') {
       const worst = Math.max(...rows.map((a) => Math.abs(Math.sqrt(mean(a.map((v) => v * v))) - 1)));
       assert.ok(Math.abs(s.pinned.rms - worst) < 1e-6, `rms pin ${s.pinned.rms} vs ${worst}`);
       assert.match(s.text, /RMSNorm pins only the root mean square/);
+      const rms = Math.max(...shownRows.map((a) => Math.abs(Math.sqrt(mean(a.map((v) => v * v))) - 1)));
+      assert.ok(Math.abs(s.pinned.rms - rms) <= 1e-12, `rms pin ${s.pinned.rms}, of the tensors ${rms}`);
+      const m = s.text.match(/\|RMS − 1\| ≤ (\S+) —/);
+      assert.ok(m, s.text);
+      assertShows(m[1], rms, 2, 1e-9, '|RMS − 1|');
     } else {
-      const worst = Math.max(...rows.map((a) => { const m = mean(a); return Math.abs(Math.sqrt(mean(a.map((v) => (v - m) ** 2))) - 1); }));
+      const worst = Math.max(...rows.map((a) => Math.abs(sd(a) - 1)));
       assert.ok(Math.abs(s.pinned.std - worst) < 1e-6, `std pin ${s.pinned.std} vs ${worst}`);
       assert.ok(s.pinned.std < 1e-4 && s.pinned.mean < 1e-6);
       assert.match(s.text, /LayerNorm pins each token to mean 0, std 1/);
+      const pin = { mean: Math.max(...shownRows.map((a) => Math.abs(mean(a)))), std: Math.max(...shownRows.map((a) => Math.abs(sd(a) - 1))) };
+      for (const k of ['mean', 'std']) assert.ok(Math.abs(s.pinned[k] - pin[k]) <= 1e-12, `${k} pin ${s.pinned[k]}, of the tensors ${pin[k]}`);
+      const m = s.text.match(/\|mean\| ≤ (\S+), \|std − 1\| ≤ (\S+) —/);
+      assert.ok(m, s.text);
+      assertShows(m[1], pin.mean, 2, 1e-9, '|mean| pin');
+      assertShows(m[2], pin.std, 2, 1e-9, '|std − 1| pin');
     }
+    // the output's std per token (fmt, 3 digits) from float64: the figure's float32 output is
+    // within 0.6 ulp, its std within 1e-7 (measured 1.4e-8)
+    const outStd = s.text.match(/std per token ([^;]+);/);
+    assert.ok(outStd, s.text);
+    const shownStd = outStd[1].split(', ');
+    assert.equal(shownStd.length, T, outStd[1]);
+    shownStd.forEach((got, r) => assertShows(got, sd(Array.from(ref.output.subarray(r * d, (r + 1) * d))), 3, 1e-7, `output std of token ${r}`));
     assert.match(s.text, s.o.placement === 'pre' ? /Pre-Norm: the output y = h \+ f is the unnormalised residual stream/ : /Post-Norm: the output y is normalised again/);
     return s;
   };
@@ -539,11 +700,20 @@ test('depth, decoder (cross-attention): spreads and gradient norms equal the flo
       }
     }
   };
-  checkDecoder(r.w, { width: W, layers: L, seed: await get(page, tag, 'el.seed') });
+  // and x0 (16 × width, N(0, 1) from the seed) and the memory (width, N(0, 1) from seed + 3)
+  // are the documented streams too (1 ulp: posnorm's log against Math.log; measured 0.5)
+  const checkStreams = ({ x0, m, width, seed }, what) => {
+    assertStream(x0, randomNormals(16 * width, { seed }), `${what}: x0`);
+    assertStream(m, randomNormals(width, { seed: seed + 3 }), `${what}: memory`);
+  };
+  const seed = await get(page, tag, 'el.seed');
+  checkDecoder(r.w, { width: W, layers: L, seed });
+  checkStreams({ ...r, width: W, seed }, `width ${W}, seed ${seed}`);
   for (const state of [{ layers: 96 }, { seed: 5, layers: 96 }, { width: 16, seed: 5, layers: 96 }, { width: W, seed: 1, layers: L }]) {
     await update(page, tag, 'Object.assign(el, a)', state);
     const now = await get(page, tag, '({ w: [...el.inputs.weights], x0: [...el.inputs.x0], m: [...el.inputs.memory], stds: el.result.stds.map((s) => [...s]), width: el.width, layers: el.layers, seed: el.seed })');
     checkDecoder(now.w, now);
+    checkStreams(now, JSON.stringify(state));
     // and what it draws is that state's stack (the float64 one)
     const ref = forward(Float32Array.from(now.x0), Float32Array.from(now.w), { width: now.width, layers: now.layers, block: 'post-ln', memory: Float32Array.from(now.m) }).std;
     for (let l = 0; l < now.layers; l++) assert.ok(Math.abs(now.stds[1][l] - ref[l]) <= 5e-7 * ref[l], `${JSON.stringify(state)}: post-ln layer ${l + 1}: ${now.stds[1][l]} vs ${ref[l]}`);
@@ -551,8 +721,10 @@ test('depth, decoder (cross-attention): spreads and gradient norms equal the flo
   const x0 = Float32Array.from(r.x0), w = Float32Array.from(r.w), memory = Float32Array.from(r.m);
   // float32 products (measured 1.3e-7 relative in tests/depth_memory.test.mjs at width 8; here up to 3e-7)
   const stdTol = 5e-7;
+  const refStds = {};
   BLOCKS.forEach((block, b) => {
     const ref = forward(x0, w, { width: W, layers: L, block, memory }).std;
+    refStds[block] = ref;
     for (let l = 0; l < L; l++) assert.ok(Math.abs(r.stds[b][l] - ref[l]) <= stdTol * ref[l], `${block} layer ${l + 1}: ${r.stds[b][l]} vs ${ref[l]}`);
     if (block === 'post-ln') return;
     const encoder = forward(x0, w, { width: W, layers: L, block }).std; // the same array read as W_l only: not the figure's stack
@@ -568,6 +740,8 @@ test('depth, decoder (cross-attention): spreads and gradient norms equal the flo
   });
   const ratio = (block) => refGrads[block][L - 1] / refGrads[block][0];
   assert.ok(Math.abs(shown.ratio.post - ratio('post-ln')) <= 1e-6 * ratio('post-ln'));
+  assert.ok(Math.abs(shown.ratio.pre - ratio('pre-ln')) <= 1e-6 * ratio('pre-ln'), `Pre-LN ratio ${shown.ratio.pre} vs ${ratio('pre-ln')}`);
+  checkDepthReadout(await readoutLines(page, tag), refStds, ratio, { layers: L, stdTol, ratioTol: 1e-6 });
   assert.ok(shown.ratio.post > 5 && shown.ratio.pre < 1.5, `the figure shows the growth: Post-LN ${shown.ratio.post}, Pre-LN ${shown.ratio.pre}`);
   assert.match(shown.text, /reproduces Xiong/);
   assert.match(shown.text, /Why: each decoder block also adds m·C_l, a cross-attention to the encoder output that does not depend on x/);
