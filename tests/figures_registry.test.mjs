@@ -159,7 +159,29 @@ test('docs/figures.md lists every control of each figure with its range and defa
       if (!c.hidden && c.kind !== 'choice' && typeof c.min === 'number' && typeof c.max === 'number') assert.ok(range, `${where}: its range min…max`);
       if (range && typeof c.min === 'number') assert.equal(docNumber(range[1]), c.min, `${where}: min`);
       if (range && typeof c.max === 'number') assert.equal(docNumber(range[2]), c.max, `${where}: max`);
-      if (c.kind === 'choice' && !c.hidden) assert.ok(c.choices.every((x) => text.includes(x)), `${where}: its choices`);
+      if (c.kind === 'choice') {
+        const choices = docChoices(text, c);
+        assert.ok(choices || c.hidden, `${where}: its choices, slash-separated after the name: "${text}"`);
+        if (choices) assert.deepEqual(choices, [...c.choices].sort(), `${where}: its choices "${text}", against the control's`);
+      }
     }
   }
 });
+
+/**
+ * The choices the docs give a choice control, sorted: the list after its
+ * name (and after its property name, `attr` / `prop`, where written), its
+ * entries slash-separated, each bare or in backticks — `layout`
+ * interleaved/concat, `type` `float32` / `bfloat16` / `float16` — or, for a
+ * hidden control, "a permutation of `012`": every permutation of those
+ * characters. Null where neither is written.
+ */
+function docChoices(text, c) {
+  const rest = text.slice(`\`${c.attr}\``.length).replace(new RegExp(`^ / \`${c.prop}\``), '');
+  const list = rest.match(/^\s+(`?[\w.-]+`?(?:\s*\/\s*`?[\w.-]+`?)+)(?![\w/`])/);
+  if (list) return list[1].split('/').map((x) => x.trim().replace(/^`(.*)`$/, '$1')).sort();
+  const perm = rest.match(/^\s+a permutation of `(\w+)`/);
+  if (!perm) return null;
+  const permutations = (s) => (s.length <= 1 ? [s] : [...s].flatMap((ch, k) => permutations(s.slice(0, k) + s.slice(k + 1)).map((p) => ch + p)));
+  return [...new Set(permutations(perm[1]))].sort();
+}

@@ -10,17 +10,63 @@
 //    non-finite results silently.
 // 3. Counterexamples the property suite (tests/properties.test.mjs) shrank.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../src/js/posnorm.js';
 import { compareValues, named, normals, maxAbsDiff, ulp32 } from './helpers.mjs';
+import { attention as attentionRef } from './reference/attention.mjs';
 import { colormapIndex } from './reference/colormap.mjs';
+import { rounder } from './reference/lowprec.mjs';
+import { forward as stackForward, lossAndGradient } from './reference/residual_stack.mjs';
 import { randomNormals } from './reference/random.mjs';
 import { transformerBlock as blockRef } from './reference/block.mjs';
-import { layerNorm, columnStats, runningUpdate } from './reference/norms.mjs';
+import { layerNorm, rmsNorm, columnStats, runningUpdate } from './reference/norms.mjs';
 import { hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
 import { fillHeap, freeAll, inWorker } from './properties/heap.mjs';
 
 const BUILDS = [['simd', true], ['scalar', false]];
+
+/**
+ * A fresh instance on which `setup(pn)` ran, with its heap filled so that
+ * whatever a call allocates first grows the memory (and detaches every view
+ * of it), also an output of 12 bytes (minRowDistance's; alloc asks malloc
+ * for 63 bytes more than that): after fillHeap, as many 16-byte blocks from
+ * malloc itself (pn.raw) as fit without growing the memory, counted on a
+ * first instance set up the same way (malloc serves a block from any free
+ * chunk before it grows the memory, so when one more would grow it no free
+ * chunk of 24 bytes is left anywhere). The callers check that the call grew
+ * the memory. Returns { pn, state } with state what setup returned.
+ */
+async function tightInstance(simd, setup) {
+  const filled = async () => {
+    const pn = await init({ simd });
+    const state = setup(pn);
+    fillHeap(pn);
+    return { pn, state };
+  };
+  const trial = (await filled()).pn, size = trial.memory.buffer.byteLength;
+  let fit = 0;
+  for (; fit < 1 << 16; fit++) {
+    trial.raw.malloc(16);
+    if (trial.memory.buffer.byteLength !== size) break;
+  }
+  const r = await filled();
+  assert.equal(r.pn.memory.buffer.byteLength, size, 'tightInstance: the same heap as the trial');
+  for (let k = 0; k < fit; k++) r.pn.raw.malloc(16);
+  assert.equal(r.pn.memory.buffer.byteLength, size, 'tightInstance: the memory did not grow while it filled');
+  return r;
+}
+
+/** Whether got is within rel·max|want| of want everywhere. */
+const closeTo = (got, want, rel) => maxAbsDiff(got, want) <= rel * Math.max(...want.map(Math.abs));
+
+// the other arrays of the calls of the read-before-allocate test (x: 8192 values)
+const IDS = Int32Array.from({ length: 64 }, (_, s) => 5 + 7 * s);
+const W_ATTN = [21, 22, 23].map((seed) => normals(64 * 64, { std: 0.05, seed }));
+const W_STACK = normals(4 * 64 * 64, { std: 0.05, seed: 24 });
+const READOUT = normals(8192, { std: 0.01, seed: 25 });
+const W_BLOCK = normals(4 * 64 * 64 + 2 * 64 * 256, { std: 0.05, seed: 26 });
+const GAMMA_N = normals(8192, { mean: 1, std: 0.5, seed: 27 }), BETA_N = normals(8192, { std: 0.5, seed: 28 });
 
 /** Half-split RoPE ([1, seq, heads, dim], bshd) in float64 with frequencies inv and positions pos. */
 function ropeRef(x, { seqLen, heads, headDim, inv, af = 1, pos }) {
@@ -97,7 +143,7 @@ for (const [name, simd] of BUILDS) {
     freeAll([...fillers, stats]);
   });
 
-  test(`${name}: calls whose x views the module's memory read its length before they allocate (the memory grows during the call)`, async () => {
+  test(`${name}: every call that takes arrays, given views of the module's memory, reads their lengths and values before it allocates (its first allocation grows the memory)`, async () => {
     const cols = 2048, rows = 4, n = rows * cols;
     const data = normals(n, { mean: 1, std: 3, seed: 11 });
     let pn = await init({ simd });
@@ -146,18 +192,83 @@ for (const [name, simd] of BUILDS) {
           assert.ok(Math.abs(r[2 * i] - (s * Math.cos(a) + c * Math.sin(a))) <= 1e-5 * 10);
         }
       }],
+      // (a length read inside the call, after its first allocation, is 0: a detached view's)
+      ...['bfloat16', 'float16'].map((precision) => [`roundToPrecision ${precision}`, (x) => pn.roundToPrecision(x, { precision }), (r) => {
+        const round = rounder(precision);
+        assert.equal(r.length, n);
+        const wrong = [...data].findIndex((t, k) => !Object.is(r[k], round(t)));
+        assert.equal(wrong, -1, `${precision}: x[${wrong}] = ${data[wrong]} rounds to ${round(data[wrong])}, got ${r[wrong]}`);
+      }]),
+      ['rope', (x) => pn.rope(x, { seqLen: 64, heads: 8, headDim: 16 }), (r) => {
+        const want = ropeRef(data, { seqLen: 64, heads: 8, headDim: 16, inv: hfRope(16, 10000).inv, pos: Array.from({ length: 64 }, (_, s) => s) });
+        assert.ok(r.length === n && maxAbsDiff(r, want) <= 1e-5, `rope vs float64: ${maxAbsDiff(r, want)}`);
+      }],
+      ['rope with positionIds', (x, ids) => pn.rope(x, { seqLen: 64, heads: 8, headDim: 16, positionIds: ids }), (r) => {
+        const want = ropeRef(data, { seqLen: 64, heads: 8, headDim: 16, inv: hfRope(16, 10000).inv, pos: IDS });
+        assert.ok(r.length === n && maxAbsDiff(r, want) <= 1e-5, `rope vs float64: ${maxAbsDiff(r, want)}`);
+      }, [IDS]],
+      ['gram', (x) => pn.gram(x, { cols: 8 }), (r) => {
+        // rows 1024 of 8: float64 sums of exact float64 products, rounded once
+        const rows = n / 8, want = new Float64Array(rows * rows);
+        for (let i = 0; i < rows; i++) for (let j = 0; j < rows; j++) {
+          let t = 0;
+          for (let c = 0; c < 8; c++) t += data[i * 8 + c] * data[j * 8 + c];
+          want[i * rows + j] = t;
+        }
+        const e = compareValues(r, want, ulp32);
+        assert.ok(e.err <= 1 && e.compared === rows * rows, `gram: ${e.err} ulp`);
+      }],
+      ['minRowDistance', (x) => pn.minRowDistance(x, { cols: 8 }), (r) => {
+        let best = Infinity, bi = -1, bj = -1;
+        for (let i = 0; i < n / 8; i++) for (let j = i + 1; j < n / 8; j++) {
+          let d2 = 0;
+          for (let c = 0; c < 8; c++) d2 += (data[i * 8 + c] - data[j * 8 + c]) ** 2;
+          if (d2 < best) [best, bi, bj] = [d2, i, j];
+        }
+        assert.deepEqual([r.i, r.j], [bi, bj], 'the closest pair');
+        assert.ok(Math.abs(r.distance - Math.sqrt(best)) <= ulp32(Math.sqrt(best)), `${r.distance} vs ${Math.sqrt(best)}`);
+      }],
+      ['attention', (x, wq, wk, wv) => pn.attention(x, { dModel: 64, wq, wk, wv }), (r) => {
+        const want = attentionRef(data, ...W_ATTN, { seqLen: n / 64, dModel: 64 });
+        assert.ok(closeTo(r.out, want.out, 1e-6) && closeTo(r.weights, want.weights, 1e-6), `attention vs float64: ${maxAbsDiff(r.out, want.out)}, weights ${maxAbsDiff(r.weights, want.weights)}`);
+      }, W_ATTN],
+      ['residualStack', (x0, weights) => pn.residualStack(x0, weights, { width: 64, layers: 4, block: 'pre-ln' }), (r) => {
+        const want = stackForward(data, W_STACK, { width: 64, layers: 4, block: 'pre-ln' }).std;
+        assert.ok(r.length === 4 && closeTo(r, want, 1e-4), `std per layer ${[...r]} vs ${[...want]}`);
+      }, [W_STACK]],
+      ['residualStack with gradients', (x0, weights, readout) => pn.residualStack(x0, weights, { width: 64, layers: 4, block: 'pre-ln', gradients: true, readout }), (r) => {
+        const want = lossAndGradient(data, W_STACK, READOUT, { width: 64, layers: 4, block: 'pre-ln' });
+        assert.ok(Math.abs(r.loss - want.loss) <= 1e-9 * Math.abs(want.loss), `loss ${r.loss} vs ${want.loss}`);
+        assert.ok(r.grad.length === W_STACK.length && closeTo(r.grad, want.grad, 1e-6), `gradient vs float64: ${maxAbsDiff(r.grad, want.grad)}`);
+      }, [W_STACK, READOUT]],
+      ['transformerBlock', (x, weights) => pn.transformerBlock(x, weights, { dModel: 64, heads: 4 }), (r) => {
+        const want = blockRef(data, W_BLOCK, { dModel: 64, heads: 4 });
+        assert.ok(closeTo(r.output, want.output, 1e-6) && closeTo(r.attention, want.attention, 1e-6), `transformerBlock vs float64: ${maxAbsDiff(r.output, want.output)}`);
+      }, [W_BLOCK]],
+      ['layerNormSteps', (x, g, b) => pn.layerNormSteps(x, { gamma: g, beta: b }), (r) => {
+        const want = layerNorm(data, n, { gamma: GAMMA_N, beta: BETA_N, eps: Math.fround(1e-5) });
+        assert.ok(r.y.length === n && closeTo(r.y, want.y, 2e-6), `layerNormSteps vs float64: ${maxAbsDiff(r.y, want.y)}`);
+        assert.ok(Math.abs(r.mean - want.mean[0]) <= ulp32(want.mean[0]) && Math.abs(r.variance - want.variance[0]) <= ulp32(want.variance[0]), `mean ${r.mean}, variance ${r.variance}`);
+      }, [GAMMA_N, BETA_N]],
     ];
-    for (const [fn, call, verify] of cases) {
-      pn = await init({ simd }); // a fresh heap, without holes, for fillHeap
-      const buf = pn.alloc(n).set(data);
-      const fillers = fillHeap(pn);
+    // every call whose first argument is an array in posnorm.d.ts (the others take sizes and options)
+    const dts = readFileSync(new URL('../src/js/posnorm.d.ts', import.meta.url), 'utf8');
+    const cls = dts.slice(dts.indexOf('export declare class Posnorm'));
+    const takesArrays = [...new Set([...cls.matchAll(/^\s*(\w+)(?:<[^(]*>)?\(\s*\w+: F32Input\b/gm)].map((m) => m[1]))].sort();
+    assert.ok(takesArrays.length >= 14, `the parser reads the types: ${takesArrays}`);
+    assert.deepEqual([...new Set(cases.map(([fn]) => fn.split(' ')[0]))].sort(), takesArrays, 'a case for every call that takes an array');
+    for (const [fn, call, verify, more = []] of cases) {
+      // x and the call's other arrays in buffers of a fresh heap, without holes, for fillHeap
+      const inputs = [data, ...more];
+      let bufs;
+      ({ pn, state: bufs } = await tightInstance(simd, (p) => inputs.map((a) => p.alloc(a.length, a instanceof Int32Array ? 'i32' : 'f32').set(a))));
       const before = pn.memory.buffer.byteLength;
       // the call's first allocation (a copy of gamma, an output) grows the memory
-      const r = call(buf.array);
+      let r;
+      try { r = call(...bufs.map((b) => b.array)); } catch (e) { assert.fail(`${fn} on views of the module's memory threw: ${e.message}`); }
       assert.ok(pn.memory.buffer.byteLength > before, `${fn}: the call grew the memory`);
       verify(r);
-      assert.deepEqual(buf.toArray(), data, `${fn}: x untouched`);
-      freeAll([...fillers, buf]);
+      bufs.forEach((b, k) => assert.deepEqual(b.toArray(), inputs[k], `${fn}: argument ${k} untouched`));
     }
   });
 
@@ -212,6 +323,20 @@ for (const [name, simd] of BUILDS) {
     }
     const ok = pn.ropeFrequencies({ dim: 16, scaling: { ...yarn, mscale: -20, mscaleAllDim: -30 } });
     assert.ok(Math.abs(ok.attentionFactor - (0.1 * -20 + 1) / (0.1 * -30 + 1)) <= 1e-12, 'two negative m give a positive factor');
+    // docs/api.md: "neither m within 1e-12 of 0". mscale or mscaleAllDim −10 + 1e-14 gives m = 0.1·(−10 + 1e-14) + 1,
+    // about 1e-15: a finite factor > 0 (1.1/1e-15 = 1.1e15, or 1e-15/1.1) whose size is rounding alone, refused
+    for (const [mscale, mscaleAllDim] of [[1, -10 + 1e-14], [-10 + 1e-14, 1]]) {
+      assert.throws(() => pn.ropeFrequencies({ dim: 16, scaling: { ...yarn, mscale, mscaleAllDim } }), named('ropeFrequencies', RangeError, ['scaling.mscale', 'scaling.mscaleAllDim', 'within 1e-12 of 0']), `${mscale}/${mscaleAllDim}`);
+      assert.throws(() => pn.rope(new Float32Array(16), { seqLen: 1, heads: 1, headDim: 16, scaling: { ...yarn, mscale, mscaleAllDim } }), named('rope', RangeError, ['scaling.mscale', 'within 1e-12 of 0']), `rope: ${mscale}/${mscaleAllDim}`);
+    }
+    // m = 1e-11 (mscale −10 + 1e-10), ten times past 1e-12: accepted, the factor m(e, 1)/m(e, −10 + 1e-10) = 1.1/1e-11 = 1.1e11
+    // (to the 1e-5 that 0.1·(−10 + 1e-10) + 1 keeps of 1e-11 in float64), and its inverse
+    const m = (k) => 0.1 * k + 1;
+    for (const [mscale, mscaleAllDim] of [[1, -10 + 1e-10], [-10 + 1e-10, 1]]) {
+      const af = pn.ropeFrequencies({ dim: 16, scaling: { ...yarn, mscale, mscaleAllDim } }).attentionFactor;
+      const want = m(mscale) / m(mscaleAllDim);
+      assert.ok(Math.abs(af - want) <= 1e-4 * want && Math.abs(Math.log10(want) - (mscale === 1 ? 11.04 : -11.04)) < 0.01, `${mscale}/${mscaleAllDim}: ${af} vs ${want}`);
+    }
   });
 
   test(`${name}: dynamic's grown base must stay finite: base and scaling.factor are named`, async () => {
@@ -223,6 +348,31 @@ for (const [name, simd] of BUILDS) {
     const f = pn.ropeFrequencies({ dim: 4, base: 1e10, scaling, seqLen: 2 ** 31 });
     const ref = hfRope(4, 1e10, scaling, 2 ** 31);
     assert.ok(Math.abs(f.invFreq[1] - ref.inv[1]) <= 1e-6 * ref.inv[1], `${f.invFreq[1]} vs ${ref.inv[1]}`);
+  });
+
+  test(`${name}: dynamic's grown base may reach 2^1023 and no further (docs/api.md: in (1, 2^1023]), both sides of the bound`, async () => {
+    const pn = await init({ simd });
+    // seqLen within the original length: s = orig, the growth factor·s/orig − (factor − 1) = 1, the grown base is base itself
+    const flat = { type: 'dynamic', factor: 2, originalMaxPositions: 4 };
+    const above = 2 ** 1023 * (1 + 2 ** -52), below = 2 ** 1023 * (1 - 2 ** -53); // the doubles next to 2^1023
+    assert.ok(above > 2 ** 1023 && above < Number.MAX_VALUE && below < 2 ** 1023);
+    assert.throws(() => pn.ropeFrequencies({ dim: 4, base: above, scaling: flat }), named('ropeFrequencies', RangeError, ['base', 'scaling.factor', 'grown base', '2^1023']), 'just above 2^1023');
+    for (const base of [2 ** 1023, below]) {
+      const f = pn.ropeFrequencies({ dim: 4, base, scaling: flat });
+      // w = base^(−2i/4): 1, and 2^−511.5 (0 in float32)
+      assert.deepStrictEqual(f, { invFreq: new Float32Array([1, 0]), attentionFactor: 1 }, `base ${base}`);
+    }
+    // grown: factor 2, orig 1, s = 2: (2·2/1 − 1)^(4/2) = 9, the grown base 9·base; a factor 1e-9 either side of 2^1023
+    // (far beyond exp and log's rounding) is refused above, accepted below; rope at positions 0…1 alike (s = offset + seqLen = 2)
+    const grows = { type: 'dynamic', factor: 2, originalMaxPositions: 1 };
+    const over = (2 ** 1023 / 9) * (1 + 1e-9), under = (2 ** 1023 / 9) * (1 - 1e-9);
+    assert.ok(9 * over < Number.MAX_VALUE);
+    assert.throws(() => pn.ropeFrequencies({ dim: 4, base: over, scaling: grows, seqLen: 2 }), named('ropeFrequencies', RangeError, ['grown base', '2^1023']), '9·base just above 2^1023');
+    assert.throws(() => pn.rope(new Float32Array(8), { seqLen: 2, heads: 1, headDim: 4, base: over, scaling: grows }), named('rope', RangeError, ['grown base', '2^1023']), 'rope: 9·base just above 2^1023');
+    assert.deepStrictEqual(pn.ropeFrequencies({ dim: 4, base: under, scaling: grows, seqLen: 2 }), { invFreq: new Float32Array([1, 0]), attentionFactor: 1 }, '9·base just below 2^1023');
+    // a pair of that rope: w_1 = (9·base)^(−1/2) ≈ 2^−511.5, so position 1 turns it by nothing; pair 0 (w 1) by 1 radian
+    const y = pn.rope(new Float32Array([1, 1, 0, 0, 1, 1, 0, 0]), { seqLen: 2, heads: 1, headDim: 4, base: under, scaling: grows });
+    assert.deepEqual([...y], [1, 1, 0, 0, Math.fround(Math.cos(1)), 1, Math.fround(Math.sin(1)), 0], 'rope just below the bound');
   });
 
   test(`${name}: scaling factors below 1e-9 are refused by name (a subnormal factor made every frequency Infinity)`, async () => {
@@ -331,6 +481,57 @@ for (const [name, simd] of BUILDS) {
     const y = pn.layerNorm(m.subarray(0, rows * cols), { cols, out: m.subarray(0, rows * cols) }).y.toArray();
     assert.ok(maxAbsDiff(y, layerNorm(x, cols, { eps: Math.fround(1e-5) }).y) <= 5e-6);
     m.free();
+  });
+
+  test(`${name}: outputs that overlap each other are refused (out with meanOut, invStdDevOut or invRmsOut; meanOut with invStdDevOut), and disjoint ones in one buffer are fine`, async () => {
+    // docs/api.md, Zero copy: what a call writes (out, meanOut, invStdDevOut, invRmsOut) must not overlap
+    // its other arguments in the module's memory, a RangeError that says "overlaps"; outside it, what is
+    // copied back must not overlap among them
+    const pn = await init({ simd });
+    const cols = 4, rows = 3, n = rows * cols;
+    const data = Float32Array.from({ length: n }, (_, k) => ((k * 7919) % 13) - 6);
+    const x = pn.alloc(n).set(data);
+    const m = pn.alloc(n + 3 * rows).set(Array.from({ length: n + 3 * rows }, (_, k) => k + 0.5));
+    const before = m.toArray(), stats = pn.heapStats();
+    const cases = [
+      ['layerNorm', 'out', 'meanOut', () => pn.layerNorm(x, { cols, out: m.subarray(0, n), meanOut: m.subarray(n - 1, n + rows - 1) })],
+      ['layerNorm', 'out', 'invStdDevOut', () => pn.layerNorm(x, { cols, out: m.subarray(0, n), invStdDevOut: m.subarray(2, 2 + rows) })],
+      ['layerNorm', 'out', 'meanOut', () => pn.layerNorm(x, { cols, out: m.subarray(rows, rows + n), meanOut: m.subarray(0, rows + 1).subarray(1) })],
+      ['layerNorm', 'meanOut', 'invStdDevOut', () => pn.layerNorm(x, { cols, meanOut: m.subarray(n, n + rows), invStdDevOut: m.subarray(n + 1, n + 1 + rows) })],
+      ['layerNorm', 'meanOut', 'invStdDevOut', () => pn.layerNorm(x, { cols, meanOut: m.subarray(n, n + rows), invStdDevOut: m.subarray(n, n + rows) })],
+      ['rmsNorm', 'out', 'invRmsOut', () => pn.rmsNorm(x, { cols, out: m.subarray(0, n), invRmsOut: m.subarray(n - 2, n - 2 + rows) })],
+      // views of the module's memory rather than buffers
+      ['layerNorm', 'out', 'meanOut', () => pn.layerNorm(x, { cols, out: m.array.subarray(0, n), meanOut: m.array.subarray(n - 1, n - 1 + rows) })],
+      ['rmsNorm', 'out', 'invRmsOut', () => pn.rmsNorm(x, { cols, out: m.array.subarray(0, n), invRmsOut: m.array.subarray(0, rows) })],
+    ];
+    for (const [fn, a, b, call] of cases) {
+      assert.throws(call, (e) => named(fn, RangeError, 'overlaps')(e) && (new RegExp(`: (${a} overlaps ${b}|${b} overlaps ${a}) `).test(e.message) || assert.fail(`${fn}: "${e.message}" should name ${a} and ${b}`)), `${fn}: ${a} overlapping ${b}`);
+      assert.deepEqual(m.toArray(), before, `${fn} (${a}, ${b}): nothing written`);
+      assert.deepEqual(pn.heapStats(), stats, `${fn} (${a}, ${b}): nothing allocated`);
+    }
+    // plain arrays: the outputs are copied back, so they must not overlap in one ArrayBuffer
+    const shared = new Float32Array(n + 2 * rows).fill(7);
+    for (const [fn, a, b, call] of [
+      ['layerNorm', 'out', 'meanOut', () => pn.layerNorm(data, { cols, out: shared.subarray(0, n), meanOut: shared.subarray(n - 1, n - 1 + rows) })],
+      ['layerNorm', 'meanOut', 'invStdDevOut', () => pn.layerNorm(data, { cols, meanOut: shared.subarray(n, n + rows), invStdDevOut: shared.subarray(n + 2, n + 2 + rows) })],
+      ['rmsNorm', 'out', 'invRmsOut', () => pn.rmsNorm(data, { cols, out: shared.subarray(0, n), invRmsOut: shared.subarray(1, 1 + rows) })],
+    ]) {
+      assert.throws(call, (e) => named(fn, RangeError, ['overlaps', 'one ArrayBuffer'])(e) && (new RegExp(`: (${a} overlaps ${b}|${b} overlaps ${a}) `).test(e.message) || assert.fail(`${fn}: "${e.message}" should name ${a} and ${b}`)), `${fn}: ${a} overlapping ${b} in one ArrayBuffer`);
+      assert.ok(shared.every((t) => t === 7), `${fn} (${a}, ${b}): nothing written`);
+    }
+    assert.deepEqual(pn.heapStats(), stats, 'nothing allocated');
+    // side by side in one buffer, each output is written where it lies: the float64 LayerNorm
+    pn.layerNorm(x, { cols, out: m.subarray(0, n), meanOut: m.subarray(n, n + rows), invStdDevOut: m.subarray(n + rows, n + 2 * rows) });
+    const want = layerNorm(data, cols, { eps: Math.fround(1e-5) });
+    const got = m.toArray();
+    assert.ok(maxAbsDiff(got.subarray(0, n), want.y) <= 5e-6 && maxAbsDiff(got.subarray(n, n + rows), want.mean) <= 1e-6, `y ${maxAbsDiff(got.subarray(0, n), want.y)}, mean ${maxAbsDiff(got.subarray(n, n + rows), want.mean)}`);
+    assert.ok(maxAbsDiff(got.subarray(n + rows, n + 2 * rows), want.invStd) <= 1e-6 * Math.max(...want.invStd), 'invStdDev');
+    assert.deepEqual(got.subarray(n + 2 * rows), before.subarray(n + 2 * rows), 'nothing written past the outputs');
+    const rr = pn.rmsNorm(x, { cols, out: m.subarray(0, n), invRmsOut: m.subarray(n, n + rows) });
+    const wantRms = rmsNorm(data, cols, { eps: Math.fround(1e-6) });
+    assert.ok(maxAbsDiff(rr.y.toArray(), wantRms.y) <= 5e-6 && maxAbsDiff(rr.invRms.toArray(), wantRms.invRms) <= 1e-6 * Math.max(...wantRms.invRms), 'rmsNorm with out and invRmsOut side by side');
+    m.free();
+    x.free();
   });
 
   test(`${name}: a view kept from a freed buffer is refused as out and as input (writing into free memory broke the allocator: the next calls died with "memory access out of bounds")`, async () => {
