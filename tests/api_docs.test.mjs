@@ -194,6 +194,23 @@ function literal(text) {
   return /^-?\d[\d.]*(e-?\d+)?$/.test(s) ? Number(s) : undefined;
 }
 
+/** Calls `fn(call, option, text)` for every `option = text` in the signatures of the summary table's first cells (`doc` with its escaped pipes replaced). */
+function summaryDefaults(doc, fn) {
+  for (const line of doc.split('\n')) {
+    const cell = line.match(/^\| (`[^|]*`(?:, `[^|]*`)*) \|/)?.[1];
+    for (const code of cell?.matchAll(/`([^`]+)`/g) ?? []) {
+      const m = code[1].match(/^(\w+)\(/);
+      if (!m) continue;
+      for (const arg of splitTop(bracketed(code[1], m[0].length - 1)).filter((a) => a.startsWith('{'))) {
+        for (const part of splitTop(bracketed(arg, 0))) {
+          const d = part.match(/^(\w+) = (.+)$/);
+          if (d) fn(m[1], d[1], d[2]);
+        }
+      }
+    }
+  }
+}
+
 /** call → option → default, from the summary's signatures (`base = 10000`) and from the option tables' default column. */
 function documentedDefaults() {
   const summary = new Map(), tables = new Map();
@@ -203,19 +220,7 @@ function documentedDefaults() {
     map.get(call).set(name, value);
   };
   const doc = read(API_DOC);
-  for (const line of doc.replace(/\\\|/g, '¦').split('\n')) {
-    const cell = line.match(/^\| (`[^|]*`(?:, `[^|]*`)*) \|/)?.[1];
-    for (const code of cell?.matchAll(/`([^`]+)`/g) ?? []) {
-      const m = code[1].match(/^(\w+)\(/);
-      if (!m) continue;
-      for (const arg of splitTop(bracketed(code[1], m[0].length - 1)).filter((a) => a.startsWith('{'))) {
-        for (const part of splitTop(bracketed(arg, 0))) {
-          const d = part.match(/^(\w+) = (.+)$/);
-          if (d) put(summary, m[1], d[1], literal(d[2]));
-        }
-      }
-    }
-  }
+  summaryDefaults(doc.replace(/\\\|/g, '¦'), (call, name, text) => put(summary, call, name, literal(text)));
   let calls = [];
   for (const line of doc.split('\n')) {
     if (/^#{1,3} /.test(line)) {
@@ -347,18 +352,8 @@ function defaultTexts() {
     }
     const row = line.match(/^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|\s*$/);
     if (row) for (const c of calls) put(tables, c, row[1], { text: row[2].trim(), allowed: row[3].trim() });
-    const cell = line.match(/^\| (`[^|]*`(?:, `[^|]*`)*) \|/)?.[1];
-    for (const code of cell?.matchAll(/`([^`]+)`/g) ?? []) {
-      const m = code[1].match(/^(\w+)\(/);
-      if (!m) continue;
-      for (const arg of splitTop(bracketed(code[1], m[0].length - 1)).filter((a) => a.startsWith('{'))) {
-        for (const part of splitTop(bracketed(arg, 0))) {
-          const d = part.match(/^(\w+) = (.+)$/);
-          if (d) put(summary, m[1], d[1], d[2].trim());
-        }
-      }
-    }
   }
+  summaryDefaults(doc, (call, name, text) => put(summary, call, name, text.trim()));
   return { tables, summary };
 }
 
