@@ -914,6 +914,26 @@ export const MUTATIONS = [
     tests: ['precision::neighbour distance, the readout'],
   },
   {
+    id: 'web-order-readout-other-token', what: "order's readout: each row shows the output of the token at that row's position, not of the token it names",
+    file: 'web/figures/order.js', find: 't.orderRow(at, TOKENS[tok], [...now.byToken[tok].slice(0, 4)]', replace: 't.orderRow(at, TOKENS[tok], [...now.byToken[at].slice(0, 4)]',
+    tests: ['figures_article::order: outputs equal float64 attention'],
+  },
+  {
+    id: 'web-properties-rotation-sign', what: "properties: R(k)'s lower-left entry without its minus sign",
+    file: 'web/figures/properties.js', find: 'rotation: [[b0.cos, b0.sin], [-b0.sin, b0.cos]]', replace: 'rotation: [[b0.cos, b0.sin], [b0.sin, b0.cos]]',
+    tests: ['figures_article::properties: range, closest pair'],
+  },
+  {
+    id: 'web-bn-vs-ln-inference-trains', what: "bn-vs-ln: inference mode runs BatchNorm in training mode (its running statistics updated, the batch's used)",
+    file: 'web/figures/bn-vs-ln.js', find: 'this.pn.batchNorm(x, { cols: H, training: false, ...this._running() })', replace: 'this.pn.batchNorm(x, { cols: H, ...this._running() })',
+    tests: ['figures_article::LayerNorm steps and BatchNorm vs LayerNorm'],
+  },
+  {
+    id: 'min-row-distance-last-tie', what: 'minRowDistance: of pairs at the same distance, the last in row-major order',
+    file: 'src/pe_props.c', find: 'if (s < best) {', replace: 'if (s <= best) {',
+    tests: ['article_kernels::minRowDistance takes the first closest pair'],
+  },
+  {
     id: 'web-rope-config-zero-ratio', what: "rope-config: a pair whose ω is 0 with and without scaling divided by ∞ (0/0), not by 1",
     file: 'web/figures/rope-config.js', find: 'wave(plain[i] === ext.invFreq[i] ? 1 : plain[i] / ext.invFreq[i])', replace: 'wave(plain[i] / ext.invFreq[i])',
     tests: ['rope_config_box::underflow'],
