@@ -47,23 +47,32 @@ test('the reference backward pass equals central finite differences of the refer
 });
 
 for (const { name, pn } of all) {
-  test(`${name}: residualStack gradients, loss, gradient norms and spreads equal the float64 backward pass, for every block`, () => {
+  test(`${name}: residualStack gradients, loss, gradient norms and spreads equal the float64 backward pass, for every block, both GELU forms, with and without a memory`, () => {
+    // a decoder's memory (one vector every row sees) and its per-layer C_l after W_l
+    const memory = normals(width, { seed: 8 });
+    const withMemory = normals(layers * 2 * width * width, { std: 1 / Math.sqrt(width), seed: 9 });
     for (const block of BLOCKS) {
-      const opts = { width, layers, block, scale };
-      const got = pn.residualStack(x0, weights, { ...opts, gradients: true, readout });
-      const ref = lossAndGradient(x0, weights, readout, opts);
-      // float64 inside and each output rounded once to float32: within half an ulp (measured 0.49
-      // at most); the loss is a float64 output, within 1.2e-16 of Σ|readout·y| (measured)
-      const size = readout.reduce((s, t, k) => s + Math.abs(t * ref.y[k]), 0);
-      assert.ok(Math.abs(got.loss - ref.loss) <= 5e-16 * size, `${block} loss ${got.loss} vs ${ref.loss}`);
-      let top = 0;
-      for (const g of ref.grad) top = Math.max(top, Math.abs(g));
-      const grad = compareValues(got.grad, ref.grad, () => ulp32(top));
-      assert.ok(grad.err <= 0.6 && grad.compared === layers * width * width, `${block} grad: ${grad.err} ulp of the largest`);
-      const norms = compareValues(got.gradNorm, ref.gradNorm, ulp32);
-      assert.ok(norms.err <= 0.6 && norms.compared === layers, `${block} gradNorm: ${norms.err} ulp`);
-      const std = compareValues(got.std, ref.std, ulp32);
-      assert.ok(std.err <= 0.6 && std.compared === layers, `${block} std ${[...got.std]} vs ${[...ref.std]}: ${std.err} ulp`);
+      // the erf form's derivative Φ(z) + z·φ(z) is its own code path: the tanh form alone leaves it untested
+      for (const gelu of ['tanh', 'erf']) {
+        for (const mem of [null, memory]) {
+          const w = mem ? withMemory : weights, at = `${block}/${gelu}${mem ? ' with memory' : ''}`;
+          const opts = { width, layers, block, scale, gelu, ...(mem ? { memory: mem } : {}) };
+          const got = pn.residualStack(x0, w, { ...opts, gradients: true, readout });
+          const ref = lossAndGradient(x0, w, readout, opts);
+          // float64 inside and each output rounded once to float32: within half an ulp (measured 0.49
+          // at most); the loss is a float64 output, within 1.2e-16 of Σ|readout·y| (measured)
+          const size = readout.reduce((s, t, k) => s + Math.abs(t * ref.y[k]), 0);
+          assert.ok(Math.abs(got.loss - ref.loss) <= 5e-16 * size, `${at} loss ${got.loss} vs ${ref.loss}`);
+          let top = 0;
+          for (const g of ref.grad) top = Math.max(top, Math.abs(g));
+          const grad = compareValues(got.grad, ref.grad, () => ulp32(top));
+          assert.ok(grad.err <= 0.6 && grad.compared === w.length, `${at} grad: ${grad.err} ulp of the largest`);
+          const norms = compareValues(got.gradNorm, ref.gradNorm, ulp32);
+          assert.ok(norms.err <= 0.6 && norms.compared === layers, `${at} gradNorm: ${norms.err} ulp`);
+          const std = compareValues(got.std, ref.std, ulp32);
+          assert.ok(std.err <= 0.6 && std.compared === layers, `${at} std ${[...got.std]} vs ${[...ref.std]}: ${std.err} ulp`);
+        }
+      }
     }
     assert.throws(() => pn.residualStack(x0, weights, { width, layers, readout }), /readout is used only with gradients: true/);
   });

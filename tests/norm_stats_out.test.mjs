@@ -80,12 +80,39 @@ for (const simd of [true, false]) {
     const big = 1 << 22, bigCols = 1 << 11, bigRows = big / bigCols;
     const target = pn.alloc(bigRows), view = target.array;
     const before = pn.memory.buffer.byteLength;
-    const g = pn.layerNorm(new Float32Array(big).fill(0.75), { cols: bigCols, meanOut: view });
+    // row r holds r + 0.75 (exact in float32): each row its own mean, so a row given its
+    // neighbour's statistics is seen
+    const rowValue = (r) => r + 0.75;
+    const bigX = new Float32Array(big);
+    for (let r = 0; r < bigRows; r++) bigX.fill(rowValue(r), r * bigCols, (r + 1) * bigCols);
+    const g = pn.layerNorm(bigX, { cols: bigCols, meanOut: view });
     assert.ok(pn.memory.buffer.byteLength > before, 'the call grew the memory');
     assert.equal(view.length, 0, 'so the caller\'s view is detached');
     assert.equal(g.mean.byteOffset, target.ptr);
-    assert.deepEqual([...new Set(g.mean)], [0.75], 'constant rows: their value is their mean');
-    assert.deepEqual([...new Set(target.array)], [0.75]);
+    // constant rows: their value is their mean
+    for (const got of [g.mean, target.array]) {
+      assert.equal(got.length, bigRows);
+      for (let r = 0; r < bigRows; r++) assert.equal(got[r], rowValue(r), `mean of row ${r} (every value ${rowValue(r)}): ${got[r]}`);
+    }
+
+    // RMSNorm at 2^22 values in rows of 2048 (the SIMD build's two-pass path: each row summed,
+    // then written): invRms of every row against float64, rows of different scales
+    // (values from a multiplicative hash in [-0.5, 0.5), row r times 1 + (r mod 7)/4: cheaper than 2^22 normals)
+    const xr = new Float32Array(big);
+    for (let r = 0; r < bigRows; r++) {
+      const k = 1 + (r % 7) / 4;
+      for (let c = r * bigCols; c < (r + 1) * bigCols; c++) xr[c] = k * ((Math.imul(c + 1, 0x9E3779B1) >>> 0) / 2 ** 32 - 0.5);
+    }
+    const invRms = new Float32Array(bigRows);
+    const q = pn.rmsNorm(xr, { cols: bigCols, invRmsOut: invRms });
+    assert.equal(q.invRms, invRms);
+    const rr = rmsNorm(xr, bigCols, { eps: EPS_RMS });
+    near(invRms, rr.invRms, 1.2e-7, 0, 'invRms at 2^22 values');
+    // and y, within posnorm.h's 2e-6·max|y| (a row normalised with another row's statistics is off by a few %)
+    let yTop = 0, yErr = 0, yAt = 0;
+    for (let k = 0; k < big; k++) yTop = Math.max(yTop, Math.abs(rr.y[k]));
+    for (let k = 0; k < big; k++) if (!(Math.abs(q.y[k] - rr.y[k]) <= yErr)) { yErr = Math.abs(q.y[k] - rr.y[k]); yAt = k; }
+    assert.ok(yErr <= 2e-6 * yTop, `RMSNorm y at 2^22 values: row ${Math.floor(yAt / bigCols)} col ${yAt % bigCols} is ${q.y[yAt]}, float64 gives ${rr.y[yAt]} (limit ${2e-6 * yTop})`);
   });
 
   test(`${name}: a wrong meanOut, invStdDevOut or invRmsOut is refused by name, writes nothing, allocates nothing, and the module stays usable`, async () => {

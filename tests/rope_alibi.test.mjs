@@ -8,19 +8,23 @@ import { rope } from './reference/rope.mjs';
 const all = await builds();
 
 for (const { name, pn } of all) {
-  test(`${name}: RoPE matches float64 (offset, position ids, both pairings, partial rotary)`, () => {
+  test(`${name}: RoPE matches float64 (offset, position ids, both pairings, partial rotary, bases 10000, 500000, 1e6)`, () => {
     for (const [batch, seqLen, heads, headDim, rotaryDim] of [[1, 1, 1, 2, 2], [2, 7, 3, 10, 6], [1, 17, 2, 64, 64], [3, 5, 1, 9, 8]]) {
       const x = normals(batch * seqLen * heads * headDim, { seed: headDim });
-      for (const interleaved of [false, true]) {
-        const shape = { batch, seqLen, heads, headDim, rotaryDim, base: 10000, interleaved };
-        // float32 products of |x| <= 4 with cos/sin rounded once (measured 3.0e-7)
-        const got = pn.rope(x, { ...shape, offset: 1000 });
-        const ref = rope(x, { ...shape, positions: (b, s) => 1000 + s });
-        assert.ok(maxAbsDiff(got, ref) <= 6e-7, `${headDim}/${rotaryDim} interleaved ${interleaved}: ${maxAbsDiff(got, ref)}`);
-        const ids = Int32Array.from({ length: batch * seqLen }, (_, k) => (k * 7919) % 100000);
-        const got2 = pn.rope(x, { ...shape, positionIds: ids });
-        const ref2 = rope(x, { ...shape, positions: (b, s) => ids[b * seqLen + s] });
-        assert.ok(maxAbsDiff(got2, ref2) <= 6e-7, `ids ${headDim}/${rotaryDim}: ${maxAbsDiff(got2, ref2)}`);
+      // the base goes to both pn.rope and the reference (Llama 3 uses 500000, Qwen 1e6): a
+      // kernel that ignored it and used 10000 would pass with base 10000 alone
+      for (const base of [10000, 500000, 1e6]) {
+        for (const interleaved of [false, true]) {
+          const shape = { batch, seqLen, heads, headDim, rotaryDim, base, interleaved };
+          // float32 products of |x| <= 4 with cos/sin rounded once (measured 3.0e-7)
+          const got = pn.rope(x, { ...shape, offset: 1000 });
+          const ref = rope(x, { ...shape, positions: (b, s) => 1000 + s });
+          assert.ok(maxAbsDiff(got, ref) <= 6e-7, `base ${base} ${headDim}/${rotaryDim} interleaved ${interleaved}: ${maxAbsDiff(got, ref)}`);
+          const ids = Int32Array.from({ length: batch * seqLen }, (_, k) => (k * 7919) % 100000);
+          const got2 = pn.rope(x, { ...shape, positionIds: ids });
+          const ref2 = rope(x, { ...shape, positions: (b, s) => ids[b * seqLen + s] });
+          assert.ok(maxAbsDiff(got2, ref2) <= 6e-7, `base ${base} ids ${headDim}/${rotaryDim} interleaved ${interleaved}: ${maxAbsDiff(got2, ref2)}`);
+        }
       }
     }
   });
@@ -59,6 +63,34 @@ for (const { name, pn } of all) {
           assert.equal(bias[(h * seqLen + i) * seqLen + j], Math.fround(-m[h] * Math.abs(i - j)));
         }
       }
+    }
+  });
+
+  test(`${name}: ALiBi bias for 5, 12, 16 and 24 heads over 520 positions is the float64 -m·|i-j| rounded once`, () => {
+    // slopes that are not powers of two (5, 12, 24 heads: 2^-0.5, 2^-1.5, ...; 16 heads: 2^-0.5 ...)
+    // and distances up to 599: a slope rounded to float32 before the product is an ulp off
+    // (the kernel is exactly rounded here: the reference float64 product, Math.fround once)
+    const seqLen = 520; // distances up to 519: past 512
+    for (const heads of [5, 12, 16, 24]) {
+      const bias = pn.alibi({ heads, seqLen });
+      assert.equal(bias.length, heads * seqLen * seqLen);
+      // the reference's bias −m_h·|i − j| (alibiBias, float64 slopes of alibiSlopes) depends on h
+      // and |i − j| alone: per head, its values for |i − j| = 0 .. seqLen − 1, rounded once
+      const m = alibiSlopes(heads);
+      let bad = 0, first = '';
+      for (let h = 0; h < heads; h++) {
+        const want = Float32Array.from({ length: seqLen }, (_, d) => -m[h] * d);
+        for (let i = 0; i < seqLen; i++) {
+          const at = (h * seqLen + i) * seqLen;
+          for (let j = 0; j < seqLen; j++) {
+            if (bias[at + j] !== want[i > j ? i - j : j - i]) {
+              if (!bad) first = `head ${h}, i ${i}, j ${j}: ${bias[at + j]}, float64 rounded once gives ${want[Math.abs(i - j)]}`;
+              bad++;
+            }
+          }
+        }
+      }
+      assert.equal(bad, 0, `${heads} heads: ${bad} of ${bias.length} values differ from Math.fround(float64); first ${first}`);
     }
   });
 }

@@ -10,6 +10,16 @@ import { rope } from './reference/rope.mjs';
 import { hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
 
 const all = await builds();
+/** s as JSON, longrope's factor arrays left out */
+const show = (s) => JSON.stringify(s, (k, v) => (k.endsWith('Factor') && Array.isArray(v) ? '[…]' : v));
+/** call(), its exception (e.g. the kernel refusing NaN frequencies) named with the case */
+function inCase(what, call) {
+  try {
+    return call();
+  } catch (e) {
+    throw new Error(`${what}: ${e.message}`, { cause: e });
+  }
+}
 function cases(dim) {
   const r = rng(dim);
   const longrope = (factor) => ({
@@ -31,7 +41,16 @@ function cases(dim) {
     out.push({ type: 'yarn', factor, originalMaxPositions: 2 ** 30, betaFast: 1e8, betaSlow: 0.5 });
     out.push({ type: 'llama3', factor, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 });
     out.push(longrope(factor));
+    // mscale or mscaleAllDim alone: HF takes m(factor, mscale)/m(factor, mscaleAllDim) only when
+    // both are given, else the default m(factor) = 0.1·ln(factor) + 1 (not m(factor, mscale))
+    out.push({ type: 'yarn', factor, originalMaxPositions: 4096, mscale: 0.707 });
+    out.push({ type: 'yarn', factor, originalMaxPositions: 4096, mscaleAllDim: 0.707 });
   }
+  // the ramp's low == high (HF then adds 0.001 to high, else (i − low)/(high − low) divides by 0):
+  // betaFast = betaSlow untruncated gives low = high for every dim and base here; originalMaxPositions
+  // 4 clamps low to 0 and ceils high to −0 (dims 8 and 32, the dims of the two tests below)
+  out.push({ type: 'yarn', factor: 8, originalMaxPositions: 4096, betaFast: 4, betaSlow: 4, truncate: false });
+  out.push({ type: 'yarn', factor: 4, originalMaxPositions: 4 });
   return out;
 }
 
@@ -45,12 +64,12 @@ for (const { name, pn } of all) {
       for (const base of bases) {
         for (const s of [undefined, ...cases(dim)]) {
           for (const seqLen of seqLens) {
-            const got = pn.ropeFrequencies({ dim, base, scaling: s, seqLen });
+            const got = inCase(`${show(s)} dim ${dim} base ${base} seqLen ${seqLen}`, () => pn.ropeFrequencies({ dim, base, scaling: s, seqLen }));
             const want = hfRope(dim, base, s, seqLen);
             // the float64 frequencies rounded once (measured 0.4999 ulp); the factor is a float64 (measured 0)
             const c = compareValues(got.invFreq, want.inv, ulp32);
-            assert.ok(c.err <= 0.6 && c.compared === dim / 2, `${JSON.stringify(s)} dim ${dim} base ${base} seqLen ${seqLen}: invFreq ${c.err} ulp`);
-            assert.ok(Math.abs(got.attentionFactor - want.af) <= 1e-15 * want.af, `${s?.type} attention factor ${got.attentionFactor} vs ${want.af}`);
+            assert.ok(c.err <= 0.6 && c.compared === dim / 2, `${show(s)} dim ${dim} base ${base} seqLen ${seqLen}: invFreq ${c.err} ulp`);
+            assert.ok(Math.abs(got.attentionFactor - want.af) <= 1e-15 * want.af, `${show(s)} dim ${dim} base ${base}: attention factor ${got.attentionFactor} vs ${want.af}`);
             n++;
           }
         }
@@ -62,19 +81,29 @@ for (const { name, pn } of all) {
   test(`${name}: rope with scaling equals the float64 rotation with the attention factor on cos and sin (within 7e-7·factor)`, () => {
     const [B, H, S, D] = [2, 2, 5, 32];
     const x = normals(B * S * H * D, { seed: 17 });
-    for (const s of cases(D)) {
-      for (const [label, opts, positions] of [
-        ['offset', { offset: 5000 }, (b, t) => 5000 + t],
-        ['ids', { positionIds: Int32Array.from({ length: B * S }, (_, k) => 100 + 977 * k) }, (b, t) => 100 + 977 * (b * S + t)],
-      ]) {
-        // dynamic and longrope choose their frequencies by the highest position + 1
-        const top = Math.max(...Array.from({ length: B * S }, (_, k) => positions(Math.floor(k / S), k % S))) + 1;
-        const { inv, af } = hfRope(D, 10000, s, top);
-        const want = rope(x, { batch: B, seqLen: S, heads: H, headDim: D, positions, invFreq: inv, attentionFactor: af });
-        const got = pn.rope(x, { batch: B, seqLen: S, heads: H, headDim: D, scaling: s, ...opts });
-        const err = maxAbsDiff(got, want);
-        // cos·af and sin·af rounded once, float32 products (measured 3.6e-7·af)
-        assert.ok(err <= 7e-7 * af, `${s.type} ${label}: ${err}`);
+    // ids not in order, the largest (6000) not the last (1500): dynamic (originalMaxPositions 2048)
+    // and longrope (4096) must take the sequence length from the largest id, past both, not the last
+    const unsorted = Int32Array.from([3000, 6000, 12, 900, 4500, 77, 2047, 5, 1999, 1500]);
+    assert.equal(unsorted.length, B * S);
+    // the default shape, then a partial rotary (frequencies for rotaryDim 16, not headDim 32; dims
+    // 16.. copied), the interleaved pairing and the [B, H, S, D] layout, alone and together
+    for (const variant of [{}, { rotaryDim: 16 }, { interleaved: true }, { layout: 'bhsd' }, { rotaryDim: 16, interleaved: true, layout: 'bhsd' }]) {
+      const rotaryDim = variant.rotaryDim ?? D;
+      for (const s of cases(rotaryDim)) {
+        for (const [label, opts, positions] of [
+          ['offset', { offset: 5000 }, (b, t) => 5000 + t],
+          ['ids', { positionIds: Int32Array.from({ length: B * S }, (_, k) => 100 + 977 * k) }, (b, t) => 100 + 977 * (b * S + t)],
+          ['unsorted ids', { positionIds: unsorted }, (b, t) => unsorted[b * S + t]],
+        ]) {
+          // dynamic and longrope choose their frequencies by the highest position + 1
+          const top = Math.max(...Array.from({ length: B * S }, (_, k) => positions(Math.floor(k / S), k % S))) + 1;
+          const { inv, af } = hfRope(rotaryDim, 10000, s, top);
+          const want = rope(x, { batch: B, seqLen: S, heads: H, headDim: D, ...variant, positions, invFreq: inv, attentionFactor: af });
+          const got = inCase(`${JSON.stringify(variant)} ${show(s)} ${label}`, () => pn.rope(x, { batch: B, seqLen: S, heads: H, headDim: D, ...variant, scaling: s, ...opts }));
+          const err = maxAbsDiff(got, want);
+          // cos·af and sin·af rounded once, float32 products (measured 3.6e-7·af)
+          assert.ok(err <= 7e-7 * af, `${JSON.stringify(variant)} ${show(s)} ${label}: ${err}`);
+        }
       }
     }
   });
