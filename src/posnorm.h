@@ -57,7 +57,10 @@
  *              near the zeros of sin the float64 reference itself is not
  *              precise enough to count ulps.
  * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
- *              RMSNorm) or columns (BatchNorm) whose statistics they enter.
+ *              RMSNorm) or columns (BatchNorm) whose statistics they enter:
+ *              a LayerNorm row holding ±Inf or NaN has mean, inv_std and
+ *              every y NaN (its variance is Inf − Inf); RMSNorm's inv_rms is
+ *              then 0 for ±Inf (y = x·0: 0, NaN at the Inf) and NaN for NaN.
  * Threads      no global mutable state (but the counters of the test
  *              builds: allocations, src/pn_alloc.h, and pn_sincos_calls and
  *              pn_norm_two_pass_rows, src/pn_internal.h); all functions are

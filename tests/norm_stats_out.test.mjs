@@ -231,11 +231,19 @@ const EDGE_ROWS = [
   [1e30, 1e30, 1e30, 1e30], [-2, -1, 1, 2],
 ];
 
-/** got within 2 ulp of float64 where that is finite; else NaN or the same infinity */
-function edgeOk(got, want, what) {
+/**
+ * got within 2 ulp of float64 where that is finite, else the same infinity
+ * or NaN — except, with `nanRows`, where the row holds ±Inf or NaN: there
+ * the statistic is NaN, as posnorm.h says of LayerNorm (float64's mean of
+ * [Inf, 1, 2, 3] is Inf, but the row's variance is Inf − Inf)
+ */
+function edgeOk(got, want, what, { nanRows = false } = {}) {
   for (let r = 0; r < want.length; r++) {
-    const ok = Number.isFinite(want[r]) ? Math.abs(got[r] - want[r]) <= 2 * ulp32(want[r]) : Number.isNaN(got[r]) || got[r] === want[r];
-    assert.ok(ok, `${what} row ${r} (${EDGE_ROWS[r]}): ${got[r]}, float64 gives ${want[r]}`);
+    const nonFinite = EDGE_ROWS[r].some((v) => !Number.isFinite(v));
+    const ok = nanRows && nonFinite ? Number.isNaN(got[r])
+      : Number.isFinite(want[r]) ? Math.abs(got[r] - want[r]) <= 2 * ulp32(want[r])
+        : Number.isNaN(want[r]) ? Number.isNaN(got[r]) : got[r] === want[r];
+    assert.ok(ok, `${what} row ${r} (${EDGE_ROWS[r]}): ${got[r]}, float64 gives ${want[r]}${nanRows && nonFinite ? ' (NaN documented)' : ''}`);
   }
 }
 
@@ -256,11 +264,22 @@ for (const simd of [true, false]) {
       assert.deepEqual(bits(view(r.mean)), bits(plain.mean), `${kind}: mean, the bits of the returned array`);
       assert.deepEqual(bits(view(r.invStdDev)), bits(plain.invStdDev), `${kind}: invStdDev`);
       assert.deepEqual(bits(y.array), bits(plain.y), `${kind}: y`);
-      edgeOk(view(m), ref.mean, `${kind} mean`);
-      edgeOk(view(s), ref.invStd, `${kind} invStdDev`);
+      edgeOk(view(m), ref.mean, `${kind} mean`, { nanRows: true });
+      edgeOk(view(s), ref.invStd, `${kind} invStdDev`, { nanRows: true });
+      // the rows holding ±Inf or NaN: every LayerNorm output NaN (posnorm.h, "Non-finite")
+      EDGE_ROWS.forEach((row, r) => {
+        if (row.every(Number.isFinite)) return;
+        assert.ok([...y.array.subarray(r * cols, r * cols + cols)].every(Number.isNaN), `${kind}: LayerNorm of row ${r} (${row}): ${y.array.subarray(r * cols, r * cols + cols)}, every value NaN`);
+      });
       pn.rmsNorm(x, { cols, out: y, invRmsOut: q });
       assert.deepEqual(bits(view(q)), bits(plainRms.invRms), `${kind}: invRms`);
       edgeOk(view(q), rr.invRms, `${kind} invRms`);
+      // RMSNorm of a row with ±Inf: inv_rms 0, so x·0: 0 for finite x, NaN at the Inf
+      EDGE_ROWS.forEach((row, r) => {
+        if (!row.some((v) => Math.abs(v) === Infinity)) return;
+        const got = [...y.array.subarray(r * cols, r * cols + cols)];
+        assert.deepEqual(got.map((v) => (Number.isNaN(v) ? 'NaN' : v === 0 ? 0 : v)), row.map((v) => (Number.isFinite(v) ? 0 : 'NaN')), `${kind}: RMSNorm of row ${r} (${row})`);
+      });
     }
   });
 }
