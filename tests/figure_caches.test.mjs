@@ -29,10 +29,11 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
  * it). `ready(result)`, when given, must hold for both figures before they
  * are compared (work they finish after the frame). Returns the page and,
  * per control and value (`calls`) and per step (`perStep`), the kernel
- * calls the kept figure made for that change.
+ * calls the kept figure made for that change (`perStepRender`: those it
+ * made inside its render()).
  */
 async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } = {}) {
-  const calls = new Map(), perStep = [];
+  const calls = new Map(), perStep = [], perStepRender = [];
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
 <div style="width:640px"><${tag} id="kept" lang="en"></${tag}></div><div style="width:640px" id="fresh"></div>
 <script type="module" src="/web/figures/${file}"></script></body></html>`;
@@ -43,14 +44,26 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
   // the kernel calls of the kept figure, counted per step (one pn instance
   // serves both figures; the fresh one is made after the count is read)
   await page.evaluate(() => {
-    const pn = document.querySelector('#kept').pn;
+    const el = document.querySelector('#kept');
+    const { pn } = el;
     window.__calls = {};
+    // and apart, the calls made inside the kept figure's render() (not by
+    // work it does in the background after the frame, such as the PE
+    // error line's slices, which may or may not have run by then)
+    window.__renderCalls = {};
+    let inRender = 0;
+    const render = el.render;
+    el.render = function (...a) {
+      inRender++;
+      try { return render.apply(this, a); } finally { inRender--; }
+    };
     for (const name of ['positionalEncoding', 'alibi', 'colormap', 'rope', 'randomNormal', 'gram', 'residualStack']) {
       const f = pn[name];
       pn[name] = function counted(...args) {
         // (depth's gradients, computed in the background, apart from its spreads)
         const key = name === 'residualStack' && args[2]?.gradients ? 'residualStackGradients' : name;
         window.__calls[key] = (window.__calls[key] ?? 0) + 1;
+        if (inRender) window.__renderCalls[key] = (window.__renderCalls[key] ?? 0) + 1;
         return f.apply(this, args);
       };
     }
@@ -69,13 +82,15 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
       };
       scribble(el.result);
       window.__calls = {};
+      window.__renderCalls = {};
       Object.assign(el, c);
       return el.values;
     }, change);
     await frames(page);
-    const made = await page.evaluate(() => window.__calls);
+    const [made, inRender] = await page.evaluate(() => [window.__calls, window.__renderCalls]);
     calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: made });
     perStep.push(made);
+    perStepRender.push(inRender);
     await page.evaluate(([t, v]) => {
       const el = Object.assign(document.createElement(t), { lang: 'en' });
       document.querySelector('#fresh').replaceChildren(el);
@@ -97,7 +112,7 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
     for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
     check(kept, values, at);
   }
-  return { ...opened, calls, perStep };
+  return { ...opened, calls, perStep, perStepRender };
 }
 
 test('compare: after each of a sequence of control changes, the kept figure paints and reports what a fresh one does', async () => {
@@ -115,11 +130,33 @@ test('compare: after each of a sequence of control changes, the kept figure pain
     assert.equal(kept.learnedRows, Math.min(maxLen, seqLen), `learned rows ${at}`);
   });
   const { page, context, problems } = opened;
-  // and the parts a control does not change are not computed again: offset
-  // needs its own scores alone; head only the shown head's pixels
-  const { calls } = opened;
-  assert.deepEqual(calls.get('offset')[57], { rope: 2 }, 'kernel calls for offset = 57');
-  assert.deepEqual(calls.get('head')[5], { colormap: 1 }, 'kernel calls for head = 5');
+  // and the parts a control does not change are not computed again: every
+  // change's calls in render(), worked from what each part depends on
+  // (starting at seqLen 32, dModel 32, base 10000, maxLen 20, heads 8, head 0, offset 10):
+  // - the sinusoidal table on seqLen, dModel, base: positionalEncoding, the
+  //   RoPE scores from 0 and from the offset (rope twice each), its pixels;
+  // - the scores from the offset on offset too: rope twice;
+  // - the learned table on min(maxLen, seqLen) and dModel: randomNormal, its pixels;
+  // - the ALiBi bias on heads and seqLen: alibi, the shown head's pixels;
+  //   head alone: those pixels;
+  // - q and k on dModel: one randomNormal more.
+  const PE = { positionalEncoding: 1, rope: 4 };
+  const expected = [
+    { rope: 2 }, // offset 57
+    { colormap: 1 }, // head 5
+    { ...PE, randomNormal: 1, alibi: 1, colormap: 3 }, // seqLen 17: rows of the learned table 20 → 17
+    { ...PE, randomNormal: 2, colormap: 2 }, // dModel 10: the learned table and q, k; the bias stays
+    { alibi: 1, colormap: 1 }, // heads 12
+    { colormap: 1 }, // head 11
+    { ...PE, colormap: 1 }, // base 500
+    { randomNormal: 1, colormap: 1 }, // maxLen 5: the learned table alone
+    { ...PE, alibi: 1, colormap: 2 }, // seqLen 40: 5 learned rows still
+    { rope: 2 }, // offset 0
+    { ...PE, randomNormal: 2, colormap: 2 }, // dModel 64
+    { alibi: 1, colormap: 1 }, // heads 3 (head 11 shows as 2)
+    { randomNormal: 1, colormap: 1 }, // maxLen 128: 40 learned rows
+  ];
+  opened.perStepRender.forEach((made, k) => assert.deepEqual(made, expected[k], `kernel calls in render() for ${steps[k][0]} = ${steps[k][1]}`));
   // the article's table is kept too, and follows the language
   const table = () => page.evaluate(() => [...document.querySelector('#kept').shadowRoot.querySelectorAll('table tr')].map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(await table(), en.cmpTable);
@@ -239,4 +276,108 @@ test('compare: off the page it keeps none of its parts, and back on the page it 
   assert.equal(kept.s0, 9);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+/**
+ * Opens `tag` (module `file`, attributes `attrs`) at 640 px and takes it off
+ * the page (which frees its wasm buffers); while it is away, another user of
+ * the figures' shared instance allocates buffers of every length the figure
+ * held, in the same order, fills them with NaN and -2.6e38 (0xAB in byte
+ * buffers) and frees them, so that the buffers the figure makes again come
+ * from memory holding that. Back on the page, its toCsv(), `read(result)`
+ * and the pixels of every canvas must be a fresh figure's with the same
+ * values; `check(csv, values)` then holds its numbers to the formulas.
+ * `whileAway`: changes made to it while it is away (applied on its return).
+ */
+async function awayAndBack(tag, file, attrs, read, { ready = null, check = null, whileAway = {} } = {}) {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
+<div style="width:640px" id="home"><${tag} id="kept" lang="en" ${attrs}></${tag}></div><div style="width:640px" id="fresh"></div>
+<script type="module" src="/web/figures/${file}"></script></body></html>`;
+  const opened = await openHtml(env.browser, env.server.url, html);
+  const { page } = opened;
+  const readyIn = (sel) => page.waitForFunction(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, ready.toString()], { timeout: 20000 });
+  await startFigure(page, '#kept');
+  if (ready) await readyIn('#kept');
+  const away = await page.evaluate((changes) => {
+    const el = document.querySelector('#kept');
+    const { pn } = el;
+    const held = [...el.buffers].map((b) => [b.length, b.type]);
+    const renders = el.renderTimes.length;
+    el.remove();
+    const other = held.map(([n, type]) => pn.alloc(n, type));
+    for (const b of other) {
+      const a = b.array;
+      if (a instanceof Float32Array || a instanceof Float64Array) for (let k = 0; k < a.length; k++) a[k] = k % 2 ? -2.6e38 : NaN;
+      else a.fill(0xab);
+    }
+    for (const b of other) b.free();
+    Object.assign(el, changes);
+    document.querySelector('#home').append(el);
+    return { held, renders };
+  }, whileAway);
+  assert.ok(away.held.length > 0, `${tag} held wasm buffers before it left`);
+  await page.waitForFunction((n) => document.querySelector('#kept').renderTimes.length > n, away.renders, { timeout: 10000 })
+    .catch((e) => assert.fail(`${tag} drew nothing back on the page (${e.message}); problems: ${JSON.stringify(opened.problems)}`));
+  if (ready) await readyIn('#kept');
+  await frames(page);
+  const values = await page.evaluate(() => document.querySelector('#kept').values);
+  const fresh = `#fresh ${tag}`;
+  await page.evaluate(([t, v]) => {
+    const el = Object.assign(document.createElement(t), { lang: 'en' });
+    document.querySelector('#fresh').replaceChildren(el);
+    Object.assign(el, v);
+  }, [tag, values]);
+  await startFigure(page, fresh);
+  await page.locator('#kept').scrollIntoViewIfNeeded();
+  if (ready) await readyIn(fresh);
+  await frames(page);
+  const at = `${tag} back on the page after another allocation wrote over its freed buffers (${JSON.stringify(away.held)})`;
+  const csv = (sel) => page.evaluate((s) => document.querySelector(s).toCsv(), sel);
+  const kept = await csv('#kept');
+  assert.equal(kept.split('\n').slice(0, 3).join('\n'), (await csv(fresh)).split('\n').slice(0, 3).join('\n'), `toCsv() ${at}: its first rows`);
+  assert.equal(kept, await csv(fresh), `toCsv() ${at}`);
+  const result = (sel) => page.evaluate(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, read.toString()]);
+  assert.deepEqual(await result('#kept'), await result(fresh), `result ${at}`);
+  const canvases = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelectorAll('canvas').length, '#kept');
+  for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
+  check?.(kept, values, at);
+  assert.deepEqual(opened.problems, []);
+  await opened.context.close();
+}
+
+test('off the page and back, after the shared instance reused the memory of its buffers, each figure that keeps work between repaints shows what a fresh one does', async () => {
+  // properties: its PE table, range and Gram matrix, kept for its sizes
+  await awayAndBack('posnorm-properties', 'properties.js', '', (r) => ({ min: r.min, max: r.max, closest: r.closest, err: r.maxShiftError }), {
+    check: (csv, { dModel, seqLen, base }, at) => {
+      // every value the float64 formula's, within 2 float32 ulps of 1
+      const rows = csv.trim().split('\n').slice(1);
+      assert.equal(rows.length, seqLen, `CSV rows ${at}`);
+      for (const [p, line] of rows.entries()) {
+        const cells = line.split(',').map(Number);
+        assert.equal(cells[0], p, `CSV row ${p + 1} ${at}`);
+        for (let c = 0; c < dModel; c++) {
+          const want = peValue(p, c, dModel, { base });
+          assert.ok(Math.abs(cells[1 + c] - want) <= 2 ** -22, `CSV row ${p + 1} (pos ${p}) dim ${c} ${at}: ${cells[1 + c]}, float64 ${want} (row: ${line.slice(0, 60)}…)`);
+        }
+      }
+    },
+  });
+  // heatmap: its PE table and pixels, kept for its sizes
+  await awayAndBack('posnorm-heatmap', 'heatmap.js', 'd-model="32" seq-len="20"', (r) => r?.readout ?? null, {
+    check: (csv, { dModel, seqLen, base }, at) => {
+      const rows = csv.trim().split('\n').filter((l) => /^\d/.test(l));
+      assert.equal(rows.length, seqLen, `CSV rows ${at}`);
+      for (const [p, line] of rows.entries()) {
+        const cells = line.split(',').map(Number);
+        for (let c = 0; c < dModel; c++) assert.ok(Math.abs(cells[1 + c] - peValue(p, c, dModel, { base })) <= 2 ** -22, `CSV pos ${p} dim ${c} ${at}: ${cells[1 + c]}`);
+      }
+    },
+  });
+  // compare: its tables, scores and bias
+  await awayAndBack('posnorm-compare', 'compare.js', '', (r) => ({ s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], diff: r.ropeDiff }));
+  // precision: its samples' rows, written by the second computation at the same sizes
+  await awayAndBack('posnorm-precision', 'precision.js', 'max-exp="16"', (r) => r);
+  // depth: its weights, and its spreads (computed again from those weights
+  // for a scale set while away) and gradients (computed after the frame)
+  await awayAndBack('posnorm-depth', 'depth.js', 'layers="8" width="16"', (r) => ({ stds: r.stds.map((s) => [...s]), grads: r.gradNorms.map((g) => [...g]) }), { ready: (r) => r?.gradNorms, whileAway: { scale: 2 } });
 });
