@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openHtml, startFigure, useBrowser } from './browser/harness.mjs';
 import { randomNormals } from './reference/random.mjs';
-import { forward } from './reference/residual_stack.mjs';
+import { forward, lossAndGradient } from './reference/residual_stack.mjs';
 
 const env = useBrowser(before, after);
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -192,6 +192,14 @@ test('depth past float32\'s range: no NaN in readout, aria-label or CSV; the rea
     if (change.scale === 2.9) {
       // (checkShown derives the expected words from the gradients shown; here they are fixed by hand)
       assert.deepEqual(s.grads[0].map((g, l) => (Number.isFinite(Number(g)) ? 0 : l + 1)).filter(Boolean), [35], 'width 32 seed 2 scale 2.9 × 92: only layer 35\'s gradient norm overflows');
+      // and so does float64: the plain stack's backward pass on the figure's first 4 rows, its
+      // loss weights N(0, 1/(4·width)) from seed 20200, norms times the scale (taken with respect
+      // to the unscaled weights), rounded to float32 (layer 35: 1.0035 × FLT_MAX, the rest ≤ 0.96)
+      const { x0, w } = float64Stack(32, 2, 2.9, 92);
+      const readout = Float32Array.from(randomNormals(4 * 32, { seed: 20200, std: 1 / Math.sqrt(4 * 32) }));
+      // (as figures_article: the stack of the weights pre-scaled in float32, as the figure shows them)
+      const ref = lossAndGradient(x0.subarray(0, 4 * 32), w.map((v) => 2.9 * v), readout, { width: 32, layers: 92, block: 'plain' }).gradNorm;
+      assert.deepEqual([...ref].map((g, l) => (Number.isFinite(Math.fround(2.9 * g)) ? 0 : l + 1)).filter(Boolean), [35], 'float64: only layer 35\'s gradient norm is past float32\'s range');
       assert.ok(s.lines.includes("no normalisation: weight-gradient norm past float32's range (about 3.4e38) at layer 35, not drawn there."), `one overflowing layer is named in the singular:\n${s.lines.join('\n')}`);
     }
     const { width, seed, scale, layers, stack } = s.values;

@@ -302,9 +302,12 @@ async function awayAndBack(tag, file, attrs, read, { ready = null, check = null,
     const el = document.querySelector('#kept');
     const { pn } = el;
     const held = [...el.buffers].map((b) => [b.length, b.type]);
+    const heldBytes = [...el.buffers].map((b) => [b.ptr, b.ptr + b.array.byteLength]);
     const renders = el.renderTimes.length;
     el.remove();
     const other = held.map(([n, type]) => pn.alloc(n, type));
+    // the other buffers must lie where the figure's were, or nothing stale could show
+    const reused = heldBytes.some(([a, b]) => other.some((o) => o.ptr < b && a < o.ptr + o.array.byteLength));
     for (const b of other) {
       const a = b.array;
       if (a instanceof Float32Array || a instanceof Float64Array) for (let k = 0; k < a.length; k++) a[k] = k % 2 ? -2.6e38 : NaN;
@@ -313,9 +316,10 @@ async function awayAndBack(tag, file, attrs, read, { ready = null, check = null,
     for (const b of other) b.free();
     Object.assign(el, changes);
     document.querySelector('#home').append(el);
-    return { held, renders };
+    return { held, renders, reused };
   }, whileAway);
   assert.ok(away.held.length > 0, `${tag} held wasm buffers before it left`);
+  assert.ok(away.reused, `${tag}: the other allocation took memory the figure's buffers held`);
   await page.waitForFunction((n) => document.querySelector('#kept').renderTimes.length > n, away.renders, { timeout: 10000 })
     .catch((e) => assert.fail(`${tag} drew nothing back on the page (${e.message}); problems: ${JSON.stringify(opened.problems)}`));
   if (ready) await readyIn('#kept');
@@ -336,7 +340,7 @@ async function awayAndBack(tag, file, attrs, read, { ready = null, check = null,
   const kept = await csv('#kept');
   assert.equal(kept.split('\n').slice(0, 3).join('\n'), (await csv(fresh)).split('\n').slice(0, 3).join('\n'), `toCsv() ${at}: its first rows`);
   assert.equal(kept, await csv(fresh), `toCsv() ${at}`);
-  const result = (sel) => page.evaluate(([s, src]) => new Function('r', `return (${src})(r)`)(document.querySelector(s).result), [sel, read.toString()]);
+  const result = (sel) => page.evaluate(([s, src]) => new Function('el', `return (${src})(el)`)(document.querySelector(s)), [sel, read.toString()]);
   assert.deepEqual(await result('#kept'), await result(fresh), `result ${at}`);
   const canvases = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelectorAll('canvas').length, '#kept');
   for (let i = 0; i < canvases; i++) assert.deepEqual(await pixels(page, '#kept', i), await pixels(page, fresh, i), `canvas ${i} pixels ${at}`);
@@ -347,7 +351,7 @@ async function awayAndBack(tag, file, attrs, read, { ready = null, check = null,
 
 test('off the page and back, after the shared instance reused the memory of its buffers, each figure that keeps work between repaints shows what a fresh one does', async () => {
   // properties: its PE table, range and Gram matrix, kept for its sizes
-  await awayAndBack('posnorm-properties', 'properties.js', '', (r) => ({ min: r.min, max: r.max, closest: r.closest, err: r.maxShiftError }), {
+  await awayAndBack('posnorm-properties', 'properties.js', '', ({ result: r }) => ({ min: r.min, max: r.max, closest: r.closest, err: r.maxShiftError }), {
     check: (csv, { dModel, seqLen, base }, at) => {
       // every value the float64 formula's, within 2 float32 ulps of 1
       const rows = csv.trim().split('\n').slice(1);
@@ -363,7 +367,7 @@ test('off the page and back, after the shared instance reused the memory of its 
     },
   });
   // heatmap: its PE table and pixels, kept for its sizes
-  await awayAndBack('posnorm-heatmap', 'heatmap.js', 'd-model="32" seq-len="20"', (r) => r?.readout ?? null, {
+  await awayAndBack('posnorm-heatmap', 'heatmap.js', 'd-model="32" seq-len="20"', (el) => el.readout, {
     check: (csv, { dModel, seqLen, base }, at) => {
       const rows = csv.trim().split('\n').filter((l) => /^\d/.test(l));
       assert.equal(rows.length, seqLen, `CSV rows ${at}`);
@@ -374,10 +378,10 @@ test('off the page and back, after the shared instance reused the memory of its 
     },
   });
   // compare: its tables, scores and bias
-  await awayAndBack('posnorm-compare', 'compare.js', '', (r) => ({ s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], diff: r.ropeDiff }));
+  await awayAndBack('posnorm-compare', 'compare.js', '', ({ result: r }) => ({ s0: r.ropeScores[0], s1: r.ropeScores[1], slopes: [...r.slopes], bias: [...r.bias], diff: r.ropeDiff }));
   // precision: its samples' rows, written by the second computation at the same sizes
-  await awayAndBack('posnorm-precision', 'precision.js', 'max-exp="16"', (r) => r);
+  await awayAndBack('posnorm-precision', 'precision.js', 'max-exp="16"', (el) => el.result);
   // depth: its weights, and its spreads (computed again from those weights
   // for a scale set while away) and gradients (computed after the frame)
-  await awayAndBack('posnorm-depth', 'depth.js', 'layers="8" width="16"', (r) => ({ stds: r.stds.map((s) => [...s]), grads: r.gradNorms.map((g) => [...g]) }), { ready: (r) => r?.gradNorms, whileAway: { scale: 2 } });
+  await awayAndBack('posnorm-depth', 'depth.js', 'layers="8" width="16"', ({ result: r }) => ({ stds: r.stds.map((s) => [...s]), grads: r.gradNorms.map((g) => [...g]) }), { ready: (r) => r?.gradNorms, whileAway: { scale: 2 } });
 });
