@@ -19,6 +19,17 @@ import ko from '../web/i18n/ko/compare.js';
 const env = useBrowser(before, after);
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/** Puts a new `tag` with `values` into #fresh, starts it, and scrolls back to #kept. */
+async function freshTwin(page, tag, values) {
+  await page.evaluate(([t, v]) => {
+    const el = Object.assign(document.createElement(t), { lang: 'en' });
+    document.querySelector('#fresh').replaceChildren(el);
+    Object.assign(el, v);
+  }, [tag, values]);
+  await startFigure(page, `#fresh ${tag}`);
+  await page.locator('#kept').scrollIntoViewIfNeeded();
+}
+
 /**
  * Opens `tag` (module `file`) at 640 px, then for each [prop, value] of
  * `steps` (or object of changes made together): sets it on the kept figure, makes a fresh figure with the kept
@@ -91,13 +102,7 @@ async function keptAgainstFresh(tag, file, steps, read, check, { ready = null } 
     calls.set(prop, { ...(calls.get(prop) ?? {}), [value]: made });
     perStep.push(made);
     perStepRender.push(inRender);
-    await page.evaluate(([t, v]) => {
-      const el = Object.assign(document.createElement(t), { lang: 'en' });
-      document.querySelector('#fresh').replaceChildren(el);
-      Object.assign(el, v);
-    }, [tag, values]);
-    await startFigure(page, fresh);
-    await page.locator('#kept').scrollIntoViewIfNeeded();
+    await freshTwin(page, tag, values);
     await frames(page);
     // what both figures compute after the frame (depth's gradients), drawn in both
     if (ready) {
@@ -326,13 +331,7 @@ async function awayAndBack(tag, file, attrs, read, { ready = null, check = null,
   await frames(page);
   const values = await page.evaluate(() => document.querySelector('#kept').values);
   const fresh = `#fresh ${tag}`;
-  await page.evaluate(([t, v]) => {
-    const el = Object.assign(document.createElement(t), { lang: 'en' });
-    document.querySelector('#fresh').replaceChildren(el);
-    Object.assign(el, v);
-  }, [tag, values]);
-  await startFigure(page, fresh);
-  await page.locator('#kept').scrollIntoViewIfNeeded();
+  await freshTwin(page, tag, values);
   if (ready) await readyIn(fresh);
   await frames(page);
   const at = `${tag} back on the page after another allocation wrote over its freed buffers (${JSON.stringify(away.held)})`;
