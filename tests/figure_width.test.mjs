@@ -42,12 +42,23 @@ for (const dpr of [1, 2]) {
   });
 }
 
-test('render() reads no layout during a drag; a synchronous render right after a width change draws every canvas at the new width (every figure)', async () => {
+/**
+ * The layouts of a Chromium trace (`events`) that a script forced: Blink
+ * records the script's stack on those, on none of the frame's own.
+ */
+const forcedLayouts = (events) => events.filter((e) => e.name === 'Layout' && e.args?.beginData?.stackTrace?.length)
+  .map((e) => e.args.beginData.stackTrace.slice(0, 3).map((f) => `${f.functionName}@${f.url.split('/').pop()}:${f.lineNumber}`).join(' < '));
+
+test('render() reads no layout during a drag, and makes Blink lay out nothing for it; a synchronous render right after a width change draws every canvas at the new width (every figure)', async () => {
   const { FIGURES } = await import('../web/figures/registry.js');
   for (const { name: fig, tag } of FIGURES) {
     const { page, context, problems } = await open(env.browser, `${env.server.url}/web/figure.html?fig=${fig}&lang=en`, { width: 1280, height: 900 });
     try {
       await startFigure(page, tag);
+      // a canvas text call or a computed style read lays the page out
+      // first when an input has changed it and the figure's box is a query
+      // container (its contain rule, core/style.js): a second layout per input
+      await env.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack'] });
       const reads = await page.evaluate(async (t) => {
         const el = document.querySelector(t);
         // count layout reads made while render() runs
@@ -88,8 +99,10 @@ test('render() reads no layout during a drag; a synchronous render right after a
         el.render = render;
         return { count, renders: el.renderTimes.length - renders };
       }, tag);
+      const forced = forcedLayouts(JSON.parse((await env.browser.stopTracing()).toString()).traceEvents);
       assert.ok(reads.renders >= 3, `${fig}: the drag repainted (${reads.renders} renders)`);
       assert.equal(reads.count, 0, `${fig}: layout reads inside render() during the drag`);
+      assert.deepEqual(forced, [], `${fig}: layouts forced by script during the drag`);
       // the figure's box narrows and a download's synchronous render follows in the same task
       const got = await page.evaluate((t) => {
         const el = document.querySelector(t);
