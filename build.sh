@@ -15,11 +15,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Kernels on the figures' per-frame paths are built for speed (-O2); the
+# Kernels on the figures' per-frame paths are built for speed (-O2) — the
+# random normals too: <posnorm-depth> draws 96·width² of them at every new
+# width (8.1 → 5.2 ms at width 64 with random.c at -O2 and its logs taken
+# in pairs, docs/decisions.md); the
 # rest — called once per change or for small sizes — for size (-Os), which
 # keeps each wasm under 45 KiB, 46,080 bytes (it changes no result: no fast-math, no FMA).
-HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/norm_rows.c src/reduce.c src/copy.c"
-COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/random.c src/histogram.c
+HOT_SOURCES="src/pe.c src/layernorm.c src/rmsnorm.c src/norm_rows.c src/reduce.c src/copy.c src/random.c"
+COLD_SOURCES="src/colormap.c src/depth.c src/batchnorm.c src/rope.c src/alibi.c src/histogram.c
 src/pn_math.c src/pn_f64.c src/version.c src/layernorm_steps.c src/attention.c src/pe_props.c src/rope_scaling.c src/pe_float32.c src/depth_grad.c src/block.c src/lowprec.c"
 SOURCES="$HOT_SOURCES $COLD_SOURCES"
 # The test builds (native, simdtest, fuzz) add the counting pn_malloc/pn_free

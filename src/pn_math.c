@@ -15,31 +15,13 @@
  * (truncation < 1e-19), ln 2 split in two parts so e·ln 2 stays exact.
  * m and e are read from the bits of x in O(1) (a subnormal is first scaled
  * by 2^54, exactly): the same m and e the former loop of halvings and
- * doublings reached, so the same bits for every x > 0. */
+ * doublings reached, so the same bits for every x > 0. Both steps are
+ * pn_math.h's (pn_log_reduce, pn_log_x2), shared with the random normals,
+ * which take their logs two at a time. */
 double pn_log(double x) {
   if (!(x > 0.0)) return x == 0.0 ? -INFINITY : NAN; /* ±0; x < 0 and NaN */
   if (x == INFINITY) return x;
-  int e = 0;
-  if (x < 0x1p-1022) { /* subnormal */
-    x *= 0x1p54;
-    e = -54;
-  }
-  uint64_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  e += (int)(bits >> 52) - 1023;                       /* x = m0·2^e, m0 in [1, 2) */
-  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
-  memcpy(&x, &bits, sizeof x);
-  if (x >= 1.4142135623730951) { /* into [sqrt(1/2), sqrt(2)) */
-    x *= 0.5;
-    e++;
-  }
-  const double z = (x - 1.0) / (x + 1.0), z2 = z * z;
-  double term = z, acc = 0.0;
-  for (int k = 1; k <= 23; k += 2) {
-    acc += term / (double)k;
-    term *= z2;
-  }
-  return (double)e * 0.693147180369123816490 + (2.0 * acc + (double)e * 1.90821492927058770002e-10);
+  return pn_f64x2_lo(pn_log_x2(pn_f64x2_splat(x)));
 }
 
 double pn_pow_pos(double b, double e) { return exp(e * pn_log(b)); }

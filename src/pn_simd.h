@@ -12,6 +12,7 @@
 #define PN_SIMD_H
 
 #include <stdint.h>
+#include <math.h> /* sqrt: the portable pn_f64x2_sqrt */
 
 #define PN_INLINE static inline __attribute__((always_inline))
 
@@ -48,6 +49,9 @@ PN_INLINE pn_f64x2 pn_f64x2_splat(double a) { return wasm_f64x2_splat(a); }
 PN_INLINE pn_f64x2 pn_f64x2_add(pn_f64x2 a, pn_f64x2 b) { return wasm_f64x2_add(a, b); }
 PN_INLINE pn_f64x2 pn_f64x2_sub(pn_f64x2 a, pn_f64x2 b) { return wasm_f64x2_sub(a, b); }
 PN_INLINE pn_f64x2 pn_f64x2_mul(pn_f64x2 a, pn_f64x2 b) { return wasm_f64x2_mul(a, b); }
+PN_INLINE pn_f64x2 pn_f64x2_div(pn_f64x2 a, pn_f64x2 b) { return wasm_f64x2_div(a, b); }
+PN_INLINE pn_f64x2 pn_f64x2_sqrt(pn_f64x2 a) { return wasm_f64x2_sqrt(a); }
+PN_INLINE pn_f64x2 pn_f64x2_make(double lo, double hi) { return wasm_f64x2_make(lo, hi); }
 PN_INLINE double pn_f64x2_lo(pn_f64x2 v) { return wasm_f64x2_extract_lane(v, 0); }
 PN_INLINE double pn_f64x2_hi(pn_f64x2 v) { return wasm_f64x2_extract_lane(v, 1); }
 
@@ -110,6 +114,15 @@ PN_INLINE pn_f64x2 pn_f64x2_splat(double a) {
 PN_F64X2_LANEWISE(pn_f64x2_add, +)
 PN_F64X2_LANEWISE(pn_f64x2_sub, -)
 PN_F64X2_LANEWISE(pn_f64x2_mul, *)
+PN_F64X2_LANEWISE(pn_f64x2_div, /)
+PN_INLINE pn_f64x2 pn_f64x2_sqrt(pn_f64x2 a) {
+  pn_f64x2 r = {{sqrt(a.v[0]), sqrt(a.v[1])}};
+  return r;
+}
+PN_INLINE pn_f64x2 pn_f64x2_make(double lo, double hi) {
+  pn_f64x2 r = {{lo, hi}};
+  return r;
+}
 PN_INLINE double pn_f64x2_lo(pn_f64x2 a) { return a.v[0]; }
 PN_INLINE double pn_f64x2_hi(pn_f64x2 a) { return a.v[1]; }
 

@@ -312,8 +312,13 @@ export const MUTATIONS = [
   },
   {
     id: 'random-pair', what: "random: the pair's second sample from a instead of b",
-    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (b * f));', replace: 'out[k++] = (float)(mean + std * (a * f));',
+    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (b[j] * f[j]));', replace: 'out[k++] = (float)(mean + std * (a[j] * f[j]));',
     tests: ['figures_kernels::randomNormal', 'kernel_sweep::randomNormal'],
+  },
+  {
+    id: 'random-log-lanes', what: "random: each log of a pair of logs takes the other lane's exponent (pn_log, which passes one value twice, is unchanged)",
+    file: 'src/pn_math.h', find: 'e = pn_f64x2_make(e0, e1);', replace: 'e = pn_f64x2_make(e1, e0);',
+    tests: ['figures_kernels::randomNormal'],
   },
   // ---- the block and the residual stack ---------------------------------------
   {
@@ -551,7 +556,7 @@ export const MUTATIONS = [
   },
   {
     id: 'rng-std-squared', what: 'random normal: mean + std²·z (the same as mean + std·z at std 1)',
-    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (a * f));', replace: 'out[k++] = (float)(mean + std * std * (a * f));',
+    file: 'src/random.c', find: 'out[k++] = (float)(mean + std * (a[j] * f[j]));', replace: 'out[k++] = (float)(mean + std * std * (a[j] * f[j]));',
     tests: [], wasm: false,
   },
   {
