@@ -3,11 +3,15 @@
 // `style-src 'self'` shows the figures styled). Colours are CSS custom
 // properties: a host page overrides them on the element or an ancestor
 // (e.g. `posnorm-heatmap { --pn-accent: crimson }`).
-// The host is contained (inline size, layout, style: a wide canvas cannot
-// widen it) but is not a container for @container queries, which no rule
-// uses: as a query container, every canvas text call and colour read of a
-// render after an input made Blink lay the page out for it, and then again
-// for the frame (a precision d_model drag: two layouts an input, 1.06 ms,
+// The host has what `container-type: inline-size` gave it — inline-size
+// and style containment (a wide canvas cannot widen it), no layout
+// containment (its baseline and positioned content are as before), and
+// its content in a formatting context of its own (the figure's flow-root:
+// no margin inside escapes it, whatever display a page gives the host) —
+// but is not a container for @container queries, which no rule uses: as a
+// query container, every canvas text call and colour read of a render
+// after an input made Blink lay the page out for it, and then again for
+// the frame (a precision d_model drag: two layouts an input, 1.06 ms,
 // against one of 0.65 ms without; issue #20).
 export const FIGURE_CSS = `
 :host {
@@ -30,7 +34,7 @@ export const FIGURE_CSS = `
   font: 14px/1.45 var(--pn-font);
   max-width: 100%;
   box-sizing: border-box;
-  contain: inline-size layout style;
+  contain: inline-size style;
 }
 @media (prefers-color-scheme: dark) {
   :host {
@@ -52,7 +56,7 @@ export const FIGURE_CSS = `
 [hidden] { display: none !important; }
 .poster { margin: 0 0 0.6em; }
 .poster img, ::slotted(img) { display: block; max-width: 100%; height: auto; }
-figure { margin: 0; padding: 0; min-width: 0; }
+figure { margin: 0; padding: 0; min-width: 0; display: flow-root; }
 .plot { position: relative; width: 100%; }
 canvas { display: block; width: 100%; touch-action: pan-y; border-radius: 4px; }
 canvas:focus-visible { outline: 2px solid var(--pn-focus); outline-offset: 2px; }
