@@ -17,7 +17,7 @@ cd "$(dirname "$0")"
 
 # Kernels on the figures' per-frame paths are built for speed (-O2) — the
 # random normals too: <posnorm-depth> draws 96·width² of them at every new
-# width (8.1 → 5.2 ms at width 64 with random.c at -O2 and its logs taken
+# width (7.8 → 5.2 ms at width 64 with random.c at -O2 and its logs taken
 # in pairs, docs/decisions.md); the
 # rest — called once per change or for small sizes — for size (-Os), which
 # keeps each wasm under 45 KiB, 46,080 bytes (it changes no result: no fast-math, no FMA).

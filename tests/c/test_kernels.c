@@ -555,6 +555,20 @@ static void test_figures(void) {
     if (rel > worst) worst = rel;
   }
   CHECK(worst < 4e-7, "rng mean 2, std 3: 2 + 3·z within %g relative", worst);
+  /* every n from 1 to 40 (each remainder of the pairs drawn together, odd
+   * and even): the first n values of the longer draw a, and nothing
+   * written past n (sentinels after it) */
+  int prefix_ok = 1, bounds_ok = 1;
+  for (int n = 1; n <= 40; n++) {
+    float d[48];
+    for (int k = 0; k < 48; k++) d[k] = 12345.0f;
+    pn_random_normal_f32(d, n, 42, 0.0, 1.0);
+    if (memcmp(d, a, sizeof(float) * (size_t)n) != 0) prefix_ok = 0;
+    for (int k = n; k < 48; k++)
+      if (d[k] != 12345.0f) bounds_ok = 0;
+  }
+  CHECK(prefix_ok, "rng: the first n values of a longer draw, n = 1 .. 40");
+  CHECK(bounds_ok, "rng: nothing written past n, n = 1 .. 40");
   float h[8] = {0.0f, 0.5f, 1.0f, -0.1f, 2.0f, NAN, 0.25f, 0.999f};
   uint32_t counts[4], extra[3];
   CHECK(pn_histogram_f32(counts, extra, h, 8, 4, 0.0f, 1.0f) == PN_OK, "hist");

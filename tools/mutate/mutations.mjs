@@ -316,6 +316,11 @@ export const MUTATIONS = [
     tests: ['figures_kernels::randomNormal', 'kernel_sweep::randomNormal'],
   },
   {
+    id: 'random-draw-past-n', what: 'random: one more pair drawn and written when outputs end on a pair (a float past n for n even)',
+    file: 'src/random.c', find: '} while (pairs < PAIRS && k + 2 * pairs < n);', replace: '} while (pairs < PAIRS && k + 2 * pairs <= n);',
+    tests: [], wasm: false,
+  },
+  {
     id: 'random-log-lanes', what: "random: each log of a pair of logs takes the other lane's exponent (pn_log, which passes one value twice, is unchanged)",
     file: 'src/pn_math.h', find: 'e = pn_f64x2_make(e0, e1);', replace: 'e = pn_f64x2_make(e1, e0);',
     tests: ['figures_kernels::randomNormal'],
