@@ -225,7 +225,8 @@ test('depth: switching encoder and decoder back and forth reads the other stack\
     ['scale', 1], ['scale', 2], { stack: 'decoder', scale: 1 }, ['layers', 9], ['layers', 8], ['seed', 3], ['stack', 'encoder'], ['stack', 'decoder']];
   // the spreads' calls per change, one per block (4): computed, or read (0)
   const expected = [4, 4, 4, 0, 0, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 0];
-  const read = (r) => ({ stds: r.stds.map((s) => [...s]) });
+  // (and the gradients: the kept figure keeps those of the state before too)
+  const read = (r) => ({ stds: r.stds.map((s) => [...s]), grads: r.gradNorms.map((g) => [...g]) });
   const { context, problems, perStep } = await keptAgainstFresh('posnorm-depth', 'depth.js', steps, read, (kept, v, at) => {
     // the figure's inputs as the reference generator draws them (ROWS 16):
     // x0 N(0, 1) (seed), W_l N(0, 1/width) (seed + 1), and for the decoder
@@ -250,6 +251,57 @@ test('depth: switching encoder and decoder back and forth reads the other stack\
     });
   }, { ready: (r) => r?.gradNorms });
   assert.deepEqual(perStep.map((c) => c.residualStack ?? 0), expected, 'spreads computed (4) or read (0) per change');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('depth: the gradients of the state shown before come back in the same frame (encoder ↔ decoder, a slider stepped back), the ones computed for it; a state not kept waits for its run', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body>
+<div style="width:640px"><posnorm-depth id="d" lang="en" layers="8" width="16"></posnorm-depth></div>
+<script type="module" src="/web/figures/depth.js"></script></body></html>`;
+  const { page, context, problems } = await openHtml(env.browser, env.server.url, html);
+  await startFigure(page, '#d');
+  const got = await page.evaluate(async () => {
+    const el = document.querySelector('#d');
+    const copy = () => el.result.gradNorms?.map((g) => [...g]) ?? null;
+    // what the render right after a change shows (null: pending)
+    const now = async (change) => {
+      Object.assign(el, change);
+      await Promise.resolve();
+      el.renderNow();
+      return copy();
+    };
+    // what it shows once the run has come
+    const ready = async () => {
+      while (!el.result?.gradNorms) await new Promise((r) => setTimeout(r, 20));
+      return copy();
+    };
+    const e0 = await ready();
+    const dFirst = await now({ stack: 'decoder' });
+    const d0 = await ready();
+    const eBack = await now({ stack: 'encoder' });
+    const dBack = await now({ stack: 'decoder' });
+    const sFirst = await now({ scale: 2 });
+    const s2 = await ready();
+    const sBack = await now({ scale: 1 });
+    const sAgain = await now({ scale: 2 });
+    // two states are kept, the one shown and the one before (decoder at
+    // scale 2 and at 1): the encoder's, two states back, is computed again
+    const eGone = await now({ stack: 'encoder', scale: 1 });
+    const eAfter = await ready();
+    return { e0, dFirst, d0, eBack, dBack, sFirst, s2, sBack, sAgain, eGone, eAfter };
+  });
+  assert.ok(got.e0.length === 4 && got.e0[0].length === 8, 'four blocks of 8 layers');
+  assert.notDeepEqual(got.e0, got.d0, 'the encoder\'s and the decoder\'s gradients differ (the test can tell them apart)');
+  assert.notDeepEqual(got.d0, got.s2, 'as do scale 1\'s and scale 2\'s');
+  assert.equal(got.dFirst, null, 'the decoder, not seen before: pending in the frame of the change');
+  assert.deepEqual(got.eBack, got.e0, 'back to the encoder: its gradients in the same frame');
+  assert.deepEqual(got.dBack, got.d0, 'and to the decoder again');
+  assert.equal(got.sFirst, null, 'scale 2, not seen: pending');
+  assert.deepEqual(got.sBack, got.d0, 'scale stepped back to 1: at once');
+  assert.deepEqual(got.sAgain, got.s2, 'and forward to 2 again');
+  assert.equal(got.eGone, null, 'the encoder, two states back: pending');
+  assert.deepEqual(got.eAfter, got.e0, 'and computed again, the same numbers');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -58,8 +58,10 @@ test('switching depth between encoder and decoder sends each stack\'s weights to
     const post = Worker.prototype.postMessage;
     // (the lengths before the weights are transferred away)
     Worker.prototype.postMessage = function (m, t) { messages.push({ calls: m.calls, keep: Object.values(m.keep ?? {}).map((k) => k.array.length) }); return post.call(this, m, t); };
-    for (const stack of ['decoder', 'encoder', 'decoder', 'encoder', 'decoder']) {
-      el.stack = stack;
+    // (a new scale each time, which changes no weights: a switch back to the
+    // state shown just before would take the gradients the figure kept)
+    for (const [stack, scale] of [['decoder', 1.5], ['encoder', 2], ['decoder', 2.5], ['encoder', 3], ['decoder', 1]]) {
+      Object.assign(el, { stack, scale });
       await frame();
       await until(() => el.result?.gradNorms);
     }
@@ -341,7 +343,7 @@ test('depth: weights redrawn for fewer layers between two slices of a run (no Wo
   await context.close();
 });
 
-test('depth taken off the page and back redraws its weights for the layers shown and names the Worker\'s copy anew: 12 layers, then all 96 for 40', async () => {
+test('depth taken off the page and back redraws its weights for the layers shown and names the Worker\'s copy anew: 12 layers, then all 96 for 41', async () => {
   const { page, context, problems } = await depthPage('layers=40&width=32');
   await gradientsNow(page);
   const sent = await page.evaluate(async () => {
@@ -358,14 +360,15 @@ test('depth taken off the page and back redraws its weights for the layers shown
     el.layers = 12;
     await frame();
     await until(() => el.result?.gradNorms);
-    el.layers = 40;
+    // (41, not 40: the gradients of 40 layers, shown before 12, are kept by the figure)
+    el.layers = 41;
     await frame();
     await until(() => el.result?.gradNorms);
     Worker.prototype.postMessage = post;
     return sent;
   });
-  assert.deepEqual(sent, [{ layers: 12, keep: [12 * 32 * 32] }, { layers: 40, keep: [96 * 32 * 32] }]);
-  assert.deepEqual(await page.evaluate(`(${CHECK})(document.querySelector('posnorm-depth'))`), { state: { width: 32, layers: 40, stack: 'encoder', seed: 1 }, grads: true, stds: true, offThread: true });
+  assert.deepEqual(sent, [{ layers: 12, keep: [12 * 32 * 32] }, { layers: 41, keep: [96 * 32 * 32] }]);
+  assert.deepEqual(await page.evaluate(`(${CHECK})(document.querySelector('posnorm-depth'))`), { state: { width: 32, layers: 41, stack: 'encoder', seed: 1 }, grads: true, stds: true, offThread: true });
   assert.deepEqual(problems, []);
   await context.close();
 });
