@@ -289,7 +289,17 @@ test('depth: the gradients of the state shown before come back in the same frame
     // scale 2 and at 1): the encoder's, two states back, is computed again
     const eGone = await now({ stack: 'encoder', scale: 1 });
     const eAfter = await ready();
-    return { e0, dFirst, d0, eBack, dBack, sFirst, s2, sBack, sAgain, eGone, eAfter };
+    // a swap abandons the run begun for a third state: shown the decoder
+    // at 2 (the encoder at 1 before it), then the decoder at 3 (its run
+    // begun), then the encoder at 1 again, at once; had the run for 3 gone
+    // on, its answer would have pushed the decoder at 2 out of the memory
+    await now({ stack: 'decoder', scale: 2 });
+    const e2 = await ready();
+    await now({ scale: 3 });
+    const backAtOnce = await now({ stack: 'encoder', scale: 1 });
+    await new Promise((r) => setTimeout(r, 600));
+    const kept = await now({ stack: 'decoder', scale: 2 });
+    return { e0, dFirst, d0, eBack, dBack, sFirst, s2, sBack, sAgain, eGone, eAfter, e2, backAtOnce, kept };
   });
   assert.ok(got.e0.length === 4 && got.e0[0].length === 8, 'four blocks of 8 layers');
   assert.notDeepEqual(got.e0, got.d0, 'the encoder\'s and the decoder\'s gradients differ (the test can tell them apart)');
@@ -302,6 +312,9 @@ test('depth: the gradients of the state shown before come back in the same frame
   assert.deepEqual(got.sAgain, got.s2, 'and forward to 2 again');
   assert.equal(got.eGone, null, 'the encoder, two states back: pending');
   assert.deepEqual(got.eAfter, got.e0, 'and computed again, the same numbers');
+  assert.deepEqual(got.e2, got.s2, 'the decoder at scale 2 again: the numbers of before');
+  assert.deepEqual(got.backAtOnce, got.e0, 'the decoder at 3, then the encoder at 1 (the state before): at once');
+  assert.deepEqual(got.kept, got.s2, 'and the decoder at 2 still kept: the run for 3 was abandoned');
   assert.deepEqual(problems, []);
   await context.close();
 });

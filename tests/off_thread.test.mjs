@@ -36,11 +36,24 @@ async function gradientsNow(page, timeout = 30000) {
 
 test('depth\'s gradients from the Worker are residualStack\'s in every state, as width, stack and seed change the weights it keeps', async () => {
   const { page, context, problems } = await depthPage('layers=12&width=32');
-  const states = [{}, { width: 64 }, { width: 32 }, { width: 64 }, { stack: 'decoder' }, { stack: 'encoder' }, { seed: 5 }, { seed: 1 }, { stack: 'decoder', width: 16 }];
-  for (const change of states) {
+  // each a state neither shown nor the one shown before (those the figure
+  // keeps, and sends nothing for): the number of layers moves with the
+  // returns to a width, a stack or a seed (gradientsNow's own call takes
+  // the figure's scaled weights at scale 1, so the scale stays 1)
+  const states = [{}, { width: 64 }, { width: 32, layers: 13 }, { width: 64, layers: 14 }, { stack: 'decoder' }, { stack: 'encoder', layers: 13 },
+    { seed: 5 }, { seed: 1, layers: 12 }, { stack: 'decoder', width: 16 }];
+  await gradientsNow(page);
+  await page.evaluate(() => {
+    window.__requests = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) { if (m.calls) window.__requests++; return post.call(this, m, t); };
+  });
+  for (const change of states.slice(1)) {
+    const before = await page.evaluate(() => window.__requests);
     await page.evaluate((c) => Object.assign(document.querySelector('posnorm-depth'), c), change);
     const r = await gradientsNow(page);
     assert.equal(r.offThread, true, `${JSON.stringify(r.state)}: computed in the Worker`);
+    assert.ok(await page.evaluate(() => window.__requests) > before, `${JSON.stringify(r.state)}: a request went to the Worker`);
     assert.deepEqual(r.shown, r.direct, JSON.stringify(r.state));
   }
   assert.deepEqual(problems, []);

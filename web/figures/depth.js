@@ -220,9 +220,9 @@ export class PosnormDepth extends PnFigure {
    * gradients, on the first GRAD_ROWS rows), computed after the frame in the
    * page's kernel Worker (core/off-thread.js: one call per block takes up to
    * 8–12 ms at 96 layers × 64, too long for a slice of the main thread) or,
-   * where no Worker can run, in background slices of one block each; kept
-   * for the stack's inputs; null until they are ready. A change of the
-   * inputs abandons the run.
+   * where no Worker can run, in background slices of one block each; those
+   * of the inputs shown and of the inputs shown before them are kept; null
+   * until they are ready. A change of the inputs abandons the run.
    */
   _gradients() {
     const { layers, width, scale, seed, stack } = this;
@@ -233,7 +233,7 @@ export class PosnormDepth extends PnFigure {
         this._gradTask.cancel();
         return;
       }
-      // the gradients shown until now stay beside the new ones (below)
+      // the last gradients kept (shown or not) stay beside the new ones (below)
       if (this._gradKey !== undefined && this._gradKey !== k) this._gradBefore = { key: this._gradKey, grads: this._grads };
       this._grads = grads;
       this._gradKey = k;
