@@ -8,7 +8,6 @@
 #include "pn_internal.h" /* pn_sincos_calls (test builds) */
 
 #include <math.h>
-#include <string.h>
 
 /* Natural log from + - * / only: x = m·2^e, m in [sqrt(1/2), sqrt(2)),
  * ln m = 2·atanh(z), z = (m-1)/(m+1), |z| < 0.172, series to z^23
