@@ -205,10 +205,15 @@ test('where scheduler.postTask exists, slices are posted at background priority;
   globalThis.requestIdleCallback = (fn) => setTimeout(() => { idle++; fn({ timeRemaining: () => 1.5, didTimeout: false }); }, 0);
   globalThis.cancelIdleCallback = (id) => clearTimeout(id);
   try {
-    const { slices } = await slicesOf(() => runSliced(units(12, 1, []), { budget: 4 }));
-    assert.ok(idle >= 6, `idle callbacks ${idle}`);
-    // 1.5 ms left in each idle period: one unit of 1 ms per slice (a second would not fit)
-    assert.ok(slices.every((s) => s.detail.units === 1), slices.map((s) => s.detail.units).join());
+    // units of 0.5 ms on the test's own clock: a slice with its whole 4 ms
+    // budget would run four (planned to half of it); with the 1.5 ms an idle
+    // period has left, planned to 0.75 ms, one
+    const { value, slices } = await slicesOnOwnClock(Array(12).fill(0.5), 'idle');
+    assert.equal(value, 12);
+    assert.ok(idle >= 13, `idle callbacks ${idle}`);
+    // 12 units and the call that returns the result, one to a slice
+    assert.equal(slices.length, 13, slices.map((s) => s.detail.units).join());
+    assert.ok(slices.every((s) => s.detail.units === 1 && s.detail.budget === 1.5), slices.map((s) => `${s.detail.units}/${s.detail.budget}`).join());
   } finally {
     delete globalThis.requestIdleCallback;
     delete globalThis.cancelIdleCallback;

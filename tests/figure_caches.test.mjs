@@ -264,11 +264,14 @@ test('depth: the gradients of the state shown before come back in the same frame
   const got = await page.evaluate(async () => {
     const el = document.querySelector('#d');
     const copy = () => el.result.gradNorms?.map((g) => [...g]) ?? null;
-    // what the render right after a change shows (null: pending)
+    // what the render right after a change shows (null: pending): toCsv()
+    // renders through the scheduler's flush, which leaves no frame due (after
+    // renderNow() the frame the change asked for rendered again, and its own
+    // cancel of a run for another state hid a swap that did not cancel one)
     const now = async (change) => {
       Object.assign(el, change);
       await Promise.resolve();
-      el.renderNow();
+      el.toCsv();
       return copy();
     };
     // what it shows once the run has come
