@@ -12,6 +12,7 @@ import { openHtml, pixels, startFigure, useBrowser } from './browser/harness.mjs
 import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
 import { peValue } from './reference/pe.mjs';
 import { randomNormals } from './reference/random.mjs';
+import { hfRopeFrequencies } from './reference/rope_scaling.mjs';
 import { forward } from './reference/residual_stack.mjs';
 import en from '../web/i18n/en.js';
 import ko from '../web/i18n/ko/compare.js';
@@ -211,6 +212,55 @@ test('precision: after each of a sequence of control changes, the kept figure pa
   assert.equal(pe('type', 'bfloat16'), 2 * distinct(12) + 2, 'type = bfloat16 after pos: computes and writes the rows, one repaint');
   assert.equal(pe('type', 'float16'), distinct(12) + 2, 'type = float16 right after: reads them');
   assert.equal(pe('dModel', 64), 2 * distinct(24) + 2, 'dModel = 64: computes afresh, each distinct position once');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('long-context: a state shown before (among the last 8) comes back without its RoPE sweeps, and equals a fresh figure and float64', async () => {
+  // keys are (dim, base, factor, training length, seed); the default state
+  // A = (128, 10000, 8, 4096). Each step's rope calls in render(): 22 for a
+  // new state (six sweeps, five methods over the sequence and plain RoPE
+  // over training, and the five cursor scores, two calls each), 10 for a
+  // kept one (the cursor scores alone). States are dropped least recently
+  // shown first: B, shown again at step 8, outlives C, A and D.
+  const steps = [['trainLen', 8192], ['trainLen', 4096], ['factor', 4], ['factor', 8], ['distance', 100], ['dim', 64], ['trainLen', 8192],
+    ['dim', 128], ['trainLen', 256], ['trainLen', 512], ['trainLen', 1024], ['trainLen', 2048], { factor: 4, trainLen: 4096 }, ['factor', 8],
+    ['trainLen', 8192]];
+  const expected = [22, 10, 22, 10, 10, 22, 22, 10, 22, 22, 22, 22, 22, 22, 10];
+  const read = (r) => ({ scores: r.scores, af: r.attentionFactors, turns: r.pairsTurningInside, trainRange: r.trainRange, q: [...r.q], k: [...r.k],
+    invFreq: Object.fromEntries(Object.entries(r.invFreq).map(([m, w]) => [m, [...w]])) });
+  const scalings = {
+    none: () => undefined,
+    linear: (f) => ({ type: 'linear', factor: f }),
+    dynamic: (f, L) => ({ type: 'dynamic', factor: f, originalMaxPositions: L }),
+    yarn: (f, L) => ({ type: 'yarn', factor: f, originalMaxPositions: L }),
+    llama3: (f, L) => ({ type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 }),
+  };
+  const { context, problems, perStepRender } = await keptAgainstFresh('posnorm-long-context', 'long-context.js', steps, read, (kept, v, at) => {
+    // what a kept state holds (frequencies, pairs turning within L, the
+    // training range) and the cursor's scores, against float64 for these values
+    const { dim, base, factor, trainLen: L, distance: d } = v, half = dim / 2;
+    const score = (inv, af, dist) => {
+      let s = 0;
+      for (let i = 0; i < half; i++) {
+        const c = Math.cos(dist * inv[i]), sn = Math.sin(dist * inv[i]);
+        s += kept.k[i] * (kept.q[i] * c - kept.q[i + half] * sn) + kept.k[i + half] * (kept.q[i] * sn + kept.q[i + half] * c);
+      }
+      return s * af * af;
+    };
+    for (const [m, make] of Object.entries(scalings)) {
+      const { inv, af } = hfRopeFrequencies(dim, base, factor > 1 ? make(factor, L) : undefined, L * factor);
+      kept.invFreq[m].forEach((w, i) => assert.ok(Math.abs(w - inv[i]) <= 2 ** -23 * inv[i], `${m} frequency ${i} ${at}: ${w} vs ${inv[i]}`));
+      assert.equal(kept.turns[m], inv.filter((w) => (2 * Math.PI) / w <= L).length, `${m} pairs turning within L ${at}`);
+      const s = score(inv, af, d);
+      assert.ok(Math.abs(kept.scores[m] - s) <= 2e-5 * Math.max(1, Math.abs(s)), `${m} score at ${d} ${at}: ${kept.scores[m]} vs ${s}`);
+    }
+    const plain = hfRopeFrequencies(dim, base, undefined, L * factor).inv;
+    const inTraining = Array.from({ length: 160 }, (_, j) => score(plain, 1, Math.round((j / 159) * (L - 1))));
+    assert.ok(Math.abs(kept.trainRange[0] - Math.min(...inTraining)) <= 2e-5 && Math.abs(kept.trainRange[1] - Math.max(...inTraining)) <= 2e-5,
+      `training range ${at}: ${kept.trainRange} vs ${Math.min(...inTraining)}, ${Math.max(...inTraining)}`);
+  });
+  assert.deepEqual(perStepRender.map((c) => c.rope ?? 0), expected, 'rope calls in render() per step');
   assert.deepEqual(problems, []);
   await context.close();
 });

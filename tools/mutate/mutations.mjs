@@ -491,6 +491,21 @@ export const MUTATIONS = [
     file: 'web/figures/depth.js', find: 'const post = ratio(1), pre = ratio(2);', replace: 'const post = ratio(2), pre = ratio(1);',
     tests: ['figures_article::depth'],
   },
+  {
+    id: 'web-depth-swap-keeps-run', what: "depth figure: swapping to the state before leaves a run begun for a third state going (its answer pushes the swapped-out state from the memory)",
+    file: 'web/figures/depth.js', find: '      this._gradBefore = shown;\n      if (this._gradTask.key !== undefined) this._gradTask.cancel();\n', replace: '      this._gradBefore = shown;\n',
+    tests: ['figure_caches::gradients of the state shown before'],
+  },
+  {
+    id: 'web-depth-weights-name-no-seed', what: "depth figure: the Worker's copy of the weights named by width and layers, not the seed (a new seed alone reuses the old weights)",
+    file: 'web/figures/depth.js', find: ': `${wKey}|${drawn}`;', replace: ': `${width}|${drawn}`;',
+    tests: ['off_thread::in every state, as width'],
+  },
+  {
+    id: 'web-long-context-states-fifo', what: 'long-context: kept states dropped oldest-computed first, not least recently shown',
+    file: 'web/figures/long-context.js', find: '    if (state) states.delete(key);', replace: '    if (state) return state;',
+    tests: ['figure_caches::long-context'],
+  },
   // ---- the figure core: language, styles, the page, links, controls, slices ----
   {
     id: 'web-lang-subtree', what: "figures' lang watch: <html lang> only (no subtree), so a section's switched lang is missed",
@@ -593,6 +608,11 @@ export const MUTATIONS = [
     id: 'web-slices-three-quarters', what: 'background slices planned to 3/4 of their budget instead of half',
     file: 'web/figures/core/background.js', find: 'export const SLICE_PLAN = 0.5;', replace: 'export const SLICE_PLAN = 0.75;',
     tests: ['background_slices::without Worker', 'background'],
+  },
+  {
+    id: 'web-slices-idle-deadline-ignored', what: "background slices (no scheduler.postTask) take their whole budget, not the idle period's time left",
+    file: 'web/figures/core/background.js', find: 'done(Math.min(budget, d.timeRemaining()))', replace: 'done(budget)',
+    tests: ['background::postTask exists'],
   },
   {
     id: 'js-frame-not-released-on-throw', what: "API: a call's temporaries released only when it returns, not when it throws",
