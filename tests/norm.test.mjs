@@ -226,6 +226,33 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: BatchNorm on columns whose large values cancel: the mean is the exact one, rounded, and y within 0.6 ulp of the formula at that mean`, () => {
+    // The exact mean of float32 values, from their exact sum: every float32
+    // times 2^149 is an integer, summed as a BigInt (then one rounding of the
+    // sum to float64 and one of the division: within an ulp of float64).
+    const exactMean = (xs) => Number(xs.reduce((a, t) => a + BigInt(t * 2 ** 149), 0n)) / xs.length / 2 ** 149;
+    // each column one case, one row per value: large values that cancel
+    // with small ones left, in orders where a plain float64 sum loses the
+    // small ones or keeps them
+    const columns = [[1e17, -1e17, 1, 0], [1e11, -1e11, 0.3, 0], [1e13, 0.3, -1e13, 0.7], [0.5, 3e18, 0.25, -3e18],
+      [16777215, 16777214, 16777214, 16777214]];
+    const rows = 4, cols = columns.length;
+    const x = new Float32Array(rows * cols);
+    columns.forEach((col, c) => col.forEach((t, r) => { x[r * cols + c] = t; }));
+    const gamma = Float32Array.from({ length: cols }, (_, c) => [1, 1e17, 3, 1e10, 1][c]);
+    const res = pn.batchNorm(x, { cols, gamma, eps: 0 });
+    for (let c = 0; c < cols; c++) {
+      const col = Array.from({ length: rows }, (_, r) => x[r * cols + c]);
+      const m = exactMean(col);
+      const v = col.reduce((a, t) => a + (t - m) ** 2, 0) / rows;
+      assert.ok(Math.abs(res.mean[c] - m) <= 0.5 * ulp32(m), `column ${c}: mean ${res.mean[c]} against ${m}`);
+      assert.ok(Math.abs(res.var[c] - v) <= 1e-5 * v, `column ${c}: var ${res.var[c]} against ${v}`);
+      const want = col.map((t) => gamma[c] * ((t - m) / Math.sqrt(v)));
+      const e = compareValues(Float32Array.from(col, (_, r) => res.y[r * cols + c]), want, ulp32);
+      assert.ok(e.err <= 0.6 && e.compared === rows, `column ${c}: y ${e.err} ulp`);
+    }
+  });
+
   test(`${name}: BatchNorm updates running statistics held in wasm buffers in place`, () => {
     const x = normals(5 * 3, { mean: 2, seed: 21 });
     const rm = pn.alloc(3).set([1, 1, 1]), rv = pn.alloc(3).set([4, 4, 4]);
