@@ -8,6 +8,7 @@
 // BatchNorm of a column is (x − mean)/sqrt(var + eps) in float64.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { builds } from './helpers.mjs';
 
 const all = await builds();
@@ -282,5 +283,49 @@ for (const { name, pn } of all) {
     ]) {
       assert.throws(call, (e) => e instanceof TypeError && e.message.includes(`: ${what} must be`) && e.message.includes('got a revoked Proxy'), what);
     }
+  });
+
+  // In a Worker, ended after 20 s: the options' walk up such a chain never
+  // returned, and a call that hangs would hang this file's run with it.
+  test(`${name}: a Proxy whose prototype chain loops or never ends, as an array, a number or options, is a TypeError naming the argument`, async () => {
+    const source = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(workerData.url).then(async ({ init }) => {
+        const pn = await init({ simd: workerData.simd });
+        // getPrototypeOf answering the Proxy itself, or a new Proxy each time:
+        // instanceof overflowed the stack, and the options' walk did not end
+        const loop = () => { const p = new Proxy({}, { getPrototypeOf: () => p }); return p; };
+        const endless = () => { const h = { getPrototypeOf: () => new Proxy({}, h) }; return new Proxy({}, h); };
+        const x = new Float32Array([1, 2, 3, 4]);
+        const config = { hidden_size: 64, num_attention_heads: 4 };
+        const got = [];
+        for (const make of [loop, endless]) {
+          for (const [what, call] of [
+            ['x', () => pn.layerNorm(make(), { cols: 4 })],
+            ['gamma', () => pn.layerNorm(x, { cols: 4, gamma: make() })],
+            ['heads', () => pn.alibiSlopes(make())],
+            ['positionIds', () => pn.rope(new Float32Array(8), { seqLen: 1, heads: 1, headDim: 8, positionIds: make() })],
+            ['options', () => pn.positionalEncoding(make())],
+            ['scaling', () => pn.ropeFrequencies({ dim: 8, scaling: make() })],
+            ['options', () => pn.ropeFromConfig(config, make())],
+          ]) {
+            try { call(); got.push([make.name, what, 'returned']); } catch (e) { got.push([make.name, what, e.constructor.name, e.message]); }
+          }
+        }
+        parentPort.postMessage({ got, y: Array.from(pn.layerNorm(x, { cols: 4, eps: 0 }).y) });
+      });`;
+    const worker = new Worker(source, { eval: true, workerData: { url: new URL('../src/js/posnorm.js', import.meta.url).href, simd: name === 'simd' } });
+    let timer;
+    const reply = await Promise.race([
+      new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); }),
+      new Promise((resolve) => { timer = setTimeout(() => resolve(null), 20000); }),
+    ]).finally(() => { clearTimeout(timer); return worker.terminate(); });
+    assert.ok(reply, 'the calls did not return within 20 s');
+    assert.equal(reply.got.length, 14);
+    for (const [make, what, type, message] of reply.got) {
+      assert.ok(type === 'TypeError' && message.includes(`: ${what} must be`) && message.includes('prototype chain does not end'), `${make} ${what}: ${type} ${message}`);
+    }
+    // and the instance goes on
+    assert.deepEqual(reply.y.map((v) => Math.round(v * 1e4) / 1e4), [-1.3416, -0.4472, 0.4472, 1.3416]);
   });
 }

@@ -14,13 +14,33 @@ function protoOf(v) {
 }
 
 /**
- * Whether v is an object whose prototype cannot be read: a revoked Proxy
- * (every operation on it throws), or a Proxy whose trap throws. Checked
- * first where a check would ask (instanceof, Array.isArray): the engine's
- * own error named no argument.
+ * The most links a prototype chain may have. An ordinary chain cannot loop
+ * and is short (a class hierarchy); a Proxy's getPrototypeOf trap can give
+ * one that loops (itself) or never ends (a new Proxy each time), where
+ * instanceof overflowed the stack and the options' walk never returned.
+ */
+const CHAIN_LIMIT = 1000;
+
+/** Whether v's prototype chain ends (in null) within CHAIN_LIMIT links, every link readable. */
+function chainEnds(v) {
+  let o = v;
+  for (let links = 0; links <= CHAIN_LIMIT; links++) {
+    o = protoOf(o);
+    if (o === null) return true;
+    if (o === undefined) return false;
+  }
+  return false;
+}
+
+/**
+ * Whether v is an object whose prototype chain cannot be walked: a revoked
+ * Proxy (every operation on it throws), or a Proxy whose trap throws, or
+ * whose chain loops or does not end (chainEnds). Checked first where a check
+ * would ask (instanceof, Array.isArray, the options' names): the engine's
+ * own error named no argument, and a chain without end hung the call.
  */
 export function isRevokedProxy(v) {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && protoOf(v) === undefined;
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && !chainEnds(v);
 }
 
 /** `v instanceof Type`, false (not the engine's error) for a revoked Proxy. */
@@ -54,7 +74,7 @@ export const MAX_ELEMENTS = 2 ** 28;
  * one that says isPnBuffer but is no buffer alloc() made as posing.
  */
 export const describe = (v) =>
-  isRevokedProxy(v) ? 'a revoked Proxy (or one whose getPrototypeOf throws)'
+  isRevokedProxy(v) ? (protoOf(v) === undefined ? 'a revoked Proxy (or one whose getPrototypeOf throws)' : 'a Proxy whose prototype chain does not end (its getPrototypeOf trap)')
   : typeof v === 'string' ? JSON.stringify(v)
   : typeof v === 'bigint' ? `the BigInt ${v}n`
   : v === null ? 'null'
