@@ -226,6 +226,10 @@ for (const { name, pn } of all) {
       ['low >= high', edit(llama, (c) => { c.rope_scaling.low_freq_factor = 4; c.rope_scaling.high_freq_factor = 1; }), RangeError, /high_freq_factor must be greater than low_freq_factor \(4\).*HF warns/],
       ['longrope list of the wrong length', edit(phi, (c) => { c.rope_scaling.short_factor.pop(); }), RangeError, /short_factor must be an array of rotaryDim\/2 = 48 factors.*length 47/],
       ['longrope list missing', edit(phi, (c) => { delete c.rope_scaling.long_factor; }), TypeError, /long_factor is missing/],
+      // every index is read, holes too (forEach skipped them, and the error named posnorm's own option)
+      ['longrope list with a hole', edit(phi, (c) => { delete c.rope_scaling.short_factor[5]; }), TypeError, /^posnorm\.ropeFromConfig: config\.rope_scaling\.short_factor\[5\] is missing: it must be a finite number/],
+      // the length before the values: forEach over this sparse list took about 100 s
+      ['longrope list sparse, 2^32 - 1 long', edit(phi, (c) => { c.rope_scaling.long_factor = new Array(2 ** 32 - 1); }), RangeError, /long_factor must be an array of rotaryDim\/2 = 48 factors.*length 4294967295/],
       ['longrope factor a string', edit(phi, (c) => { c.rope_scaling.long_factor[3] = '1.3'; }), TypeError, /long_factor\[3\] must be a finite number/],
       ['factor a string', edit(llama, (c) => { c.rope_scaling.factor = '8'; }), TypeError, /rope_scaling\.factor must be a finite number, got "8"/],
       ['no head size', edit(llama, (c) => { delete c.hidden_size; }), TypeError, /^posnorm\.ropeFromConfig: config\.hidden_size is missing: it must be an integer >= 1 \(or give head_dim\)$/],
@@ -246,7 +250,10 @@ for (const { name, pn } of all) {
     ];
     for (const [label, config, Err, message] of cases) {
       const args = label.startsWith('dynamic base') ? config : [config];
+      const t0 = performance.now();
       assert.throws(() => pn.ropeFromConfig(...args), (e) => e instanceof Err && message.test(e.message), label);
+      // (at once: the sparse list's values were read before its length, for minutes)
+      assert.ok(performance.now() - t0 < 5000, `${label}: ${Math.round(performance.now() - t0)} ms`);
     }
     assert.throws(() => pn.ropeFromConfig(llama, { seqLen: -1 }), RangeError);
     assert.throws(() => pn.ropeFromConfig(llama, { seqlen: 5 }), /unknown option "seqlen"/);

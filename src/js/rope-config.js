@@ -282,9 +282,14 @@ export function readRopeConfig(config) {
         if (!has(params, k)) throw missing(k);
         const a = params[k];
         if (!Array.isArray(a)) throw typeError(P(k), 'an array of numbers', a);
-        a.forEach((x, i) => { if (!(number(`${P(k)}[${i}]`, x) > 0)) throw rangeError(`${P(k)}[${i}]`, 'a number > 0', x); });
+        // the length first: a sparse new Array(2 ** 32 - 1) took forEach
+        // about 100 s; and every index read, holes too (forEach skips them)
         if (a.length !== rotaryDim / 2) {
           throw rangeError(P(k), `an array of rotaryDim/2 = ${rotaryDim / 2} factors`, a, `length ${a.length}; HF warns, then fails to divide ${rotaryDim / 2} frequencies by them`);
+        }
+        for (let i = 0; i < rotaryDim / 2; i++) {
+          const x = a[i];
+          if (!(number(`${P(k)}[${i}]`, x) > 0)) throw rangeError(`${P(k)}[${i}]`, 'a number > 0', x);
         }
       }
       scaling = { type: 'longrope', originalMaxPositions: orig, shortFactor: params.short_factor.slice(), longFactor: params.long_factor.slice() };
