@@ -1,9 +1,10 @@
 // The JS API: init options, argument validation, zero-copy buffers, memory.
 import { runInNewContext } from 'node:vm';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { Posnorm, init, simdSupported } from '../src/js/posnorm.js';
+import { KERNELS } from '../src/js/loader.js';
 import { builds, normals } from './helpers.mjs';
 
 const all = await builds();
@@ -53,6 +54,54 @@ test('init: a wasm that is not a posnorm build is a TypeError naming wasm, not t
     await assert.rejects(init({ wasm: { simd: wasm, scalar: wasm } }), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.init: ${words}`), `${what} in { simd, scalar }`);
   }
   assert.equal((await init({ wasm: await readFile(simdUrl) })).positionalEncoding({ seqLen: 1, dModel: 2 })[1], 1, 'the real build still loads');
+});
+
+test('init: a build without a kernel the wrapper calls is a TypeError naming wasm and the kernel, at init', async () => {
+  // the list init checks is every `.pn_…` name the wrapper's sources use
+  // (beside the five of every build: memory, malloc, free, pn_simd_enabled, pn_version)
+  const used = new Set();
+  for (const f of (await readdir(new URL('../src/js/', import.meta.url))).filter((n) => n.endsWith('.js'))) {
+    for (const m of (await readFile(new URL(`../src/js/${f}`, import.meta.url), 'utf8')).matchAll(/\.(pn_[a-z0-9_]+)\b/g)) used.add(m[1]);
+  }
+  used.delete('pn_simd_enabled');
+  used.delete('pn_version');
+  assert.deepEqual([...KERNELS].sort(), [...used].sort());
+  // the real build with one export taken out of its export section
+  // (section 7: a count, then per export a name, a kind byte and an index, LEB128 numbers)
+  const leb = (b, p) => { let v = 0, shift = 0, byte; do { byte = b[p++]; v += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80); return [v, p]; };
+  const toLeb = (v) => { const out = []; do { let byte = v & 0x7f; v = Math.floor(v / 128); if (v) byte |= 0x80; out.push(byte); } while (v); return out; };
+  const without = (bytes, name) => {
+    const out = [...bytes.subarray(0, 8)];
+    for (let p = 8; p < bytes.length;) {
+      const id = bytes[p];
+      const [size, body] = leb(bytes, p + 1);
+      if (id !== 7) out.push(...bytes.subarray(p, body + size));
+      else {
+        let [count, q] = leb(bytes, body);
+        const kept = [];
+        let n = 0;
+        for (let k = 0; k < count; k++) {
+          const start = q;
+          const [len, at] = leb(bytes, q);
+          const exported = new TextDecoder().decode(bytes.subarray(at, at + len));
+          q = leb(bytes, at + len + 1)[1];
+          if (exported !== name) { kept.push(...bytes.subarray(start, q)); n++; }
+        }
+        const section = [...toLeb(n), ...kept];
+        out.push(7, ...toLeb(section.length), ...section);
+      }
+      p = body + size;
+    }
+    return new Uint8Array(out);
+  };
+  for (const url of [simdUrl, scalarUrl]) {
+    const bytes = new Uint8Array(await readFile(url));
+    for (const name of ['pn_layernorm_f32', 'pn_pe_sinusoidal_f32']) {
+      const wasm = without(bytes, name);
+      assert.equal(WebAssembly.Module.exports(new WebAssembly.Module(wasm)).length, WebAssembly.Module.exports(new WebAssembly.Module(bytes)).length - 1);
+      await assert.rejects(init({ wasm }), (e) => e instanceof TypeError && e.message === `posnorm.init: wasm is not a posnorm build: it has no ${name}, which this wrapper calls (a build of another posnorm version?)`, name);
+    }
+  }
 });
 
 test('init: the bytes of a build in any ArrayBufferView load, a DataView (which WebAssembly.compile refuses) and a view into a larger buffer included', async () => {

@@ -113,6 +113,18 @@ async function compileBytes(compile, what) {
 const REQUIRED = ['memory', 'malloc', 'free', 'pn_simd_enabled', 'pn_version'];
 
 /**
+ * The kernels the wrapper calls (tests/api.test.mjs holds this list to
+ * every `.pn_…` name in src/js): a build without one of them (another
+ * version's, a cached older one) is refused at init, not at the first call
+ * of that kernel with an engine error that named neither wasm nor posnorm.
+ */
+export const KERNELS = ['pn_alibi_bias_f32', 'pn_alibi_slopes_f32', 'pn_attention_f32', 'pn_batchnorm_infer_f32', 'pn_batchnorm_train_f32',
+  'pn_colormap_lut_rgba8', 'pn_colormap_rgba8', 'pn_gram_f32', 'pn_histogram_f32', 'pn_layernorm_f32', 'pn_layernorm_steps_f32',
+  'pn_min_row_distance_f32', 'pn_pe_float32_code_f32', 'pn_pe_lowprec_f32', 'pn_pe_sample_f32', 'pn_pe_shift_f32', 'pn_pe_sinusoidal_f32',
+  'pn_random_normal_f32', 'pn_residual_stack_f32', 'pn_residual_stack_grad_f32', 'pn_rmsnorm_f32', 'pn_rope_cache_f32', 'pn_rope_f32',
+  'pn_rope_frequencies_f64', 'pn_rope_lowprec_f32', 'pn_rope_scaled_f32', 'pn_round_f32', 'pn_transformer_block_f32'];
+
+/**
  * Instantiates a compiled posnorm module with the one import it needs.
  * @param {WebAssembly.Module} module
  * @param {() => void} onGrow called after wasm memory grows
@@ -129,6 +141,8 @@ export async function instantiate(module, onGrow) {
   const exports = instance.exports;
   const missing = REQUIRED.filter((name) => (name === 'memory' ? !(exports.memory instanceof WebAssembly.Memory) : typeof exports[name] !== 'function'));
   if (missing.length) throw notPosnorm(`it has no ${missing.join(', ')}`);
+  const lacking = KERNELS.filter((name) => typeof exports[name] !== 'function');
+  if (lacking.length) throw notPosnorm(`it has no ${lacking.join(', ')}, which this wrapper calls (a build of another posnorm version?)`);
   if (typeof exports._initialize === 'function') exports._initialize();
   return exports;
 }
