@@ -259,6 +259,36 @@ for (const { name, pn } of all) {
     assert.throws(() => pn.ropeFromConfig(llama, { seqlen: 5 }), /unknown option "seqlen"/);
   });
 
+  test(`${name}: a config's own keys are read, as JSON.parse makes them; one it only inherits is named in a warning, not read`, () => {
+    const INHERITED = "inherited from the object's prototype, not read: ropeFromConfig reads a config's own keys, as JSON.parse gives them";
+    // head size from hidden_size / heads (3072 / 16 = 192), all of it rotated:
+    // the prototype's head_dim 256 and partial_rotary_factor 0.25 are not read
+    const withDefaults = Object.assign(Object.create({ head_dim: 256, partial_rotary_factor: 0.25 }), { hidden_size: 3072, num_attention_heads: 16, rope_theta: 10000, max_position_embeddings: 8192 });
+    const a = pn.ropeFromConfig(withDefaults);
+    assert.deepEqual([a.headDim, a.rotaryDim, a.base], [192, 192, 10000]);
+    assert.deepEqual(a.warnings.filter((w) => w.message === INHERITED).map((w) => w.key), ['head_dim', 'partial_rotary_factor']);
+    // rope_scaling and rope_theta on the prototype: neither is read (plain
+    // RoPE at HF's default theta), where rope_scaling was read and rope_theta not
+    const proto = { rope_theta: 500000, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } };
+    const b = pn.ropeFromConfig(Object.assign(Object.create(proto), { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072 }));
+    assert.deepEqual([b.ropeType, b.base, b.scaling], ['default', 10000, null]);
+    assert.deepEqual(b.warnings.filter((w) => w.message === INHERITED).map((w) => w.key), ['rope_scaling', 'rope_theta']);
+    const plain = pn.ropeFrequencies({ dim: 128, base: 10000 }).invFreq;
+    assert.deepEqual([...b.invFreq], [...plain]);
+    // the same keys as own ones: read
+    const c = pn.ropeFromConfig({ ...proto, hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072 });
+    assert.deepEqual([c.ropeType, c.base, c.warnings.length], ['llama3', 500000, 0]);
+    // a key on Object.prototype itself is inherited too
+    Object.prototype.rope_theta = 5; // eslint-disable-line no-extend-native
+    try {
+      const d = pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 4 });
+      assert.equal(d.base, 10000);
+      assert.ok(d.warnings.some((w) => w.key === 'rope_theta' && w.message === INHERITED));
+    } finally {
+      delete Object.prototype.rope_theta;
+    }
+  });
+
   test(`${name}: extreme values are read within range or named`, () => {
     const base = FIXTURES['mistral-7b-v0.1'];
     const withTheta = (t) => ({ ...base, rope_theta: t });

@@ -36,6 +36,17 @@ const SCALING_NAMES = ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow',
 
 const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `the BigInt ${v}n` : Array.isArray(v) ? `an array of length ${v.length}` : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The top-level keys ropeFromConfig reads. */
+const TOP_KEYS = ['rope_scaling', 'rope_parameters', 'layer_types', 'rope_theta', 'head_dim', 'qk_rope_head_dim', 'partial_rotary_factor',
+  'hidden_size', 'num_attention_heads', 'max_position_embeddings', 'original_max_position_embeddings'];
+/** Whether o has a value for k through its prototype chain (false where asking throws: a revoked Proxy's chain). */
+const inherited = (o, k) => {
+  try {
+    return k in o && o[k] !== undefined;
+  } catch {
+    return false;
+  }
+};
 const has = (o, k) => isObject(o) && Object.hasOwn(o, k) && o[k] !== undefined;
 /** o[k] checked by `check` under the name `name`, or undefined where it is absent or null. */
 const opt = (o, k, name, check = number) => (has(o, k) && o[k] !== null ? check(name, o[k]) : undefined);
@@ -73,20 +84,28 @@ export function readRopeConfig(config) {
   const warnings = [];
   const warn = (key, message) => warnings.push({ key, message });
   const sources = {};
+  // a config's own keys are read, as JSON.parse makes them, each the same
+  // way (rope_theta and head_dim were read as own keys, rope_scaling and
+  // hidden_size through the prototype chain, so a config with inherited
+  // defaults got a mix of the two); a key it only inherits is named
+  const own = (k) => (Object.hasOwn(config, k) ? config[k] : undefined);
+  for (const k of TOP_KEYS) {
+    if (!Object.hasOwn(config, k) && inherited(config, k)) warn(k, "inherited from the object's prototype, not read: ropeFromConfig reads a config's own keys, as JSON.parse gives them");
+  }
 
   // ---- where the RoPE parameters are: v4 rope_scaling, v5 rope_parameters
   let where = null, params = {};
   for (const k of ['rope_scaling', 'rope_parameters']) {
     if (has(config, k) && config[k] !== null && !isObject(config[k])) throw typeError(k, 'an object or null', config[k]);
   }
-  const scalingGiven = isObject(config.rope_scaling), paramsGiven = isObject(config.rope_parameters);
+  const scalingGiven = isObject(own('rope_scaling')), paramsGiven = isObject(own('rope_parameters'));
   if (scalingGiven && paramsGiven) {
     warn('rope_parameters', 'rope_scaling is also given: HF takes rope_scaling and drops this');
   }
-  if (scalingGiven) { where = 'rope_scaling'; params = config.rope_scaling; }
-  else if (paramsGiven) { where = 'rope_parameters'; params = config.rope_parameters; }
+  if (scalingGiven) { where = 'rope_scaling'; params = own('rope_scaling'); }
+  else if (paramsGiven) { where = 'rope_parameters'; params = own('rope_parameters'); }
   // v5 per-layer-type parameters: { full_attention: {...}, sliding_attention: {...} }
-  const layerTypes = Array.isArray(config.layer_types) ? config.layer_types : null;
+  const layerTypes = Array.isArray(own('layer_types')) ? own('layer_types') : null;
   if (where && layerTypes && Object.keys(params).length > 0 && Object.keys(params).every((k) => layerTypes.includes(k))) {
     const pick = has(params, 'full_attention') ? 'full_attention' : Object.keys(params)[0];
     if (!isObject(params[pick])) throw typeError(`${where}.${pick}`, 'an object', params[pick]);
@@ -157,8 +176,8 @@ export function readRopeConfig(config) {
       warn('head_dim', 'null: HF falls back to hidden_size // num_attention_heads (some rope functions fail on it)');
     }
     for (const k of ['hidden_size', 'num_attention_heads']) if (!has(config, k)) throw typeError(k, 'an integer >= 1 (or give head_dim)', config[k]);
-    const hidden = positiveInt('hidden_size', config.hidden_size);
-    const heads = positiveInt('num_attention_heads', config.num_attention_heads);
+    const hidden = positiveInt('hidden_size', own('hidden_size'));
+    const heads = positiveInt('num_attention_heads', own('num_attention_heads'));
     headDim = Math.floor(hidden / heads);
     headKey = 'hidden_size';
     if (hidden % heads !== 0) warn('hidden_size', `not a multiple of num_attention_heads (${heads}): HF floors hidden_size // num_attention_heads = ${headDim}`);
@@ -189,7 +208,7 @@ export function readRopeConfig(config) {
   // ---- context lengths
   const maxPos = opt(config, 'max_position_embeddings', 'max_position_embeddings', positiveInt);
   const needMax = (why) => {
-    if (maxPos === undefined) throw typeError('max_position_embeddings', `an integer >= 1 (${why})`, config.max_position_embeddings);
+    if (maxPos === undefined) throw typeError('max_position_embeddings', `an integer >= 1 (${why})`, own('max_position_embeddings'));
     return maxPos;
   };
   const topOrig = opt(config, 'original_max_position_embeddings', 'original_max_position_embeddings', positiveInt);
