@@ -29,6 +29,34 @@ for (const { name, pn } of all) {
     }
   });
 
+  test(`${name}: RoPE of any magnitude is within 3e-7·(|a| + |b|) of the float64 rotation of its pair (a, b), at positions up to 2^31 - 1`, () => {
+    // the float32 rotation's error grows with the pair: about 1.3e-5 at |x|
+    // near 100, past the 2e-6 the docs gave as absolute until 2026-12-06
+    const batch = 1, seqLen = 16, heads = 2, headDim = 64, half = 32;
+    let worst = 0;
+    for (const [k, mag] of [1e-30, 1e-5, 1, 100, 1e4, 1e10, 1e30].entries()) {
+      const x = normals(seqLen * heads * headDim, { seed: 50 + k }).map((v) => Math.fround(v * mag));
+      const ids = Int32Array.from({ length: seqLen }, (_, s) => (s % 2 ? 2 ** 31 - 1 - s * 104729 : s));
+      for (const interleaved of [false, true]) {
+        const shape = { batch, seqLen, heads, headDim, interleaved };
+        const got = pn.rope(x, { ...shape, positionIds: ids });
+        const ref = rope(x, { ...shape, positions: (b, s) => ids[s] });
+        for (let r = 0; r < seqLen * heads; r++) {
+          for (let i = 0; i < half; i++) {
+            const [p, q] = interleaved ? [r * headDim + 2 * i, r * headDim + 2 * i + 1] : [r * headDim + i, r * headDim + i + half];
+            const scale = Math.abs(x[p]) + Math.abs(x[q]);
+            for (const j of [p, q]) {
+              worst = Math.max(worst, Math.abs(got[j] - ref[j]) / scale);
+              assert.ok(Math.abs(got[j] - ref[j]) <= 3e-7 * scale, `|x| ~ ${mag}, position ${ids[Math.floor(r / heads)]}, pair ${i}: ${got[j]} vs ${ref[j]}`);
+            }
+          }
+        }
+      }
+    }
+    // (measured 2.4e-7: a pair never errs by less than its own float32 rounding)
+    assert.ok(worst > 3e-8, `worst ${worst}`);
+  });
+
   test(`${name}: RoPE q·k depends only on the relative distance`, () => {
     const q = normals(8, { seed: 1 }), k = normals(8, { seed: 2 });
     const dot = (m, n) => {

@@ -29,6 +29,12 @@ export const MUTATIONS = [
     file: 'src/pn_f64.c', find: 'exp(2.0 * PN_GELU_K * (z + PN_GELU_C * z * z * z))', replace: 'exp(1.702 * z)',
     tests: [...STACK, 'block'],
   },
+  // ---- BatchNorm's mean ------------------------------------------------------
+  {
+    id: 'batchnorm-sum-uncompensated', what: "BatchNorm: Σx without its compensation (a column whose large values cancel loses the small ones)",
+    file: 'src/batchnorm.c', find: '        lo[k] += fabs(m[k]) >= fabs(t) ? (m[k] - sum) + t : (t - sum) + m[k];', replace: '        lo[k] += 0.0 * t;',
+    tests: ['norm::large values cancel'],
+  },
   // ---- attention scale ------------------------------------------------------
   {
     id: 'attention-scale-dmodel', what: 'attention: scores over √d_model instead of √d_head',
@@ -75,6 +81,11 @@ export const MUTATIONS = [
     id: 'rope-ids-batch', what: 'RoPE: position ids read without the batch index',
     file: 'src/rope.c', find: '(double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s]', replace: '(double)position_ids[(size_t)s]',
     tests: ROPE,
+  },
+  {
+    id: 'rope-ids-float32', what: 'RoPE: position ids rounded to float32 (positions past 2^24 move)',
+    file: 'src/rope.c', find: '(double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s]', replace: '(double)(float)position_ids[(size_t)b * (size_t)seq_len + (size_t)s]',
+    tests: ['rope_alibi::any magnitude'],
   },
   {
     id: 'rope-interleaved-flag', what: 'RoPE: interleaved and half-split pairings swapped',
