@@ -12,7 +12,8 @@ import { openHtml, pixels, startFigure, useBrowser } from './browser/harness.mjs
 import { alibiBias, alibiSlopes } from './reference/alibi.mjs';
 import { peValue } from './reference/pe.mjs';
 import { randomNormals } from './reference/random.mjs';
-import { hfRopeFrequencies } from './reference/rope_scaling.mjs';
+import { ropeScore } from './reference/rope.mjs';
+import { LONG_CONTEXT_METHODS, hfRopeFrequencies } from './reference/rope_scaling.mjs';
 import { forward } from './reference/residual_stack.mjs';
 import en from '../web/i18n/en.js';
 import ko from '../web/i18n/ko/compare.js';
@@ -229,26 +230,12 @@ test('long-context: a state shown before (among the last 8) comes back without i
   const expected = [22, 10, 22, 10, 10, 22, 22, 10, 22, 22, 22, 22, 22, 22, 10];
   const read = (r) => ({ scores: r.scores, af: r.attentionFactors, turns: r.pairsTurningInside, trainRange: r.trainRange, q: [...r.q], k: [...r.k],
     invFreq: Object.fromEntries(Object.entries(r.invFreq).map(([m, w]) => [m, [...w]])) });
-  const scalings = {
-    none: () => undefined,
-    linear: (f) => ({ type: 'linear', factor: f }),
-    dynamic: (f, L) => ({ type: 'dynamic', factor: f, originalMaxPositions: L }),
-    yarn: (f, L) => ({ type: 'yarn', factor: f, originalMaxPositions: L }),
-    llama3: (f, L) => ({ type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 }),
-  };
   const { context, problems, perStepRender } = await keptAgainstFresh('posnorm-long-context', 'long-context.js', steps, read, (kept, v, at) => {
     // what a kept state holds (frequencies, pairs turning within L, the
     // training range) and the cursor's scores, against float64 for these values
-    const { dim, base, factor, trainLen: L, distance: d } = v, half = dim / 2;
-    const score = (inv, af, dist) => {
-      let s = 0;
-      for (let i = 0; i < half; i++) {
-        const c = Math.cos(dist * inv[i]), sn = Math.sin(dist * inv[i]);
-        s += kept.k[i] * (kept.q[i] * c - kept.q[i + half] * sn) + kept.k[i + half] * (kept.q[i] * sn + kept.q[i + half] * c);
-      }
-      return s * af * af;
-    };
-    for (const [m, make] of Object.entries(scalings)) {
+    const { dim, base, factor, trainLen: L, distance: d } = v;
+    const score = (inv, af, dist) => ropeScore(kept.q, kept.k, inv, af, dist);
+    for (const [m, make] of Object.entries(LONG_CONTEXT_METHODS)) {
       const { inv, af } = hfRopeFrequencies(dim, base, factor > 1 ? make(factor, L) : undefined, L * factor);
       kept.invFreq[m].forEach((w, i) => assert.ok(Math.abs(w - inv[i]) <= 2 ** -23 * inv[i], `${m} frequency ${i} ${at}: ${w} vs ${inv[i]}`));
       assert.equal(kept.turns[m], inv.filter((w) => (2 * Math.PI) / w <= L).length, `${m} pairs turning within L ${at}`);

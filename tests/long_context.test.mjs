@@ -4,17 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { open, useBrowser } from './browser/harness.mjs';
-import { hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
+import { ropeScore } from './reference/rope.mjs';
+import { LONG_CONTEXT_METHODS as SCALINGS, hfRopeFrequencies as hfRope } from './reference/rope_scaling.mjs';
 
 const env = useBrowser(before, after);
 const tag = 'posnorm-long-context';
-const SCALINGS = {
-  none: () => undefined,
-  linear: (f) => ({ type: 'linear', factor: f }),
-  dynamic: (f, L) => ({ type: 'dynamic', factor: f, originalMaxPositions: L }),
-  yarn: (f, L) => ({ type: 'yarn', factor: f, originalMaxPositions: L }),
-  llama3: (f, L) => ({ type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 }),
-};
 // the readout's names of the methods (web/i18n/en.js, lcMethod_*)
 const LABELS = { none: 'none', linear: 'PI', dynamic: 'NTK (dynamic)', yarn: 'YaRN', llama3: 'Llama 3' };
 // a number as the readout writes it (web/figures/draw/format.js, fmt):
@@ -55,12 +49,7 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     const ref = {};
     for (const [key, make] of Object.entries(SCALINGS)) {
       const { inv, af } = hfRope(dim, base, factor > 1 ? make(factor, L) : undefined, top);
-      let s = 0;
-      for (let i = 0; i < half; i++) {
-        const c = Math.cos(d * inv[i]), sn = Math.sin(d * inv[i]);
-        s += r.k[i] * (r.q[i] * c - r.q[i + half] * sn) + r.k[i + half] * (r.q[i] * sn + r.q[i + half] * c);
-      }
-      s *= af * af;
+      const s = ropeScore(r.q, r.k, inv, af, d);
       ref[key] = { s, af, turns: inv.filter((w) => (2 * Math.PI) / w <= L).length };
       assert.ok(Math.abs(r.scores[key] - s) <= 2e-5 * Math.max(1, Math.abs(s)), `${key} at ${d} (L ${L}, ×${factor}): ${r.scores[key]} vs ${s}`);
       assert.ok(Math.abs(r.af[key] - af) <= 1e-12, `${key} attention factor ${r.af[key]} vs ${af}`);
@@ -69,14 +58,7 @@ test('long-context: scores at the cursor, attention factors and full turns equal
     // the drawn curves (the CSV: 256 distances × every method, one rope call
     // per method into arrays the figure reuses) and the training range (the
     // plain model over 160 distances in [0, L)) against the same float64 sums
-    const score = (inv, af, dist) => {
-      let s = 0;
-      for (let i = 0; i < half; i++) {
-        const c = Math.cos(dist * inv[i]), sn = Math.sin(dist * inv[i]);
-        s += r.k[i] * (r.q[i] * c - r.q[i + half] * sn) + r.k[i + half] * (r.q[i] * sn + r.q[i + half] * c);
-      }
-      return s * af * af;
-    };
+    const score = (inv, af, dist) => ropeScore(r.q, r.k, inv, af, dist);
     const lines = r.csv.trim().split('\n');
     assert.equal(lines[0], `distance,${Object.keys(SCALINGS).map((m) => `score_${m}`).join(',')}`);
     assert.equal(lines.length, 257);

@@ -104,3 +104,18 @@ export function hfApplyRotaryPosEmb(q, { batch, heads, seqLen, headDim, position
   }
   return out;
 }
+
+/**
+ * q·k after RoPE, q rotated to position `dist` and k left at 0, for the
+ * half-split pairs (q[i], q[i + dim/2]) of frequencies inv (dim/2 of them),
+ * times the attention factor af for each: af²·Σ_i k_i·R(dist·inv_i)·q_i.
+ */
+export function ropeScore(q, k, inv, af, dist) {
+  const half = inv.length;
+  let s = 0;
+  for (let i = 0; i < half; i++) {
+    const c = Math.cos(dist * inv[i]), sn = Math.sin(dist * inv[i]);
+    s += k[i] * (q[i] * c - q[i + half] * sn) + k[i + half] * (q[i] * sn + q[i + half] * c);
+  }
+  return s * af * af;
+}

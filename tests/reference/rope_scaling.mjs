@@ -51,3 +51,15 @@ export function hfRopeFrequencies(dim, base, s, seqLen = 0) {
     default: throw new Error(`unknown rope_scaling type ${s.type}`);
   }
 }
+
+/**
+ * The five methods <posnorm-long-context> draws, as posnorm's scaling
+ * options for factor f and training length L (undefined: plain RoPE).
+ */
+export const LONG_CONTEXT_METHODS = {
+  none: () => undefined,
+  linear: (f) => ({ type: 'linear', factor: f }),
+  dynamic: (f, L) => ({ type: 'dynamic', factor: f, originalMaxPositions: L }),
+  yarn: (f, L) => ({ type: 'yarn', factor: f, originalMaxPositions: L }),
+  llama3: (f, L) => ({ type: 'llama3', factor: f, originalMaxPositions: L, lowFreqFactor: 1, highFreqFactor: 4 }),
+};
