@@ -117,12 +117,12 @@ const REQUIRED = ['memory', 'malloc', 'free', 'pn_simd_enabled', 'pn_version'];
  * every `.pn_…` name in src/js): a build without one of them (another
  * version's, a cached older one) is refused at init, not at the first call
  * of that kernel with an engine error that named neither wasm nor posnorm.
+ * (Written as the names' stems: every reader's first load carries it.)
  */
-export const KERNELS = ['pn_alibi_bias_f32', 'pn_alibi_slopes_f32', 'pn_attention_f32', 'pn_batchnorm_infer_f32', 'pn_batchnorm_train_f32',
-  'pn_colormap_lut_rgba8', 'pn_colormap_rgba8', 'pn_gram_f32', 'pn_histogram_f32', 'pn_layernorm_f32', 'pn_layernorm_steps_f32',
-  'pn_min_row_distance_f32', 'pn_pe_float32_code_f32', 'pn_pe_lowprec_f32', 'pn_pe_sample_f32', 'pn_pe_shift_f32', 'pn_pe_sinusoidal_f32',
-  'pn_random_normal_f32', 'pn_residual_stack_f32', 'pn_residual_stack_grad_f32', 'pn_rmsnorm_f32', 'pn_rope_cache_f32', 'pn_rope_f32',
-  'pn_rope_frequencies_f64', 'pn_rope_lowprec_f32', 'pn_rope_scaled_f32', 'pn_round_f32', 'pn_transformer_block_f32'];
+export const KERNELS = ['alibi_bias alibi_slopes attention batchnorm_infer batchnorm_train gram histogram layernorm layernorm_steps',
+  'min_row_distance pe_float32_code pe_lowprec pe_sample pe_shift pe_sinusoidal random_normal residual_stack residual_stack_grad',
+  'rmsnorm rope rope_cache rope_lowprec rope_scaled round transformer_block'].join(' ').split(' ').map((n) => `pn_${n}_f32`)
+  .concat('pn_colormap_rgba8', 'pn_colormap_lut_rgba8', 'pn_rope_frequencies_f64');
 
 /**
  * Instantiates a compiled posnorm module with the one import it needs.
