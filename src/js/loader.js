@@ -1,4 +1,5 @@
 // loader.js — finds, compiles and instantiates the right posnorm wasm.
+import { isInstance } from './validate.js';
 
 /** A 29-byte module whose one function uses an i32x4.splat (SIMD128). */
 const SIMD_PROBE = new Uint8Array([
@@ -26,7 +27,7 @@ export function defaultWasmUrl(simd) {
  * fs takes it (it was relative to this file before 0.3.0).
  */
 async function wasmUrl(source) {
-  if (source instanceof URL) return source;
+  if (isInstance(source, URL)) return source;
   const s = String(source);
   if (typeof location === 'object') return new URL(s, location.href);
   // a scheme of two letters or more: C:\x.wasm is a path
@@ -49,17 +50,17 @@ async function readFileUrl(url) {
  * @returns {Promise<WebAssembly.Module>}
  */
 export async function compileWasm(source) {
-  if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+  if (isInstance(source, WebAssembly.Module)) return source;
+  if (isInstance(source, ArrayBuffer) || ArrayBuffer.isView(source)) {
     // any view of the bytes: WebAssembly.compile takes typed arrays but not
     // a DataView (an engine TypeError naming neither wasm nor posnorm)
     // (a detached one has no offset to read: no bytes, as a detached typed array)
-    const bytes = !(source instanceof DataView) ? source
+    const bytes = !isInstance(source, DataView) ? source
       : source.buffer.byteLength === 0 ? new Uint8Array(0)
         : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
     return compileBytes(() => WebAssembly.compile(bytes), 'its bytes');
   }
-  if (typeof source === 'string' || source instanceof URL) {
+  if (typeof source === 'string' || isInstance(source, URL)) {
     const url = await wasmUrl(source);
     // a file or address that cannot be read is an Error (not a TypeError:
     // the argument may be right and the file or network wrong) naming wasm

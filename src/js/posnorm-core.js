@@ -295,13 +295,18 @@ export async function init(options = {}) {
   }
   const useSimd = want === 'auto' ? haveSimd : want;
   let source = options.wasm ?? defaultWasmUrl(useSimd);
-  if (source && typeof source === 'object' && ('simd' in source || 'scalar' in source) && !(source instanceof URL)) {
+  const refuseProxy = (what, x) => {
+    if (v.isRevokedProxy(x)) throw new TypeError(`posnorm.init: ${what} must be a URL, a path, bytes or a WebAssembly.Module, got ${v.describe(x)}`);
+  };
+  refuseProxy('wasm', source);
+  if (source && typeof source === 'object' && ('simd' in source || 'scalar' in source) && !v.isInstance(source, URL)) {
     source = useSimd ? source.simd : source.scalar;
     if (source === undefined) {
       // (what chose the build: the caller's simd option, or the engine)
       const why = want === 'auto' ? `on this engine (WebAssembly SIMD128 ${haveSimd ? 'validates' : 'does not validate'} here)` : `with simd: ${want}`;
       throw new TypeError(`posnorm.init: wasm.${useSimd ? 'simd' : 'scalar'} is needed ${why}`);
     }
+    refuseProxy(`wasm.${useSimd ? 'simd' : 'scalar'}`, source);
   }
   const module = await compileWasm(source);
   let api = null;
@@ -689,7 +694,7 @@ export class Posnorm {
     let top;
     if (o.positionIds !== undefined && o.positionIds !== null) {
       const p = o.positionIds;
-      if (v.isRevokedProxy(p) || !(p instanceof Int32Array || Array.isArray(p) || (isPnBuffer(p) && p.type === 'i32'))) {
+      if (v.isRevokedProxy(p) || !(v.isInstance(p, Int32Array) || Array.isArray(p) || (isPnBuffer(p) && p.type === 'i32'))) {
         throw new TypeError(`posnorm.${fn}: positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer, got ${v.describe(p)}`);
       }
       v.live(fn, 'positionIds', p);

@@ -43,9 +43,21 @@ export function isRevokedProxy(v) {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && !chainEnds(v);
 }
 
-/** `v instanceof Type`, false (not the engine's error) for a revoked Proxy. */
+/**
+ * `v instanceof Type` for the built-in types the checks ask about, by one
+ * walk of at most CHAIN_LIMIT links: false (not the engine's error) for a
+ * revoked Proxy, and for a Proxy whose chain does not end, even one whose
+ * trap answered an ending chain to isRevokedProxy and a loop afterwards.
+ */
 export function isInstance(v, Type) {
-  return !isRevokedProxy(v) && v instanceof Type;
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return false;
+  let o = v;
+  for (let links = 0; links <= CHAIN_LIMIT; links++) {
+    o = protoOf(o);
+    if (o === Type.prototype) return true;
+    if (o === null || o === undefined) return false;
+  }
+  return false;
 }
 
 /** This realm's typed array types, by their prototypes. */
@@ -74,17 +86,17 @@ export const MAX_ELEMENTS = 2 ** 28;
  * one that says isPnBuffer but is no buffer alloc() made as posing.
  */
 export const describe = (v) =>
-  isRevokedProxy(v) ? (protoOf(v) === undefined ? 'a revoked Proxy (or one whose getPrototypeOf throws)' : 'a Proxy whose prototype chain does not end (its getPrototypeOf trap)')
+  isRevokedProxy(v) ? (protoOf(v) === undefined ? 'a revoked Proxy (or one whose getPrototypeOf throws)' : `an object whose prototype chain does not end within ${CHAIN_LIMIT} links (a Proxy's getPrototypeOf trap)`)
   : typeof v === 'string' ? JSON.stringify(v)
   : typeof v === 'bigint' ? `the BigInt ${v}n`
   : v === null ? 'null'
   : Array.isArray(v) ? `an array of length ${v.length}`
-  : v instanceof DataView ? 'a DataView'
+  : isInstance(v, DataView) ? 'a DataView'
   // (another realm's: an iframe's or a node:vm context's arrays are not this
   // realm's Float32Array, and "must be a Float32Array, got a Float32Array"
   // said nothing)
   : ArrayBuffer.isView(v) && typedArrayTag(v) === undefined ? 'a DataView of another realm'
-  : ArrayBuffer.isView(v) && !(v instanceof TYPED_ARRAY) ? `a ${typedArrayTag(v)} of another realm (an iframe's or a vm context's; copy it into one of this realm's first, e.g. with ${typedArrayTag(v)}.from)`
+  : ArrayBuffer.isView(v) && !isInstance(v, TYPED_ARRAY) ? `a ${typedArrayTag(v)} of another realm (an iframe's or a vm context's; copy it into one of this realm's first, e.g. with ${typedArrayTag(v)}.from)`
   : ArrayBuffer.isView(v) && relabelled(v) ? `a ${typedArrayTag(v)} whose prototype was changed`
   : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
   : isPnBuffer(v) ? `a posnorm ${v.type} buffer`
@@ -139,7 +151,7 @@ function unknownOption(fn, name, allowed, key) {
 
 /** Whether `o` is some realm's Object.prototype (the end of an object literal's chain in a vm context or an iframe). */
 function isObjectPrototype(o) {
-  return Object.getPrototypeOf(o) === null && Object.hasOwn(o, 'isPrototypeOf') && Object.hasOwn(o, 'hasOwnProperty')
+  return protoOf(o) === null && Object.hasOwn(o, 'isPrototypeOf') && Object.hasOwn(o, 'hasOwnProperty')
     && typeof o.constructor === 'function' && o.constructor.prototype === o;
 }
 
@@ -154,11 +166,13 @@ export function options(fn, v, allowed, name = 'options') {
   if (v === null || typeof v !== 'object' || isRevokedProxy(v) || ArrayBuffer.isView(v) || Array.isArray(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
   }
-  const proto = Object.getPrototypeOf(v);
+  const notAnObject = () => new TypeError(`posnorm.${fn}: ${name} must be an object, got ${describe(v)}`);
+  const proto = protoOf(v);
+  if (proto === undefined) throw notAnObject();
   if (proto === Object.prototype || proto === null) {
-    // an object literal, the usual case: for-in over its own keys
-    // (Object.keys made an array at every call)
-    for (const key in v) if (Object.hasOwn(v, key) && !allowed.includes(key)) throw unknownOption(fn, name, allowed, key);
+    // an object literal, the usual case: its own keys (not for-in, which
+    // walks the chain again, and a Proxy's trap may answer it otherwise)
+    for (const key of Object.keys(v)) if (!allowed.includes(key)) throw unknownOption(fn, name, allowed, key);
   } else {
     // an instance of a class, Object.create(defaults), or a literal of
     // another realm (a vm context's, an iframe's): every option is read
@@ -167,7 +181,10 @@ export function options(fn, v, allowed, name = 'options') {
     // realm's Object.prototype (whose own names are the language's). On
     // the prototypes, a method (a function-valued data property: a class's
     // constructor, describe()) is not an option; a getter or a value is.
-    for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = Object.getPrototypeOf(o)) {
+    let links = 0;
+    for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = protoOf(o)) {
+      // (a trap that answered isRevokedProxy an ending chain may loop or throw here)
+      if (o === undefined || ++links > CHAIN_LIMIT) throw notAnObject();
       for (const key of Object.getOwnPropertyNames(o)) {
         if (allowed.includes(key)) continue;
         if (o !== v && typeof Object.getOwnPropertyDescriptor(o, key).value === 'function') continue;
