@@ -278,6 +278,18 @@ for (const { name, pn } of all) {
     // the same keys as own ones: read
     const c = pn.ropeFromConfig({ ...proto, hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072 });
     assert.deepEqual([c.ropeType, c.base, c.warnings.length], ['llama3', 500000, 0]);
+    // the parameters' own keys too: a rope_scaling whose keys are all inherited is plain RoPE, each key named
+    const e = pn.ropeFromConfig({ hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_scaling: Object.create(proto.rope_scaling) });
+    assert.deepEqual([e.ropeType, e.scaling], ['default', null]);
+    assert.deepEqual(e.warnings.filter((w) => w.message === INHERITED).map((w) => w.key), ['rope_scaling.rope_type']);
+    // a required key it only inherits is missing, and the error says why
+    assert.throws(() => pn.ropeFromConfig(Object.create({ hidden_size: 4096, num_attention_heads: 32 })),
+      (err) => err instanceof TypeError && err.message.startsWith('posnorm.ropeFromConfig: config.hidden_size is missing: it must be an integer >= 1 (or give head_dim); inherited from'));
+    // a revoked Proxy as the config or its parameters: named, not the engine's "Cannot perform 'IsArray'"
+    const revoked = () => { const r = Proxy.revocable({}, {}); r.revoke(); return r.proxy; };
+    assert.throws(() => pn.ropeFromConfig(revoked()), (err) => err instanceof TypeError && /^posnorm\.ropeFromConfig: config must be an object .*got a revoked Proxy/.test(err.message));
+    assert.throws(() => pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 4, rope_scaling: revoked() }),
+      (err) => err instanceof TypeError && /^posnorm\.ropeFromConfig: config\.rope_scaling must be an object or null, got a revoked Proxy/.test(err.message));
     // a key on Object.prototype itself is inherited too
     Object.prototype.rope_theta = 5; // eslint-disable-line no-extend-native
     try {

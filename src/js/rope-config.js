@@ -34,8 +34,10 @@ const FN = 'ropeFromConfig';
 const SCALING_NAMES = ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'mscale', 'mscaleAllDim', 'attentionFactor',
   'lowFreqFactor', 'highFreqFactor', 'shortFactor', 'longFactor', 'truncate'];
 
-const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `the BigInt ${v}n` : Array.isArray(v) ? `an array of length ${v.length}` : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const show = (x) => (v.isRevokedProxy(x) ? 'a revoked Proxy (or one whose prototype chain cannot be walked)' : typeof x === 'string' ? JSON.stringify(x) : typeof x === 'bigint' ? `the BigInt ${x}n` : Array.isArray(x) ? `an array of length ${x.length}` : x === null ? 'null' : typeof x === 'object' ? 'an object' : String(x));
+const isObject = (x) => x !== null && typeof x === 'object' && !v.isRevokedProxy(x) && !Array.isArray(x);
+/** The warning for a key a config (or its parameters) only inherits. */
+const INHERITED = "inherited from the object's prototype, not read: ropeFromConfig reads a config's own keys, as JSON.parse gives them";
 /** The top-level keys ropeFromConfig reads. */
 const TOP_KEYS = ['rope_scaling', 'rope_parameters', 'layer_types', 'rope_theta', 'head_dim', 'qk_rope_head_dim', 'partial_rotary_factor',
   'hidden_size', 'num_attention_heads', 'max_position_embeddings', 'original_max_position_embeddings'];
@@ -90,7 +92,7 @@ export function readRopeConfig(config) {
   // defaults got a mix of the two); a key it only inherits is named
   const own = (k) => (Object.hasOwn(config, k) ? config[k] : undefined);
   for (const k of TOP_KEYS) {
-    if (!Object.hasOwn(config, k) && inherited(config, k)) warn(k, "inherited from the object's prototype, not read: ropeFromConfig reads a config's own keys, as JSON.parse gives them");
+    if (!Object.hasOwn(config, k) && inherited(config, k)) warn(k, INHERITED);
   }
 
   // ---- where the RoPE parameters are: v4 rope_scaling, v5 rope_parameters
@@ -135,6 +137,8 @@ export function readRopeConfig(config) {
       ropeType === 'su' ? 'the early name of longrope, which HF no longer knows' : 'HF has no rope function for it');
   }
   const known = `${COMMON_KEYS} ${TYPE_KEYS[ropeType]}`.split(' ');
+  // (the parameters' own keys too: one they only inherit is named, not read)
+  for (const k of known) if (!Object.hasOwn(params, k) && inherited(params, k)) warn(P(k), INHERITED);
 
   // ---- unknown keys (HF logs "Unrecognized keys" and ignores them)
   for (const k of Object.keys(params)) {
@@ -175,7 +179,9 @@ export function readRopeConfig(config) {
     if (has(config, 'head_dim') && config.head_dim === null) {
       warn('head_dim', 'null: HF falls back to hidden_size // num_attention_heads (some rope functions fail on it)');
     }
-    for (const k of ['hidden_size', 'num_attention_heads']) if (!has(config, k)) throw typeError(k, 'an integer >= 1 (or give head_dim)', config[k]);
+    for (const k of ['hidden_size', 'num_attention_heads']) {
+      if (!has(config, k)) throw typeError(k, `an integer >= 1 (or give head_dim)${inherited(config, k) ? `; ${INHERITED}` : ''}`, own(k));
+    }
     const hidden = positiveInt('hidden_size', own('hidden_size'));
     const heads = positiveInt('num_attention_heads', own('num_attention_heads'));
     headDim = Math.floor(hidden / heads);
