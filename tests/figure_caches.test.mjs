@@ -223,11 +223,12 @@ test('long-context: a state shown before (among the last 8) comes back without i
   // new state (six sweeps, five methods over the sequence and plain RoPE
   // over training, and the five cursor scores, two calls each), 10 for a
   // kept one (the cursor scores alone). States are dropped least recently
-  // shown first: B, shown again at step 8, outlives C, A and D.
+  // shown first: B, shown again at step 8, outlives C, A and D. The last
+  // four steps change the base and the seed alone (each part of the key).
   const steps = [['trainLen', 8192], ['trainLen', 4096], ['factor', 4], ['factor', 8], ['distance', 100], ['dim', 64], ['trainLen', 8192],
     ['dim', 128], ['trainLen', 256], ['trainLen', 512], ['trainLen', 1024], ['trainLen', 2048], { factor: 4, trainLen: 4096 }, ['factor', 8],
-    ['trainLen', 8192]];
-  const expected = [22, 10, 22, 10, 10, 22, 22, 10, 22, 22, 22, 22, 22, 22, 10];
+    ['trainLen', 8192], ['base', 500], ['base', 10000], ['seed', 3], ['seed', 7]];
+  const expected = [22, 10, 22, 10, 10, 22, 22, 10, 22, 22, 22, 22, 22, 22, 10, 22, 10, 22, 10];
   const read = (r) => ({ scores: r.scores, af: r.attentionFactors, turns: r.pairsTurningInside, trainRange: r.trainRange, q: [...r.q], k: [...r.k],
     invFreq: Object.fromEntries(Object.entries(r.invFreq).map(([m, w]) => [m, [...w]])) });
   const { context, problems, perStepRender } = await keptAgainstFresh('posnorm-long-context', 'long-context.js', steps, read, (kept, v, at) => {
