@@ -295,10 +295,6 @@ export async function init(options = {}) {
   }
   const useSimd = want === 'auto' ? haveSimd : want;
   let source = options.wasm ?? defaultWasmUrl(useSimd);
-  const refuseProxy = (what, x) => {
-    if (v.isRevokedProxy(x)) throw new TypeError(`posnorm.init: ${what} must be a URL, a path, bytes or a WebAssembly.Module, got ${v.describe(x)}`);
-  };
-  refuseProxy('wasm', source);
   if (source && typeof source === 'object' && ('simd' in source || 'scalar' in source) && !v.isInstance(source, URL)) {
     source = useSimd ? source.simd : source.scalar;
     if (source === undefined) {
@@ -306,7 +302,6 @@ export async function init(options = {}) {
       const why = want === 'auto' ? `on this engine (WebAssembly SIMD128 ${haveSimd ? 'validates' : 'does not validate'} here)` : `with simd: ${want}`;
       throw new TypeError(`posnorm.init: wasm.${useSimd ? 'simd' : 'scalar'} is needed ${why}`);
     }
-    refuseProxy(`wasm.${useSimd ? 'simd' : 'scalar'}`, source);
   }
   const module = await compileWasm(source);
   let api = null;
