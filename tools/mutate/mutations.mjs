@@ -453,7 +453,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-options-own-only', what: 'JS: names on the options\' prototype chain are not checked (a class getter gama is ignored)',
-    file: 'src/js/validate.js', find: 'for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = Object.getPrototypeOf(o)) {', replace: 'for (let o = v; o === v; o = null) {',
+    file: 'src/js/validate.js', find: 'for (let o = v; o !== null && o !== Object.prototype && !isObjectPrototype(o); o = protoOf(o)) {', replace: 'for (let o = v; o === v; o = null) {',
     tests: ['api::prototype chain'],
   },
   {
