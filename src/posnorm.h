@@ -300,10 +300,13 @@ int pn_rmsnorm_f32(float *y, float *inv_rms, const float *x,
  * neither), as in ONNX BatchNormalization (opset 15):
  *   running = momentum·running + (1 - momentum)·batch     (biased batch var;
  *   note PyTorch uses the unbiased variance and the opposite momentum sense)
- * Statistics are accumulated in float64 (two passes: the second also takes
- * Σ(x - m)/n, the part of the mean that m = Σx/n lost to its rounding, which
- * y subtracts too: a column of 63161283 values 16777214, one 16777215, was
- * 7.4e-6 off without it) and y is formed in float64, so every finite input
+ * Statistics are accumulated in float64 (two passes: Σx compensated, so
+ * values that cancel leave the small ones' part, then the variance; y also
+ * subtracts (Σx - m·n)/n, the part of the mean that m = Σx/n lost to its
+ * rounding: a column of 63161283 values 16777214, one 16777215, was 7.4e-6
+ * off without it; the mean is within 1e-5 relative + n·2^-105·max|x|,
+ * the second term for columns cancelling across about 2^100) and y is
+ * formed in float64, so every finite input
  * gives a finite y rounded once from float64: within 0.6 ulp of the float64
  * formula (half an ulp, and what two float64 evaluations of it differ by;
  * within 5e-6 for |y| < 128)
