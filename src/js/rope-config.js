@@ -100,14 +100,15 @@ export function readRopeConfig(config) {
   for (const k of ['rope_scaling', 'rope_parameters']) {
     if (has(config, k) && config[k] !== null && !isObject(config[k])) throw typeError(k, 'an object or null', config[k]);
   }
-  const scalingGiven = isObject(own('rope_scaling')), paramsGiven = isObject(own('rope_parameters'));
+  const ropeScaling = own('rope_scaling'), ropeParameters = own('rope_parameters');
+  const scalingGiven = isObject(ropeScaling), paramsGiven = isObject(ropeParameters);
   if (scalingGiven && paramsGiven) {
     warn('rope_parameters', 'rope_scaling is also given: HF takes rope_scaling and drops this');
   }
-  if (scalingGiven) { where = 'rope_scaling'; params = own('rope_scaling'); }
-  else if (paramsGiven) { where = 'rope_parameters'; params = own('rope_parameters'); }
+  if (scalingGiven) { where = 'rope_scaling'; params = ropeScaling; }
+  else if (paramsGiven) { where = 'rope_parameters'; params = ropeParameters; }
   // v5 per-layer-type parameters: { full_attention: {...}, sliding_attention: {...} }
-  const layerTypes = Array.isArray(own('layer_types')) ? own('layer_types') : null;
+  const types = own('layer_types'), layerTypes = Array.isArray(types) ? types : null;
   if (where && layerTypes && Object.keys(params).length > 0 && Object.keys(params).every((k) => layerTypes.includes(k))) {
     const pick = has(params, 'full_attention') ? 'full_attention' : Object.keys(params)[0];
     if (!isObject(params[pick])) throw typeError(`${where}.${pick}`, 'an object', params[pick]);

@@ -21,26 +21,29 @@ function protoOf(v) {
  */
 const CHAIN_LIMIT = 1000;
 
-/** Whether v's prototype chain ends (in null) within CHAIN_LIMIT links, every link readable. */
-function chainEnds(v) {
+/**
+ * Walks v's prototype chain, at most CHAIN_LIMIT links: `stop` where a link
+ * is `stop`, null where the chain ends, undefined where a link cannot be
+ * read or the chain goes on past the limit.
+ */
+function walkChain(v, stop) {
   let o = v;
   for (let links = 0; links <= CHAIN_LIMIT; links++) {
     o = protoOf(o);
-    if (o === null) return true;
-    if (o === undefined) return false;
+    if (o === stop || o === null || o === undefined) return o;
   }
-  return false;
+  return undefined;
 }
 
 /**
  * Whether v is an object whose prototype chain cannot be walked: a revoked
  * Proxy (every operation on it throws), or a Proxy whose trap throws, or
- * whose chain loops or does not end (chainEnds). Checked first where a check
+ * whose chain loops or does not end (walkChain). Checked first where a check
  * would ask (instanceof, Array.isArray, the options' names): the engine's
  * own error named no argument, and a chain without end hung the call.
  */
 export function isRevokedProxy(v) {
-  return v !== null && (typeof v === 'object' || typeof v === 'function') && !chainEnds(v);
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && walkChain(v, null) !== null;
 }
 
 /**
@@ -50,14 +53,7 @@ export function isRevokedProxy(v) {
  * trap answered an ending chain to isRevokedProxy and a loop afterwards.
  */
 export function isInstance(v, Type) {
-  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return false;
-  let o = v;
-  for (let links = 0; links <= CHAIN_LIMIT; links++) {
-    o = protoOf(o);
-    if (o === Type.prototype) return true;
-    if (o === null || o === undefined) return false;
-  }
-  return false;
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && walkChain(v, Type.prototype) === Type.prototype;
 }
 
 /** This realm's typed array types, by their prototypes. */
