@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The files reachable from `start` (a file URL) by static relative imports
- * and re-exports, as URLs (hrefs), `start` included.
+ * and re-exports (`import './x.js'` for its side effect too), as URLs
+ * (hrefs), `start` included.
  */
 export async function importGraph(start) {
   const seen = new Set();
@@ -14,7 +15,7 @@ export async function importGraph(start) {
     if (seen.has(url.href)) return;
     seen.add(url.href);
     const text = await readFile(fileURLToPath(url), 'utf8');
-    for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) await walk(new URL(spec, url));
+    for (const [, spec, bare] of text.matchAll(/^\s*(?:(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'|import\s+'(\.[^']+)')/gm)) await walk(new URL(spec ?? bare, url));
   };
   await walk(start);
   return [...seen];

@@ -18,10 +18,45 @@ test('posnorm-core.js and the figures\' runtime do not import the config reader;
   const core = await importGraph(new URL('../src/js/posnorm-core.js', import.meta.url));
   assert.ok(core.includes('/src/js/validate.js'), core.join(', '));
   assert.ok(!core.includes('/src/js/rope-config.js'), core.join(', '));
+  assert.ok(!core.includes('/src/js/figure-kernels.js'), core.join(', '));
   const runtime = await importGraph(new URL('../web/figures/core/runtime.js', import.meta.url));
-  assert.ok(!runtime.some((f) => f.endsWith('/rope-config.js')), runtime.join(', '));
+  assert.ok(!runtime.some((f) => f.endsWith('/rope-config.js') || f.endsWith('/figure-kernels.js')), runtime.join(', '));
   const entry = await importGraph(new URL('../src/js/posnorm.js', import.meta.url));
-  assert.ok(entry.includes('/src/js/rope-config.js') && entry.includes('/src/js/posnorm-core.js'), entry.join(', '));
+  assert.ok(entry.includes('/src/js/rope-config.js') && entry.includes('/src/js/posnorm-core.js') && entry.includes('/src/js/figure-kernels.js'), entry.join(', '));
+  // the three figures that call them, and the kernel Worker (depth's gradients), import them themselves
+  for (const f of ['depth', 'block', 'ln-steps', 'worker/kernel-worker']) {
+    const graph = await importGraph(new URL(`../web/figures/${f}.js`, import.meta.url));
+    assert.ok(graph.includes('/src/js/figure-kernels.js'), `${f}: ${graph.join(', ')}`);
+  }
+});
+
+test('through the core alone an instance has none of the figures\' kernels; figure-kernels.js adds them to every instance, as methods that check their this and their arguments and leak nothing', async () => {
+  const pn = await init();
+  for (const name of ['residualStack', 'transformerBlock', 'layerNormSteps']) assert.equal(pn[name], undefined, name);
+  await import('../src/js/figure-kernels.js');
+  for (const name of ['residualStack', 'transformerBlock', 'layerNormSteps']) {
+    const d = Object.getOwnPropertyDescriptor(Posnorm.prototype, name);
+    assert.equal(typeof d?.value, 'function', name);
+    assert.equal(d.value.name, name);
+    assert.equal(d.enumerable, false, `${name}: a method like the others`);
+    // an unbound method, or one called on another object, names itself
+    assert.throws(() => d.value.call({}, new Float32Array(4), {}), { name: 'TypeError', message: new RegExp(`^posnorm\\.${name}: call it on an instance from init\\(\\)`) });
+    assert.throws(() => d.value.call(undefined, new Float32Array(4), {}), { name: 'TypeError', message: new RegExp(`^posnorm\\.${name}: `) });
+  }
+  // hand-worked: x = [1, 2, 3, 4], mean 2.5, variance 1.25, eps 0: normalized = centered / √1.25
+  const s = pn.layerNormSteps(new Float32Array([1, 2, 3, 4]), { eps: 0 });
+  assert.deepEqual(Array.from(s.centered), [-1.5, -0.5, 0.5, 1.5]);
+  assert.equal(s.mean, 2.5);
+  assert.equal(s.variance, 1.25);
+  [-1.5, -0.5, 0.5, 1.5].forEach((c, j) => assert.ok(Math.abs(s.normalized[j] - c / Math.sqrt(1.25)) <= 2 ** -23 * Math.abs(c / Math.sqrt(1.25)), `normalized[${j}]`));
+  const before = pn.heapStats();
+  assert.throws(() => pn.residualStack(new Float32Array(2), new Float32Array(4), { width: 2, layers: 2 }), { name: 'RangeError', message: /^posnorm\.residualStack: weights\.length must be at least layers × width × width = 8, got 4/ });
+  assert.throws(() => pn.transformerBlock(new Float32Array(6), new Float32Array(1), { dModel: 3, heads: 2 }), { name: 'RangeError', message: /^posnorm\.transformerBlock: heads must divide dModel \(3\), got 2/ });
+  assert.deepEqual(pn.heapStats(), before, 'nothing kept after the errors');
+  const std = pn.residualStack(new Float32Array([1, -1]), new Float32Array([1, 0, 0, 1]), { width: 2, layers: 1 });
+  // a plain block, W = I: x1 = x0 + GELU(x0) = [1 + GELU(1), -1 + GELU(-1)], and
+  // GELU(z) - GELU(-z) = z in both forms, so x1[0] - x1[1] = 3: its standard deviation over the width is 1.5
+  assert.ok(Math.abs(std[0] - 1.5) <= 1e-6, String(std[0]));
 });
 
 test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js is imported the same instance reads configs, as the standalone function does', async () => {
@@ -42,7 +77,7 @@ test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js
   assert.throws(() => pn.ropeFromConfig(config, { seqLen: -1 }), { name: 'RangeError', message: /^posnorm\.ropeFromConfig: seqLen must be an integer in \[0, 2147483648\]/ });
 });
 
-test('bundled by esbuild, an app that imports \'posnorm\' keeps pn.ropeFromConfig (the entry is marked as a side effect in package.json)', async () => {
+test('bundled by esbuild, an app that imports \'posnorm\' keeps pn.ropeFromConfig and the figures\' kernels (the entry and figure-kernels.js are marked as side effects in package.json)', async () => {
   const { build } = await import('esbuild');
   const { mkdtemp, mkdir, symlink, writeFile, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
@@ -57,6 +92,7 @@ test('bundled by esbuild, an app that imports \'posnorm\' keeps pn.ropeFromConfi
     await writeFile(join(dir, 'app.mjs'), `import { readFileSync } from 'node:fs';
 import { init } from 'posnorm';
 const pn = await init({ wasm: readFileSync(${JSON.stringify(wasm)}) });
+if (typeof pn.layerNormSteps !== 'function' || typeof pn.residualStack !== 'function' || typeof pn.transformerBlock !== 'function') throw new Error('figure kernels dropped');
 console.log(JSON.stringify(Array.from(pn.ropeFromConfig({ hidden_size: 64, num_attention_heads: 1, rope_theta: 10000 }).invFreq.slice(0, 2))));
 `);
     await build({ entryPoints: [join(dir, 'app.mjs')], bundle: true, format: 'esm', platform: 'node', outfile: join(dir, 'out.mjs'), logLevel: 'silent', preserveSymlinks: true });

@@ -1,9 +1,12 @@
-// posnorm-core.js — init() and every kernel call but one: the whole API of
+// posnorm-core.js — init() and every kernel call but four: the whole API of
 // posnorm.js (the package's entry point, which re-exports this module)
-// except pn.ropeFromConfig, which posnorm.js adds from rope-config.js. The
-// figures import this module, so that the Hugging Face config reader (about
-// 10 KB minified) loads with the rope-config figure alone, not in every
-// page's first load (docs/decisions.md, "Page budget").
+// except pn.ropeFromConfig, which posnorm.js adds from rope-config.js, and
+// the figures' own kernels (residualStack, transformerBlock,
+// layerNormSteps), which figure-kernels.js adds. The figures import this
+// module, so that the Hugging Face config reader (about 10 KB minified)
+// loads with the rope-config figure alone and the figures' kernels with
+// their figures, not in every page's first load (docs/decisions.md, "Page
+// budget").
 //
 //   import { init } from 'posnorm';
 //   const pn = await init();
@@ -18,27 +21,19 @@
 // the module's 2 GiB.
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
-import { BUFFER_TYPES, Frame, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
+import { check, framed, MEMORY_LIMIT, optionalF32, rowsOf } from './call.js';
+import { internals } from './internals.js';
+import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
 export const MAX_ELEMENTS = v.MAX_ELEMENTS;
 
-const STATUS = { '-1': 'a required pointer was NULL', '-2': 'a size was out of range', '-3': 'an argument was out of range', '-5': 'out of memory' };
 const LAYOUTS = ['interleaved', 'concat'];
 const COLORMAPS = ['diverging', 'sequential'];
-const BLOCKS = ['plain', 'post-ln', 'pre-ln', 'pre-rms'];
 const { POS_LIMIT } = v;
 /** The largest finite float32, (2 − 2^−23)·2^127. */
 const FLOAT32_MAX = 3.4028234663852886e38;
-const PLACEMENTS = ['pre', 'post'];
-const NORM_KINDS = ['layer', 'rms'];
-/** GELU's forms, in the order of enum pn_gelu_form. */
-const GELU_FORMS = ['tanh', 'erf'];
-/** transformerBlock's tensors, in the order of enum pn_block_trace. */
-const TRACE = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
-/** Seed of the fixed read-out of residualStack's loss: N(0, 1/(rows·width)). */
-const READOUT_SEED = 20200;
 const ROPE_OPTIONS = ['batch', 'seqLen', 'heads', 'numHeads', 'headDim', 'base', 'offset', 'positionIds', 'interleaved', 'rotaryDim', 'layout', 'cosCache', 'sinCache', 'scaling', 'precision', 'compute', 'out'];
 /** precision values, and the pn_dtype of the ones lowprec.c computes. */
 const PRECISIONS = ['float64', 'float32', 'bfloat16', 'float16'];
@@ -60,55 +55,7 @@ function precisionArgs(fn, o) {
 }
 const ROPE_LAYOUTS = ['bshd', 'bhsd'];
 
-/** Runs `body` with a Frame and always releases it. */
-function framed(heap, fn, body) {
-  const frame = new Frame(heap, fn);
-  // what #reserve found the call needs, reserved before its first allocation
-  const need = heap.needed;
-  heap.needed = null;
-  // (after the frame took memoryAtStart: the reservation may grow the memory)
-  if (need) heap.reserve(need.bytes, MEMORY_LIMIT, fn, need.what);
-  try {
-    return body(frame);
-  } finally {
-    frame.release();
-  }
-}
 
-/** The module's memory limit (MAXIMUM_MEMORY in build.sh): 2 GiB. */
-const MEMORY_LIMIT = 2 ** 31;
-
-/**
- * Turns a kernel status into an error. Out of memory (the kernel's scratch
- * did not fit beside what the instance holds now) is a RangeError that says
- * "not enough WebAssembly memory"; the other codes cannot be reached from
- * the API, whose checks come first, and are reported as a rejection if a
- * kernel ever disagrees.
- */
-function check(fn, status, scratch = 0) {
-  if (status === -5) {
-    throw new RangeError(`posnorm.${fn}: the kernel rejected its arguments (out of memory): not enough WebAssembly memory for its scratch of ${scratch} bytes beside what this instance holds (the module's memory is limited to 2 GiB)`);
-  }
-  if (status !== 0) {
-    const Err = status === -1 ? TypeError : RangeError;
-    throw new Err(`posnorm.${fn}: the kernel rejected its arguments (${STATUS[status] ?? `status ${status}`})`);
-  }
-}
-
-/** Optional float32 input of a given length (gamma, beta, running stats). */
-function optionalF32(fn, name, value, length) {
-  return value === undefined || value === null ? undefined : v.f32(fn, name, value, length);
-}
-
-/** A float32 input of exactly `length` values, every one finite (the index of the first that is not is named). */
-function finiteF32(fn, name, value, length) {
-  v.f32(fn, name, value, length);
-  const a = isPnBuffer(value) ? value.array : value;
-  for (let k = 0; k < a.length; k++) {
-    if (!Number.isFinite(a[k])) throw new RangeError(`posnorm.${fn}: ${name} must hold finite values, got ${a[k]} at index ${k}`);
-  }
-  return value;
-}
 
 /** Validates an `out` argument of `length` values of `type`. */
 function outArg(fn, out, length, type = 'f32', name = 'out') {
@@ -121,13 +68,6 @@ function outArg(fn, out, length, type = 'f32', name = 'out') {
   return out;
 }
 
-/** rows = x.length / cols, which must be a whole number. */
-function rowsOf(fn, x, cols) {
-  if (x.length % cols !== 0) {
-    throw new RangeError(`posnorm.${fn}: x.length (${x.length}) must be a multiple of cols (${cols})`);
-  }
-  return x.length / cols;
-}
 
 /** Checks the arguments LayerNorm and RMSNorm share. */
 function rowNormArgs(fn, x, opts, epsDefault, allowed) {
@@ -324,6 +264,8 @@ export class Posnorm {
   constructor(exports, module = null) {
     this.#x = exports;
     this.#heap = new Heap(exports);
+    // what figure-kernels.js's methods need of this instance
+    internals.set(this, { exports, heap: this.#heap, reserve: (...args) => this.#reserve(...args) });
     /** The WebAssembly.Module this instance runs (null when made from exports alone): init({ wasm: module }) makes another, in a Worker too, without loading it again. */
     this.module = module;
     /** true when this instance runs the SIMD128 build. */
@@ -983,132 +925,6 @@ export class Posnorm {
       const y = f.output(dModel, 'f32', undefined, 'the shifted row');
       check(fn, this.#x.pn_pe_shift_f32(y.ptr, px, dModel, base, k));
       return y.result();
-    });
-  }
-
-  residualStack(x0, weights, opts) {
-    const fn = 'residualStack';
-    const o = v.options(fn, opts, ['width', 'layers', 'block', 'scale', 'gelu', 'memory', 'gradients', 'readout']);
-    v.f32(fn, 'x0', x0);
-    const width = v.int(fn, 'width', o.width, 1, 4096);
-    const rows = v.int(fn, 'x0.length / width', rowsOf(fn, x0, width), 1, 4096);
-    const layers = v.int(fn, 'layers', o.layers, 1, 1024);
-    // a decoder's memory: one vector of width finite values, read now (before any allocation)
-    const memory = o.memory === undefined ? undefined : finiteF32(fn, 'memory', o.memory, width);
-    const perLayer = memory ? 2 : 1;
-    const need = v.total(fn, memory ? 'layers × 2 × width × width (W_l and C_l)' : 'layers × width × width', perLayer * layers * width * width);
-    v.f32(fn, 'weights', weights);
-    if (weights.length < need) {
-      throw new RangeError(`posnorm.${fn}: weights.length must be at least ${memory ? 'layers × 2 × width × width (W_l then C_l per layer, with memory)' : 'layers × width × width'} = ${need}, got ${weights.length}`);
-    }
-    const block = v.oneOf(fn, 'block', o.block ?? 'plain', BLOCKS);
-    const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);
-    const scale = v.num(fn, 'scale', o.scale ?? 1, -v.F32_MAX, v.F32_MAX);
-    const n = rows * width;
-    const what = `rows ${rows} × width ${width} with layers ${layers}`;
-    const geluForm = GELU_FORMS.indexOf(gelu), blockKind = BLOCKS.indexOf(block);
-    const gradients = v.bool(fn, 'gradients', o.gradients ?? false);
-    // (the element limit of the gradients' activations first, as the kernel checks sizes)
-    if (gradients) v.total(fn, 'rows × width × (layers + 1)', n * (layers + 1));
-    const times = gradients ? '3 × ' : '';
-    v.work(fn, `${times}layers × width² × ${memory ? '(rows + 1)' : 'rows'} = ${times}${layers} × ${width * width} × ${rows + (memory ? 1 : 0)}${gradients ? ' with gradients' : ''}${memory ? ' with a memory' : ''}`,
-      (gradients ? 3 : 1) * layers * width * width * (rows + (memory ? 1 : 0)));
-    if (gradients) {
-      // the read-out of the loss: given, or a fixed seeded one (documented),
-      // drawn into a temporary of the call
-      const readout = o.readout === undefined ? undefined : v.f32(fn, 'readout', o.readout, n);
-      // scratch (posnorm_figures.h): 8·rows·width·(3·layers + 5) + 8·rows·(layers + 1) (+ 8·width with memory)
-      const scratch = 8 * n * (3 * layers + 5) + 8 * rows * (layers + 1) + (memory ? 8 * width : 0);
-      this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['memory', memory], ['readout', readout]], [],
-        (readout ? 0 : 4 * n) + 8 * layers + 8 + 4 * need + scratch);
-      return framed(this.#heap, fn, (f) => {
-        const px = f.input(x0, 'x0');
-        const pw = f.input(weights, 'weights');
-        const pm = memory ? f.input(memory, 'memory') : 0;
-        let pr;
-        if (readout) {
-          pr = f.input(readout, 'readout');
-        } else {
-          const r = f.output(n, 'f32', undefined, 'the read-out');
-          check(fn, this.#x.pn_random_normal_f32(r.ptr, n, READOUT_SEED, 0, 1 / Math.sqrt(n)));
-          pr = r.ptr;
-        }
-        const std = f.output(layers, 'f32', undefined, 'the deviations');
-        const loss = f.output(1, 'f64', undefined, 'the loss');
-        const grad = f.output(need, 'f32', undefined, 'the gradient');
-        const gn = f.output(layers, 'f32', undefined, 'the gradient norms');
-        check(fn, this.#x.pn_residual_stack_grad_f32(std.ptr, loss.ptr, grad.ptr, gn.ptr, px, pw, pm, pr, layers, rows, width, blockKind, geluForm, scale), scratch);
-        return { std: std.result(), loss: loss.result()[0], grad: grad.result(), gradNorm: gn.result() };
-      });
-    }
-    if (o.readout !== undefined) throw new TypeError(`posnorm.${fn}: readout is used only with gradients: true`);
-    // scratch (posnorm_figures.h): 4·(3·rows·width + width)
-    const scratch = 4 * (3 * n + width);
-    this.#reserve(fn, what, [['x0', x0], ['weights', weights], ['memory', memory]], [], 4 * layers + scratch);
-    return framed(this.#heap, fn, (f) => {
-      const px = f.input(x0, 'x0');
-      const pw = f.input(weights, 'weights');
-      const pm = memory ? f.input(memory, 'memory') : 0;
-      const y = f.output(layers, 'f32', undefined, 'the deviations');
-      check(fn, this.#x.pn_residual_stack_f32(y.ptr, px, pw, pm, layers, rows, width, blockKind, geluForm, scale), scratch);
-      return y.result();
-    });
-  }
-
-  transformerBlock(x, weights, opts) {
-    const fn = 'transformerBlock';
-    const o = v.options(fn, opts, ['dModel', 'heads', 'dFF', 'placement', 'norm', 'gelu', 'eps']);
-    v.f32(fn, 'x', x);
-    const dModel = v.int(fn, 'dModel', o.dModel, 1, 1024);
-    const tokens = v.int(fn, 'x.length / dModel', rowsOf(fn, x, dModel), 1, 512);
-    const heads = v.int(fn, 'heads', o.heads ?? 1, 1, dModel);
-    if (dModel % heads !== 0) throw new RangeError(`posnorm.${fn}: heads must divide dModel (${dModel}), got ${heads}`);
-    const dFF = v.int(fn, 'dFF', o.dFF ?? 4 * dModel, 1, 4096);
-    const placement = v.oneOf(fn, 'placement', o.placement ?? 'pre', PLACEMENTS);
-    const norm = v.oneOf(fn, 'norm', o.norm ?? 'layer', NORM_KINDS);
-    // the article's block uses nn.GELU(), whose default is the exact erf form
-    const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);
-    const eps = v.eps(fn, o.eps ?? 1e-5);
-    v.f32(fn, 'weights (Wq, Wk, Wv, Wo, W1, W2)', weights, 4 * dModel * dModel + 2 * dModel * dFF);
-    const n = tokens * dModel;
-    // scratch (posnorm_figures.h): 8·(12·tokens·d_model + tokens + tokens·d_ff)
-    const scratch = 8 * (12 * n + tokens + tokens * dFF);
-    this.#reserve(fn, `tokens ${tokens}, dModel ${dModel}, dFF ${dFF}`, [['x', x], ['weights', weights]], [],
-      4 * TRACE.length * n + 4 * heads * tokens * tokens + scratch);
-    return framed(this.#heap, fn, (f) => {
-      const px = f.input(x, 'x');
-      const pw = f.input(weights, 'weights');
-      const trace = f.output(TRACE.length * n, 'f32', undefined, 'the trace');
-      const attn = f.output(heads * tokens * tokens, 'f32', undefined, 'the attention weights');
-      check(fn, this.#x.pn_transformer_block_f32(trace.ptr, attn.ptr, px, pw, tokens, dModel, heads, dFF,
-        PLACEMENTS.indexOf(placement), NORM_KINDS.indexOf(norm), GELU_FORMS.indexOf(gelu), eps), scratch);
-      const all = trace.result();
-      const out = { attention: attn.result() };
-      TRACE.forEach((name, k) => { out[name] = all.subarray(k * n, (k + 1) * n); });
-      return out;
-    });
-  }
-
-  layerNormSteps(x, opts) {
-    const fn = 'layerNormSteps';
-    const o = v.options(fn, opts, ['gamma', 'beta', 'eps']);
-    v.f32(fn, 'x', x);
-    const n = x.length;
-    const gamma = optionalF32(fn, 'gamma', o.gamma, n);
-    const beta = optionalF32(fn, 'beta', o.beta, n);
-    const eps = v.eps(fn, o.eps ?? 1e-5);
-    this.#reserve(fn, `x.length ${n}`, [['x', x], ['gamma', gamma], ['beta', beta]], [], 12 * n + 8);
-    return framed(this.#heap, fn, (f) => {
-      const px = f.input(x, 'x');
-      const pg = f.input(gamma, 'gamma');
-      const pb = f.input(beta, 'beta');
-      const c = f.output(n, 'f32', undefined, 'centered');
-      const h = f.output(n, 'f32', undefined, 'normalized');
-      const y = f.output(n, 'f32', undefined, 'y');
-      const st = f.output(2, 'f32', undefined, 'stats');
-      check(fn, this.#x.pn_layernorm_steps_f32(c.ptr, h.ptr, y.ptr, st.ptr, px, pg, pb, n, eps));
-      const [mean, variance] = st.result();
-      return { centered: c.result(), normalized: h.result(), y: y.result(), mean, variance };
     });
   }
 }

@@ -4,12 +4,16 @@
 //   const pn = await init();
 //   const pe = pn.positionalEncoding({ seqLen: 50, dModel: 128 });
 //
-// Every call but one is in posnorm-core.js; this module re-exports it and
-// adds pn.ropeFromConfig (rope-config.js), which the figures, importing the
-// core alone, leave out of a page's first load. posnorm.d.ts types both.
+// Every call but four is in posnorm-core.js; this module re-exports it and
+// adds pn.ropeFromConfig (rope-config.js) and the figures' own kernels
+// (figure-kernels.js), which the figures, importing the core alone (and
+// figure-kernels.js where they need it), leave out of a page's first load.
+// posnorm.d.ts types them all.
 
 import { Posnorm } from './posnorm-core.js';
 import { ropeFromConfig } from './rope-config.js';
+// pn.residualStack, pn.transformerBlock and pn.layerNormSteps
+import './figure-kernels.js';
 
 export * from './posnorm-core.js';
 

@@ -422,18 +422,18 @@ export const MUTATIONS = [
   },
   {
     id: 'js-block-gelu-default', what: "JS: transformerBlock's GELU defaults to the tanh form instead of nn.GELU()'s erf",
-    file: 'src/js/posnorm-core.js', find: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);", replace: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);",
+    file: 'src/js/figure-kernels.js', find: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'erf', GELU_FORMS);", replace: "const gelu = v.oneOf(fn, 'gelu', o.gelu ?? 'tanh', GELU_FORMS);",
     tests: ['block'],
   },
   {
     id: 'js-memory-finite', what: "JS: residualStack's memory values not checked for being finite",
-    file: 'src/js/posnorm-core.js', find: '    if (!Number.isFinite(a[k])) throw', replace: '    if (Number.isNaN(a[k] - a[k]) && false) throw',
+    file: 'src/js/call.js', find: '    if (!Number.isFinite(a[k])) throw', replace: '    if (Number.isNaN(a[k] - a[k]) && false) throw',
     tests: MEMORY,
   },
   // ---- the JS wrapper (no rebuild) ------------------------------------------------
   {
     id: 'js-readout-seed', what: "JS: residualStack's default read-out from another seed than the documented one",
-    file: 'src/js/posnorm-core.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
+    file: 'src/js/figure-kernels.js', find: 'const READOUT_SEED = 20200;', replace: 'const READOUT_SEED = 20201;',
     tests: ['depth_grad'],
   },
   {
@@ -483,7 +483,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-block-heads', what: 'JS: transformerBlock heads defaults to 2 for an even dModel instead of 1',
-    file: 'src/js/posnorm-core.js', find: 'o.heads ?? 1, 1, dModel', replace: 'o.heads ?? (dModel % 2 ? 1 : 2), 1, dModel',
+    file: 'src/js/figure-kernels.js', find: 'o.heads ?? 1, 1, dModel', replace: 'o.heads ?? (dModel % 2 ? 1 : 2), 1, dModel',
     tests: ['regressions::documented defaults'],
   },
   {
@@ -627,7 +627,7 @@ export const MUTATIONS = [
   },
   {
     id: 'js-frame-not-released-on-throw', what: "API: a call's temporaries released only when it returns, not when it throws",
-    file: 'src/js/posnorm-core.js', find: '  try {\n    return body(frame);\n  } finally {\n    frame.release();\n  }',
+    file: 'src/js/call.js', find: '  try {\n    return body(frame);\n  } finally {\n    frame.release();\n  }',
     replace: '  const result = body(frame);\n  frame.release();\n  return result;',
     tests: ['api', 'arguments_during_call'],
   },

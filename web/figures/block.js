@@ -7,6 +7,8 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/block.js';
 import { PnFigure } from './core/base.js';
+// pn.transformerBlock (core/runtime.js's instance has the core's calls alone)
+import '../../src/js/figure-kernels.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawMatrix } from './draw/matrix.js';

@@ -6,6 +6,8 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/depth.js';
 import { PnFigure } from './core/base.js';
+// pn.residualStack (core/runtime.js's instance has the core's calls alone)
+import '../../src/js/figure-kernels.js';
 import { emit } from './core/element.js';
 import { KernelTask, dropKept } from './core/off-thread.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';

@@ -3,6 +3,8 @@
 import { addKoreanStrings } from '../i18n.js';
 import koStrings from '../i18n/ko/ln-steps.js';
 import { PnFigure } from './core/base.js';
+// pn.layerNormSteps (core/runtime.js's instance has the core's calls alone)
+import '../../src/js/figure-kernels.js';
 import { fitCanvas, plotWithReadout, showLines, canvasWidth } from './draw/canvas.js';
 import { fmt } from './draw/format.js';
 import { drawBars, title } from './draw/plots.js';

@@ -17,6 +17,7 @@
 //           [{ fn, args, pick }]: FUNCTIONS[fn](pn, ...args).
 // The answer: { id, results, longestCall (ms) } or { id, error }, with
 // fatal: true when the Worker has no posnorm instance (its init failed).
+import '../../../src/js/figure-kernels.js';
 import { init } from '../../../src/js/posnorm-core.js';
 import { peErrors } from '../draw/pe-errors.js';
 
