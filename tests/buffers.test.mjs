@@ -207,6 +207,56 @@ for (const simd of [true, false]) {
     assert.deepEqual(pn.heapStats(), before, 'nothing leaked');
   });
 
+  test(`${name}: a view kept from a freed buffer is refused as every float32 argument of every call that takes one, and the buffer that owns its bytes now is untouched`, async () => {
+    const pn = await init({ simd });
+    const before = pn.heapStats();
+    const x8 = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    // [call, argument, (stale view of n values) => the call]; n: the length that argument takes
+    const cases = [
+      ['layerNorm', 'x', 8, (S) => pn.layerNorm(S, { cols: 8 })],
+      ['layerNorm', 'gamma', 8, (S) => pn.layerNorm(x8, { cols: 8, gamma: S })],
+      ['layerNorm', 'beta', 8, (S) => pn.layerNorm(x8, { cols: 8, beta: S })],
+      ['rmsNorm', 'gamma', 8, (S) => pn.rmsNorm(x8, { cols: 8, gamma: S })],
+      ['batchNorm', 'x', 8, (S) => pn.batchNorm(S, { cols: 4 })],
+      ['batchNorm', 'gamma', 4, (S) => pn.batchNorm(x8, { cols: 4, gamma: S })],
+      ['batchNorm', 'beta', 4, (S) => pn.batchNorm(x8, { cols: 4, beta: S })],
+      ['batchNorm', 'runningMean', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: S, runningVar: new Float32Array(4).fill(1) })],
+      ['batchNorm', 'runningVar', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: new Float32Array(4), runningVar: S })],
+      ['roundToPrecision', 'x', 8, (S) => pn.roundToPrecision(S, { precision: 'bfloat16' })],
+      ['rope', 'x', 8, (S) => pn.rope(S, { seqLen: 2, heads: 1, headDim: 4 })],
+      ['histogram', 'x', 8, (S) => pn.histogram(S, { bins: 4 })],
+      ['colormap', 'x', 8, (S) => pn.colormap(S, { vmin: 0, vmax: 8 })],
+      ['gram', 'x', 8, (S) => pn.gram(S, { cols: 4 })],
+      ['minRowDistance', 'x', 8, (S) => pn.minRowDistance(S, { cols: 4 })],
+      ['peShift', 'peRow', 8, (S) => pn.peShift(S, { k: 1 })],
+      ['attention', 'x', 8, (S) => pn.attention(S, { dModel: 4, dHead: 2, wq: new Float32Array(8), wk: new Float32Array(8), wv: new Float32Array(8) })],
+      ['attention', 'wq', 8, (S) => pn.attention(x8, { dModel: 4, dHead: 2, wq: S, wk: new Float32Array(8), wv: new Float32Array(8) })],
+      ['layerNormSteps', 'x', 8, (S) => pn.layerNormSteps(S)],
+      ['layerNormSteps', 'gamma', 8, (S) => pn.layerNormSteps(x8, { gamma: S })],
+      ['layerNormSteps', 'beta', 8, (S) => pn.layerNormSteps(x8, { beta: S })],
+      ['residualStack', 'x0', 2, (S) => pn.residualStack(S, new Float32Array(4), { width: 2, layers: 1 })],
+      ['residualStack', 'weights', 4, (S) => pn.residualStack(new Float32Array(2), S, { width: 2, layers: 1 })],
+      ['residualStack', 'memory', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(8), { width: 2, layers: 1, memory: S })],
+      ['residualStack', 'readout', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(4), { width: 2, layers: 1, gradients: true, readout: S })],
+      ['transformerBlock', 'x', 2, (S) => pn.transformerBlock(S, new Float32Array(48), { dModel: 2 })],
+      ['transformerBlock', 'weights', 48, (S) => pn.transformerBlock(new Float32Array(2), S, { dModel: 2 })],
+    ];
+    for (const [fn, arg, n, call] of cases) {
+      const freed = pn.alloc(n);
+      const stale = freed.array;
+      freed.free();
+      // the allocator hands the same bytes to the next buffer of that size
+      const owner = pn.alloc(n).set(Array.from({ length: n }, (_, k) => k + 0.5));
+      assert.equal(stale.byteOffset, owner.ptr, `${fn} ${arg}: the freed bytes were reused (else this case shows nothing)`);
+      // (the same bytes read through a live view are a valid argument: the call runs)
+      call(owner.array);
+      assert.throws(() => call(stale), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.${fn}: ${arg} views a posnorm buffer that was freed`), `${fn} ${arg}`);
+      assert.deepEqual([...owner.array], Array.from({ length: n }, (_, k) => k + 0.5), `${fn} ${arg}: the owner is untouched`);
+      owner.free();
+    }
+    assert.deepEqual(pn.heapStats(), before, 'nothing leaked');
+  });
+
   test(`${name}: an object that poses as a buffer (says isPnBuffer, or inherits from one) is a TypeError naming the argument, not an engine error`, async () => {
     const pn = await init({ simd });
     const real = pn.alloc(4).set([1, 2, 3, 4]);

@@ -32,6 +32,7 @@ test('posnorm-core.js and the figures\' runtime do not import the config reader;
 
 test('through the core alone an instance has none of the figures\' kernels; figure-kernels.js adds them to every instance, as methods that check their this and their arguments and leak nothing', async () => {
   const pn = await init();
+  const before = pn.heapStats();
   for (const name of ['residualStack', 'transformerBlock', 'layerNormSteps']) assert.equal(pn[name], undefined, name);
   await import('../src/js/figure-kernels.js');
   for (const name of ['residualStack', 'transformerBlock', 'layerNormSteps']) {
@@ -49,14 +50,35 @@ test('through the core alone an instance has none of the figures\' kernels; figu
   assert.equal(s.mean, 2.5);
   assert.equal(s.variance, 1.25);
   [-1.5, -0.5, 0.5, 1.5].forEach((c, j) => assert.ok(Math.abs(s.normalized[j] - c / Math.sqrt(1.25)) <= 2 ** -23 * Math.abs(c / Math.sqrt(1.25)), `normalized[${j}]`));
-  const before = pn.heapStats();
   assert.throws(() => pn.residualStack(new Float32Array(2), new Float32Array(4), { width: 2, layers: 2 }), { name: 'RangeError', message: /^posnorm\.residualStack: weights\.length must be at least layers × width × width = 8, got 4/ });
   assert.throws(() => pn.transformerBlock(new Float32Array(6), new Float32Array(1), { dModel: 3, heads: 2 }), { name: 'RangeError', message: /^posnorm\.transformerBlock: heads must divide dModel \(3\), got 2/ });
-  assert.deepEqual(pn.heapStats(), before, 'nothing kept after the errors');
   const std = pn.residualStack(new Float32Array([1, -1]), new Float32Array([1, 0, 0, 1]), { width: 2, layers: 1 });
   // a plain block, W = I: x1 = x0 + GELU(x0) = [1 + GELU(1), -1 + GELU(-1)], and
   // GELU(z) - GELU(-z) = z in both forms, so x1[0] - x1[1] = 3: its standard deviation over the width is 1.5
   assert.ok(Math.abs(std[0] - 1.5) <= 1e-6, String(std[0]));
+  // each call's copies, outputs and scratch were released, after a result as after an error
+  assert.deepEqual(pn.heapStats(), before, 'nothing kept');
+});
+
+test('the door figure-kernels.js goes through keeps no instance alive: instances it has seen are garbage-collected, their wasm memory with them', async () => {
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  await import('../src/js/figure-kernels.js');
+  const refs = [];
+  for (let k = 0; k < 5; k++) {
+    const pn = await init();
+    pn.layerNormSteps(new Float32Array([1, 2, 3]));
+    refs.push(new WeakRef(pn));
+  }
+  for (let k = 0; k < 10; k++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc();
+  }
+  // (one may still be held by the engine's last frames; a Map for a door holds all five)
+  const alive = refs.filter((r) => r.deref()).length;
+  assert.ok(alive <= 2, `${alive} of 5 instances still alive`);
 });
 
 test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js is imported the same instance reads configs, as the standalone function does', async () => {

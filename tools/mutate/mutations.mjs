@@ -626,6 +626,16 @@ export const MUTATIONS = [
     tests: ['background::postTask exists'],
   },
   {
+    id: 'js-door-holds-instances', what: "API: figure-kernels.js's door to an instance's private state holds every instance (and its wasm memory) for ever",
+    file: 'src/js/internals.js', find: 'export const internals = new WeakMap();', replace: 'export const internals = new Map();',
+    tests: ['posnorm_core'],
+  },
+  {
+    id: 'js-steps-freed-gamma', what: "API: layerNormSteps reads gamma and beta without checking that they do not view a freed buffer",
+    file: 'src/js/figure-kernels.js', find: "[['x', x], ['gamma', gamma], ['beta', beta]], [], 12 * n + 8", replace: "[['x', x]], [], 12 * n + 8",
+    tests: ['buffers'],
+  },
+  {
     id: 'js-frame-not-released-on-throw', what: "API: a call's temporaries released only when it returns, not when it throws",
     file: 'src/js/call.js', find: '  try {\n    return body(frame);\n  } finally {\n    frame.release();\n  }',
     replace: '  const result = body(frame);\n  frame.release();\n  return result;',
