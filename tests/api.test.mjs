@@ -492,3 +492,24 @@ test('an unknown option on the options\' prototype chain (a class\'s getter, Obj
     Array.from(pn.layerNorm(x, o).y).forEach((v, k) => assert.ok(Math.abs(v - want(k)) <= 2e-6, `y[${k}] ${v}`));
   }
 });
+
+test('every method, called on anything but an instance (unbound, another object, an object made from an instance), is a TypeError naming the method, before it reads its arguments', async () => {
+  const pn = all[0].pn;
+  const methods = Object.getOwnPropertyNames(Posnorm.prototype)
+    .filter((name) => name !== 'constructor' && !name.startsWith('_') && typeof Object.getOwnPropertyDescriptor(Posnorm.prototype, name).value === 'function');
+  // the package's whole API: the core's calls, ropeFromConfig and the figures' kernels
+  for (const name of ['alloc', 'heapStats', 'layerNorm', 'rope', 'ropeFromConfig', 'residualStack', 'transformerBlock', 'layerNormSteps']) assert.ok(methods.includes(name), name);
+  assert.ok(methods.length >= 24, methods.join(', '));
+  const before = pn.heapStats();
+  for (const name of methods) {
+    const method = pn[name];
+    for (const self of [undefined, null, {}, Object.create(pn), 42]) {
+      // (arguments that would be refused too: the receiver is checked first)
+      assert.throws(() => method.call(self, 'not an argument', 'nor this'), (e) => e instanceof TypeError
+        && e.message.startsWith(`posnorm.${name}: call it on an instance from init() (pn.${name}(…)), got this = `), `${name} on ${String(self)}`);
+    }
+  }
+  // and on the instance the same methods still run
+  assert.deepEqual(Array.from(pn.alibiSlopes(2)), [0.0625, 0.00390625]);
+  assert.deepEqual(pn.heapStats(), before, 'nothing kept');
+});

@@ -8,7 +8,7 @@
 // their arguments, reserve and frame their memory like every call of
 // posnorm-core.js (call.js), through the instance's internals (internals.js).
 import { check, finiteF32, framed, optionalF32, rowsOf } from './call.js';
-import { internals } from './internals.js';
+import { inside } from './internals.js';
 import { Posnorm } from './posnorm-core.js';
 import * as v from './validate.js';
 
@@ -21,13 +21,6 @@ const GELU_FORMS = ['tanh', 'erf'];
 const TRACE = ['x', 'attnInput', 'attnOutput', 'residual1', 'ffnInput', 'ffnOutput', 'residual2', 'output'];
 /** Seed of the fixed read-out of residualStack's loss: N(0, 1/(rows·width)). */
 const READOUT_SEED = 20200;
-
-/** The private state of the instance a method was called on; a TypeError that names the method when it is not a Posnorm (an unbound method, another object). */
-function inside(pn, fn) {
-  const state = internals.get(pn);
-  if (!state) throw new TypeError(`posnorm.${fn}: call it on an instance from init() (pn.${fn}(…)), got this = ${v.describe(pn)}`);
-  return state;
-}
 
 const methods = {
   residualStack(x0, weights, opts) {

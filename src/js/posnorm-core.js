@@ -22,7 +22,7 @@
 
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
 import { check, framed, MEMORY_LIMIT, optionalF32, rowsOf } from './call.js';
-import { internals } from './internals.js';
+import { inside, internals } from './internals.js';
 import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 
@@ -284,7 +284,10 @@ export class Posnorm {
    * What this instance holds now: live allocations (buffers not yet freed),
    * their bytes, and the size of the WebAssembly memory (which never shrinks).
    */
-  heapStats() { return this.#heap.stats(); }
+  heapStats() {
+    inside(this, 'heapStats');
+    return this.#heap.stats();
+  }
 
   /** The raw C exports, for callers who manage pointers themselves. */
   get raw() { return this.#x; }
@@ -413,6 +416,7 @@ export class Posnorm {
 
   /** Allocates a zero-copy buffer of `length` values in the module's memory. */
   alloc(length, type = 'f32') {
+    inside(this, 'alloc');
     v.oneOf('alloc', 'type', type, ['f32', 'u32', 'i32', 'u8c']); // f64 is only for the wrapper's own temporaries
     v.int('alloc', 'length', length, 1, v.MAX_ELEMENTS);
     const bytes = length * BUFFER_TYPES[type].BYTES_PER_ELEMENT;
@@ -421,6 +425,7 @@ export class Posnorm {
 
   positionalEncoding(opts) {
     const fn = 'positionalEncoding';
+    inside(this, fn);
     const o = v.options(fn, opts, ['seqLen', 'dModel', 'base', 'offset', 'layout', 'precision', 'compute', 'out']);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
@@ -446,6 +451,7 @@ export class Posnorm {
 
   roundToPrecision(x, opts) {
     const fn = 'roundToPrecision';
+    inside(this, fn);
     const o = v.options(fn, opts, ['precision', 'out']);
     v.f32(fn, 'x', x);
     const n = x.length;
@@ -462,6 +468,7 @@ export class Posnorm {
 
   peSample(opts) {
     const fn = 'peSample';
+    inside(this, fn);
     const o = v.options(fn, opts, ['n', 'dim', 'dModel', 'base', 'start', 'step', 'out']);
     const n = v.int(fn, 'n', o.n, 1);
     const dModel = v.int(fn, 'dModel', o.dModel, 1);
@@ -481,6 +488,7 @@ export class Posnorm {
 
   layerNorm(x, opts) {
     const fn = 'layerNorm';
+    inside(this, fn);
     const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-5, ['cols', 'gamma', 'beta', 'eps', 'out', 'meanOut', 'invStdDevOut']);
     const beta = optionalF32(fn, 'beta', o.beta, cols);
     const meanOut = outArg(fn, o.meanOut, rows, 'f32', 'meanOut');
@@ -501,6 +509,7 @@ export class Posnorm {
 
   rmsNorm(x, opts) {
     const fn = 'rmsNorm';
+    inside(this, fn);
     const { o, cols, rows, size, gamma, eps, out } = rowNormArgs(fn, x, opts, 1e-6, ['cols', 'gamma', 'eps', 'out', 'invRmsOut']);
     const invOut = outArg(fn, o.invRmsOut, rows, 'f32', 'invRmsOut');
     this.#reserve(fn, `x.length ${size}`, [['x', x], ['gamma', gamma]], [[out, 4 * size], [invOut, 4 * rows, 'invRmsOut']]);
@@ -516,6 +525,7 @@ export class Posnorm {
 
   batchNorm(x, opts) {
     const fn = 'batchNorm';
+    inside(this, fn);
     const o = v.options(fn, opts, ['cols', 'gamma', 'beta', 'eps', 'training', 'runningMean', 'runningVar', 'momentum', 'out']);
     v.f32(fn, 'x', x);
     const size = x.length;
@@ -576,6 +586,7 @@ export class Posnorm {
 
   rope(x, opts) {
     const fn = 'rope';
+    inside(this, fn);
     const o = v.options(fn, opts, ROPE_OPTIONS);
     v.f32(fn, 'x', x);
     const size = x.length;
@@ -712,6 +723,7 @@ export class Posnorm {
 
   ropeFrequencies(opts) {
     const fn = 'ropeFrequencies';
+    inside(this, fn);
     const o = v.options(fn, opts, ['dim', 'base', 'scaling', 'seqLen']);
     const dim = v.int(fn, 'dim', o.dim, 2, 65536);
     if (dim % 2) throw new RangeError(`posnorm.${fn}: dim must be even, got ${dim}`);
@@ -740,6 +752,7 @@ export class Posnorm {
 
   alibiSlopes(heads) {
     const fn = 'alibiSlopes';
+    inside(this, fn);
     v.int(fn, 'heads', heads, 1, 65536);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(heads, 'f32', undefined, 'slopes');
@@ -750,6 +763,7 @@ export class Posnorm {
 
   alibi(opts) {
     const fn = 'alibi';
+    inside(this, fn);
     const o = v.options(fn, opts, ['heads', 'seqLen', 'out']);
     const heads = v.int(fn, 'heads', o.heads, 1, 65536);
     const seqLen = v.int(fn, 'seqLen', o.seqLen, 1, 16384);
@@ -765,6 +779,7 @@ export class Posnorm {
 
   randomNormal(n, opts) {
     const fn = 'randomNormal';
+    inside(this, fn);
     v.int(fn, 'n', n, 1);
     const o = v.options(fn, opts, ['mean', 'std', 'seed', 'out']);
     // the samples are float32: a mean or std past its range made every one ±Infinity
@@ -782,6 +797,7 @@ export class Posnorm {
 
   histogram(x, opts) {
     const fn = 'histogram';
+    inside(this, fn);
     const o = v.options(fn, opts, ['bins', 'min', 'max']);
     v.f32(fn, 'x', x);
     const size = x.length;
@@ -824,6 +840,7 @@ export class Posnorm {
 
   colormap(x, opts) {
     const fn = 'colormap';
+    inside(this, fn);
     const o = v.options(fn, opts, ['map', 'vmin', 'vmax', 'out']);
     v.f32(fn, 'x', x);
     const size = x.length;
@@ -843,6 +860,7 @@ export class Posnorm {
 
   colormapTable(map = 'diverging') {
     const fn = 'colormapTable';
+    inside(this, fn);
     v.oneOf(fn, 'map', map, COLORMAPS);
     return framed(this.#heap, fn, (f) => {
       const y = f.output(1024, 'u8c', undefined, 'the table');
@@ -853,6 +871,7 @@ export class Posnorm {
 
   attention(x, opts) {
     const fn = 'attention';
+    inside(this, fn);
     const o = v.options(fn, opts, ['dModel', 'dHead', 'wq', 'wk', 'wv']);
     v.f32(fn, 'x', x);
     const dModel = v.int(fn, 'dModel', o.dModel, 1, 4096);
@@ -878,6 +897,7 @@ export class Posnorm {
 
   gram(x, opts) {
     const fn = 'gram';
+    inside(this, fn);
     const { cols: colsOption } = v.options(fn, opts, ['cols']);
     v.f32(fn, 'x', x);
     const cols = v.int(fn, 'cols', colsOption, 1);
@@ -895,6 +915,7 @@ export class Posnorm {
 
   minRowDistance(x, opts) {
     const fn = 'minRowDistance';
+    inside(this, fn);
     const { cols: colsOption } = v.options(fn, opts, ['cols']);
     v.f32(fn, 'x', x);
     const cols = v.int(fn, 'cols', colsOption, 1);
@@ -913,6 +934,7 @@ export class Posnorm {
 
   peShift(peRow, opts) {
     const fn = 'peShift';
+    inside(this, fn);
     const o = v.options(fn, opts, ['k', 'base']);
     v.f32(fn, 'peRow', peRow);
     const dModel = peRow.length;

@@ -11,6 +11,7 @@
 // posnorm.d.ts types them all.
 
 import { Posnorm } from './posnorm-core.js';
+import { inside } from './internals.js';
 import { ropeFromConfig } from './rope-config.js';
 // pn.residualStack, pn.transformerBlock and pn.layerNormSteps
 import './figure-kernels.js';
@@ -21,7 +22,7 @@ export * from './posnorm-core.js';
 Object.defineProperty(Posnorm.prototype, 'ropeFromConfig', {
   // (a method definition: its name is ropeFromConfig, and inside it that
   // name is still the imported function)
-  value: { ropeFromConfig(config, opts) { return ropeFromConfig(this, config, opts); } }.ropeFromConfig,
+  value: { ropeFromConfig(config, opts) { inside(this, 'ropeFromConfig'); return ropeFromConfig(this, config, opts); } }.ropeFromConfig,
   writable: true,
   configurable: true,
 });

@@ -626,6 +626,11 @@ export const MUTATIONS = [
     tests: ['background::postTask exists'],
   },
   {
+    id: 'js-method-this-unchecked', what: "API: rope called on anything but an instance runs its argument checks and fails on a private field, not naming itself",
+    file: 'src/js/posnorm-core.js', find: "    const fn = 'rope';\n    inside(this, fn);\n", replace: "    const fn = 'rope';\n",
+    tests: ['api'],
+  },
+  {
     id: 'js-door-holds-instances', what: "API: figure-kernels.js's door to an instance's private state holds every instance (and its wasm memory) for ever",
     file: 'src/js/internals.js', find: 'export const internals = new WeakMap();', replace: 'export const internals = new Map();',
     tests: ['posnorm_core'],
