@@ -493,23 +493,34 @@ test('an unknown option on the options\' prototype chain (a class\'s getter, Obj
   }
 });
 
-test('every method, called on anything but an instance (unbound, another object, an object made from an instance), is a TypeError naming the method, before it reads its arguments', async () => {
+test('every method and getter, used on anything but an instance (unbound, another object, an object made from an instance, an instance in a Proxy), is a TypeError naming it and saying what it got, before it reads its arguments and without running the receiver\'s code; a subclass\'s instance is an instance', async () => {
   const pn = all[0].pn;
-  const methods = Object.getOwnPropertyNames(Posnorm.prototype)
-    .filter((name) => name !== 'constructor' && !name.startsWith('_') && typeof Object.getOwnPropertyDescriptor(Posnorm.prototype, name).value === 'function');
-  // the package's whole API: the core's calls, ropeFromConfig and the figures' kernels
-  for (const name of ['alloc', 'heapStats', 'layerNorm', 'rope', 'ropeFromConfig', 'residualStack', 'transformerBlock', 'layerNormSteps']) assert.ok(methods.includes(name), name);
-  assert.ok(methods.length >= 24, methods.join(', '));
+  const names = Object.getOwnPropertyNames(Posnorm.prototype).filter((name) => name !== 'constructor' && !name.startsWith('_'));
+  const use = (name) => {
+    const d = Object.getOwnPropertyDescriptor(Posnorm.prototype, name);
+    return d.get ? (self) => d.get.call(self) : (self) => d.value.call(self, 'not an argument', 'nor this');
+  };
+  // the package's whole API: the core's calls and getters, ropeFromConfig and the figures' kernels
+  for (const name of ['alloc', 'heapStats', 'memory', 'raw', 'layerNorm', 'rope', 'ropeFromConfig', 'residualStack', 'transformerBlock', 'layerNormSteps']) assert.ok(names.includes(name), name);
+  assert.ok(names.length >= 26, names.join(', '));
   const before = pn.heapStats();
-  for (const name of methods) {
-    const method = pn[name];
-    for (const self of [undefined, null, {}, Object.create(pn), 42]) {
-      // (arguments that would be refused too: the receiver is checked first)
-      assert.throws(() => method.call(self, 'not an argument', 'nor this'), (e) => e instanceof TypeError
-        && e.message.startsWith(`posnorm.${name}: call it on an instance from init() (pn.${name}(…)), got this = `), `${name} on ${String(self)}`);
+  // a receiver whose every trap, getter and conversion throws: none of its code may run
+  const hostile = new Proxy({}, { get() { throw new Error('trap ran'); }, getPrototypeOf() { throw new Error('trap ran'); }, has() { throw new Error('trap ran'); } });
+  const receivers = [
+    [undefined, 'undefined'], [null, 'null'], [42, 'a number'], ['pn', 'a string'], [Posnorm, 'a function'],
+    [{}, 'an object that is not one'], [Object.create(pn), 'an object that is not one'], [new Proxy(pn, {}), 'an object that is not one'], [hostile, 'an object that is not one'],
+  ];
+  for (const name of names) {
+    for (const [self, got] of receivers) {
+      assert.throws(() => use(name)(self), (e) => e instanceof TypeError
+        && e.message.startsWith(`posnorm.${name}: this must be an instance from init() (pn.${name}), got ${got}`), `${name} on ${got}`);
     }
   }
-  // and on the instance the same methods still run
+  // an instance of a subclass is an instance; and on the instance the same methods still run
+  class Mine extends Posnorm {}
+  const mine = new Mine(pn.raw);
+  assert.deepEqual(Array.from(mine.alibiSlopes(2)), [0.0625, 0.00390625]);
+  assert.equal(mine.memory, pn.memory);
   assert.deepEqual(Array.from(pn.alibiSlopes(2)), [0.0625, 0.00390625]);
   assert.deepEqual(pn.heapStats(), before, 'nothing kept');
 });

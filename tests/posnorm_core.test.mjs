@@ -41,7 +41,7 @@ test('through the core alone an instance has none of the figures\' kernels; figu
     assert.equal(d.value.name, name);
     assert.equal(d.enumerable, false, `${name}: a method like the others`);
     // an unbound method, or one called on another object, names itself
-    assert.throws(() => d.value.call({}, new Float32Array(4), {}), { name: 'TypeError', message: new RegExp(`^posnorm\\.${name}: call it on an instance from init\\(\\)`) });
+    assert.throws(() => d.value.call({}, new Float32Array(4), {}), { name: 'TypeError', message: new RegExp(`^posnorm\\.${name}: this must be an instance from init\\(\\) \\(pn\\.${name}\\), got an object that is not one`) });
     assert.throws(() => d.value.call(undefined, new Float32Array(4), {}), { name: 'TypeError', message: new RegExp(`^posnorm\\.${name}: `) });
   }
   // hand-worked: x = [1, 2, 3, 4], mean 2.5, variance 1.25, eps 0: normalized = centered / √1.25

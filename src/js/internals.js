@@ -1,7 +1,6 @@
 // internals.js — the door between posnorm-core.js's class and the package's
 // own modules that add methods to it (figure-kernels.js): each Posnorm puts
 // its private state here when it is made. Not in the package's exports.
-import { describe } from './validate.js';
 
 /**
  * Posnorm → { exports, heap, reserve }: the instance's raw C exports, its
@@ -12,13 +11,17 @@ import { describe } from './validate.js';
 export const internals = new WeakMap();
 
 /**
- * The private state of `pn`, which a method named `fn` was called on; a
- * TypeError naming the method when `pn` is not an instance (an unbound
- * method, `const { layerNorm } = pn`, or one called on another object).
- * Every method of the API starts with it.
+ * The private state of `pn`, on which the method or getter `fn` was used;
+ * a TypeError naming `fn` when `pn` is not an instance (an unbound method,
+ * `const { layerNorm } = pn`, another object, an instance in a Proxy).
+ * Every method and getter of the API starts with it. What `pn` is, is said
+ * from its type alone: no code of the receiver runs (a Proxy's traps, a
+ * getter, its toString), so the error is always this TypeError.
  */
 export function inside(pn, fn) {
   const state = internals.get(pn);
-  if (!state) throw new TypeError(`posnorm.${fn}: call it on an instance from init() (pn.${fn}(…)), got this = ${describe(pn)}`);
-  return state;
+  if (state) return state;
+  const kind = pn === null ? 'null' : typeof pn === 'object' ? 'an object that is not one (an instance in a Proxy, as a reactive store makes, or an object made from one is not one either)'
+    : typeof pn === 'undefined' ? 'undefined' : `a ${typeof pn}`;
+  throw new TypeError(`posnorm.${fn}: this must be an instance from init() (pn.${fn}), got ${kind}`);
 }

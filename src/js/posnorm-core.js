@@ -278,7 +278,10 @@ export class Posnorm {
   _grew() {}
 
   /** The module's WebAssembly.Memory (its buffer changes when it grows). */
-  get memory() { return this.#heap.memory; }
+  get memory() {
+    inside(this, 'memory');
+    return this.#heap.memory;
+  }
 
   /**
    * What this instance holds now: live allocations (buffers not yet freed),
@@ -290,7 +293,10 @@ export class Posnorm {
   }
 
   /** The raw C exports, for callers who manage pointers themselves. */
-  get raw() { return this.#x; }
+  get raw() {
+    inside(this, 'raw');
+    return this.#x;
+  }
 
   /**
    * The last step of every call's validation, before it allocates anything:
