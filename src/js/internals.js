@@ -1,6 +1,8 @@
 // internals.js — the door between posnorm-core.js's class and the package's
 // own modules that add methods to it (figure-kernels.js): each Posnorm puts
-// its private state here when it is made. Not in the package's exports.
+// its private state here when it is made, and every method and getter of the
+// API checks its receiver against it first (inside). Not in the package's
+// exports.
 
 /**
  * Posnorm → { exports, heap, reserve }: the instance's raw C exports, its
