@@ -2,7 +2,8 @@
 // Worker the test answers by hand: what a call that throws in the Worker
 // does (that key once on the main thread, the next keys in the Worker
 // again), against a Worker that fails (given up for the page), with keys
-// arriving while a call is in flight or while the main thread runs one.
+// arriving while a call is in flight or while the main thread runs one, and
+// keys that come as a drag's do (each soon after the last).
 // Each test imports off-thread.js afresh: the page's Worker is module state.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -41,7 +42,9 @@ const job = (key, main) => ({
 
 test('KernelTask: a call that throws in the Worker runs its key once on the main thread; repaints do not run it again; the next key goes to the Worker', async () => {
   const results = [], main = [];
-  const task = await kernelTask((v, k) => results.push([k, v]));
+  // (settleMs 0: these keys follow one another within a drag's window, and
+  // are to be sent at once; the wait for a drag to pause is tested below)
+  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: 0 });
   task.run('A', job('A', main));
   assert.deepEqual(sent.map(keyOf), ['A']);
   answerThrew(sent[0]);
@@ -66,7 +69,9 @@ test('KernelTask: a call that throws in the Worker runs its key once on the main
 
 test('KernelTask: a call that throws for a key no longer wanted sends the key that waited, and runs nothing on the main thread', async () => {
   const results = [], main = [];
-  const task = await kernelTask((v, k) => results.push([k, v]));
+  // (settleMs 0: these keys follow one another within a drag's window, and
+  // are to be sent at once; the wait for a drag to pause is tested below)
+  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: 0 });
   task.run('A', job('A', main));
   task.run('B', job('B', main));
   assert.deepEqual(sent.map(keyOf), ['A'], 'B waits while A is in flight');
@@ -81,7 +86,9 @@ test('KernelTask: a call that throws for a key no longer wanted sends the key th
 
 test('KernelTask: a new key while the main thread runs a failed call drops that run and goes to the Worker', async () => {
   const results = [], main = [];
-  const task = await kernelTask((v, k) => results.push([k, v]));
+  // (settleMs 0: these keys follow one another within a drag's window, and
+  // are to be sent at once; the wait for a drag to pause is tested below)
+  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: 0 });
   task.run('A', job('A', main));
   answerThrew(sent[0]);
   await sleep(0);
@@ -118,4 +125,39 @@ test('KernelTask: a Worker whose posnorm could not start (a fatal answer) is giv
   await sleep(30);
   assert.deepEqual(sent.map(keyOf), ['A']);
   assert.deepEqual(results.at(-1), ['C', 'main:C']);
+});
+
+test('KernelTask: the keys of a drag (each within settleMs of the one before) wait until the drag pauses, and only the last is sent; the first key and a key after a pause go at once', async () => {
+  const results = [], main = [];
+  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: 120 });
+  task.run('A', job('A', main));
+  assert.deepEqual(sent.map(keyOf), ['A'], 'the first key is sent at once');
+  answerOk(sent[0], ['worker:A']);
+  await sleep(20);
+  assert.deepEqual(results, [['A', ['worker:A']]]);
+  // a drag: B, C, D each 20 ms after the last
+  for (const k of ['B', 'C', 'D']) {
+    task.run(k, job(k, main));
+    await sleep(20);
+  }
+  assert.deepEqual(sent.map(keyOf), ['A'], 'nothing of the drag is sent while it goes on');
+  assert.equal(task.key, 'D');
+  await sleep(60);
+  assert.deepEqual(sent.map(keyOf), ['A'], 'D has not stayed for settleMs yet (80 ms of 120)');
+  await sleep(80);
+  assert.deepEqual(sent.map(keyOf), ['A', 'D'], 'once D has stayed 120 ms, D alone is sent');
+  answerOk(sent[1], ['worker:D']);
+  await sleep(0);
+  assert.deepEqual(results, [['A', ['worker:A']], ['D', ['worker:D']]]);
+  // a key after a pause longer than settleMs is sent at once again
+  await sleep(130);
+  task.run('E', job('E', main));
+  assert.deepEqual(sent.map(keyOf), ['A', 'D', 'E']);
+  // a repaint with the key shown is no key change: the next key, soon after, still goes at once
+  answerOk(sent[2], ['worker:E']);
+  await sleep(130);
+  assert.equal(task.run('E', job('E', main)), false);
+  task.run('F', job('F', main));
+  assert.deepEqual(sent.map(keyOf), ['A', 'D', 'E', 'F'], 'a repaint (same key) does not start a drag');
+  assert.deepEqual(main, [], 'nothing ran on the main thread');
 });

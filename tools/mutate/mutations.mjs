@@ -999,4 +999,14 @@ export const MUTATIONS = [
     file: 'web/figures/order.js', find: '    if (to < 0 || to >= o.length) return;\n', replace: '    if (byReader) this._focusToken = Number(o[at]);\n    if (to < 0 || to >= o.length) return;\n',
     tests: ['order_keyboard::moves nothing'],
   },
+  {
+    id: 'web-kernel-task-drag-sent', what: "KernelTask: every key of a drag is sent to the Worker at once (its runs and their repaints land between the drag's inputs)",
+    file: 'web/figures/core/off-thread.js', find: 'this.longestCall > SLICE_MS || dragging ? this.settleMs : 0', replace: 'this.longestCall > SLICE_MS ? this.settleMs : 0',
+    tests: ['kernel_task::the keys of a drag'],
+  },
+  {
+    id: 'web-kernel-task-repaint-drags', what: "KernelTask: a repaint with the key shown counts as a drag's key, so the next key waits",
+    file: 'web/figures/core/off-thread.js', find: "    if (key === this.key) return false;\n    const now = performance.now(), dragging = now - this._lastKeyAt < this.settleMs;\n    this._lastKeyAt = now;\n", replace: "    const now = performance.now(), dragging = now - this._lastKeyAt < this.settleMs;\n    this._lastKeyAt = now;\n    if (key === this.key) return false;\n",
+    tests: ['kernel_task::the keys of a drag'],
+  },
 ];

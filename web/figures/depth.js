@@ -224,7 +224,10 @@ export class PosnormDepth extends PnFigure {
    * 8–12 ms at 96 layers × 64, too long for a slice of the main thread) or,
    * where no Worker can run, in background slices of one block each; those
    * of the inputs shown and of the inputs shown before them are kept; null
-   * until they are ready. A change of the inputs abandons the run.
+   * until they are ready. A change of the inputs abandons the run; during a
+   * drag the Worker gets only the inputs the drag pauses at (KernelTask:
+   * keys less than 150 ms apart wait), so the panel says "computing…" until
+   * then, and the drag's frames share the machine with no gradients' run.
    */
   _gradients() {
     const { layers, width, scale, seed, stack } = this;

@@ -129,7 +129,14 @@ export function dropKept(name) {
  * replace one another, and only the last is sent when it is free. Work
  * whose calls took longer than a slice waits, as on the main thread, until
  * its key has stayed the same for `settleMs` (a drag shows "computing…" and
- * keeps the Worker's core free for the page meanwhile).
+ * keeps the Worker's core free for the page meanwhile). So does a key that
+ * comes less than `settleMs` after the one before it, however short the
+ * calls: that is a drag, and on a machine of two cores the Worker's run
+ * takes a core the page's frame needs, and its answer costs the page a
+ * repaint between two inputs (depth at its defaults, calls of 0.5–1 ms: a
+ * width drag's p95 was 12.6–20.2 ms with every key sent, 8.6–10.8 ms with
+ * the drag's keys waiting; docs/decisions.md). The first key of a drag,
+ * and a key after a pause, are sent at once.
  * A call that fails in the Worker (it threw there: the Worker's memory
  * ran out, say) is run again, that key alone, on the main thread, where an
  * error it throws goes to `onError(error, key)` as in BackgroundTask; the
@@ -151,6 +158,8 @@ export class KernelTask {
     this._next = null;
     this._timer = 0;
     this._busy = false;
+    /** When run() last took a new key (performance.now()): a key within settleMs of it is a drag's. */
+    this._lastKeyAt = -Infinity;
   }
 
   /** The key of the current run (finished or not); undefined after cancel(). */
@@ -162,6 +171,8 @@ export class KernelTask {
   /** Starts the work for `key` (abandoning another key's); false when `key` is already current. */
   run(key, job) {
     if (key === this.key) return false;
+    const now = performance.now(), dragging = now - this._lastKeyAt < this.settleMs;
+    this._lastKeyAt = now;
     // on the main thread the sliced task abandons its own run: cancelled
     // here first, it could not tell that the run it dropped had begun (and
     // would not wait for the values to settle, BackgroundTask.run)
@@ -169,7 +180,7 @@ export class KernelTask {
     this.cancel();
     this._key = key;
     this._next = { key, job };
-    const settle = this.longestCall > SLICE_MS ? this.settleMs : 0;
+    const settle = this.longestCall > SLICE_MS || dragging ? this.settleMs : 0;
     if (settle > 0) this._timer = setTimeout(() => { this._timer = 0; this._send(); }, settle);
     else this._send();
     return true;
