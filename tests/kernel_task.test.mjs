@@ -128,36 +128,55 @@ test('KernelTask: a Worker whose posnorm could not start (a fatal answer) is giv
 });
 
 test('KernelTask: the keys of a drag (each within settleMs of the one before) wait until the drag pauses, and only the last is sent; the first key and a key after a pause go at once', async () => {
+  // the drag (12 keys 50 ms apart) lasts longer than settleMs, so a wait
+  // counted from its first key, or from the last request sent, would send
+  // keys during it; settleMs is long against the 50 ms steps, so a loaded
+  // machine (timers late by a couple of hundred ms) cannot end the drag
+  // early; every check of time is a lower bound (timers are never early)
+  const SETTLE = 400, STEP = 50, KEYS = 12;
   const results = [], main = [];
-  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: 120 });
+  const task = await kernelTask((v, k) => results.push([k, v]), { settleMs: SETTLE });
   task.run('A', job('A', main));
   assert.deepEqual(sent.map(keyOf), ['A'], 'the first key is sent at once');
-  answerOk(sent[0], ['worker:A']);
-  await sleep(20);
-  assert.deepEqual(results, [['A', ['worker:A']]]);
-  // a drag: B, C, D each 20 ms after the last
-  for (const k of ['B', 'C', 'D']) {
+  const sentAt = [];
+  const send = worker.postMessage.bind(worker);
+  worker.postMessage = (m) => { if (m.calls) sentAt.push(performance.now()); send(m); };
+  const drag = Array.from({ length: KEYS }, (_, i) => `K${i}`);
+  let lastAt = 0;
+  for (const [i, k] of drag.entries()) {
+    if (i > 0) await sleep(STEP);
+    lastAt = performance.now();
     task.run(k, job(k, main));
-    await sleep(20);
+    // A's answer comes while the drag's key waits: the Worker is free, yet
+    // the waiting key stays until it has settled
+    if (i === 2) {
+      answerOk(sent[0], ['worker:A']);
+      await sleep(0);
+      assert.deepEqual(sent.map(keyOf), ['A'], 'a free Worker does not cut a drag\'s wait short');
+    }
   }
-  assert.deepEqual(sent.map(keyOf), ['A'], 'nothing of the drag is sent while it goes on');
-  assert.equal(task.key, 'D');
-  await sleep(60);
-  assert.deepEqual(sent.map(keyOf), ['A'], 'D has not stayed for settleMs yet (80 ms of 120)');
-  await sleep(80);
-  assert.deepEqual(sent.map(keyOf), ['A', 'D'], 'once D has stayed 120 ms, D alone is sent');
-  answerOk(sent[1], ['worker:D']);
+  assert.deepEqual(sent.map(keyOf), ['A'], `nothing of a drag of ${KEYS * STEP} ms is sent while it goes on`);
+  assert.deepEqual(results, [], 'A\'s answer came after A was left behind');
+  assert.equal(task.key, drag.at(-1));
+  while (sent.length < 2) await sleep(10);
+  assert.deepEqual(sent.map(keyOf), ['A', drag.at(-1)], 'once the last key has stayed, it alone is sent');
+  assert.ok(sentAt[0] - lastAt >= SETTLE - 2, `the last key was sent ${sentAt[0] - lastAt} ms after it came, not after settleMs`);
+  answerOk(sent[1], ['worker:last']);
   await sleep(0);
-  assert.deepEqual(results, [['A', ['worker:A']], ['D', ['worker:D']]]);
+  assert.deepEqual(results, [[drag.at(-1), ['worker:last']]]);
   // a key after a pause longer than settleMs is sent at once again
-  await sleep(130);
+  await sleep(SETTLE + 20);
   task.run('E', job('E', main));
-  assert.deepEqual(sent.map(keyOf), ['A', 'D', 'E']);
-  // a repaint with the key shown is no key change: the next key, soon after, still goes at once
+  assert.deepEqual(sent.map(keyOf), ['A', drag.at(-1), 'E']);
   answerOk(sent[2], ['worker:E']);
-  await sleep(130);
+  // a repaint with the key shown is no key change: the next key, right after it, still goes at once
+  await sleep(SETTLE + 20);
   assert.equal(task.run('E', job('E', main)), false);
   task.run('F', job('F', main));
-  assert.deepEqual(sent.map(keyOf), ['A', 'D', 'E', 'F'], 'a repaint (same key) does not start a drag');
+  assert.deepEqual(sent.map(keyOf), ['A', drag.at(-1), 'E', 'F'], 'a repaint (same key) does not start a drag');
+  // (answered, so that no request is left waiting on REQUEST_LIMIT_MS's timer)
+  answerOk(sent[3], ['worker:F']);
+  await sleep(0);
+  assert.deepEqual(results.map(([k]) => k), [drag.at(-1), 'E', 'F']);
   assert.deepEqual(main, [], 'nothing ran on the main thread');
 });

@@ -1009,4 +1009,14 @@ export const MUTATIONS = [
     file: 'web/figures/core/off-thread.js', find: "    if (key === this.key) return false;\n    const now = performance.now(), dragging = now - this._lastKeyAt < this.settleMs;\n    this._lastKeyAt = now;\n", replace: "    const now = performance.now(), dragging = now - this._lastKeyAt < this.settleMs;\n    this._lastKeyAt = now;\n    if (key === this.key) return false;\n",
     tests: ['kernel_task::the keys of a drag'],
   },
+  {
+    id: 'web-kernel-task-drag-from-first', what: "KernelTask: a drag's wait counts from its first key, so a drag longer than settleMs sends keys as it goes",
+    file: 'web/figures/core/off-thread.js', find: '    this._lastKeyAt = now;\n', replace: '    if (!dragging) this._lastKeyAt = now;\n',
+    tests: ['kernel_task::the keys of a drag'],
+  },
+  {
+    id: 'web-kernel-task-free-worker-sends', what: "KernelTask: the Worker's answer sends the key that waits for a drag to pause at once",
+    file: 'web/figures/core/off-thread.js', find: 'if (this._busy || this._timer || !this._next) return;', replace: 'if (this._busy || !this._next) return;',
+    tests: ['kernel_task::the keys of a drag'],
+  },
 ];

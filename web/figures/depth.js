@@ -227,7 +227,8 @@ export class PosnormDepth extends PnFigure {
    * until they are ready. A change of the inputs abandons the run; during a
    * drag the Worker gets only the inputs the drag pauses at (KernelTask:
    * keys less than 150 ms apart wait), so the panel says "computing…" until
-   * then, and the drag's frames share the machine with no gradients' run.
+   * then, and after its first input the drag's frames share the machine
+   * with no gradients' run.
    */
   _gradients() {
     const { layers, width, scale, seed, stack } = this;

@@ -136,7 +136,7 @@ export function dropKept(name) {
  * repaint between two inputs (depth at its defaults, calls of 0.5–1 ms: a
  * width drag's p95 was 12.6–20.2 ms with every key sent, 8.6–10.8 ms with
  * the drag's keys waiting; docs/decisions.md). The first key of a drag,
- * and a key after a pause, are sent at once.
+ * and a key after a pause, are sent at once when the calls are short.
  * A call that fails in the Worker (it threw there: the Worker's memory
  * ran out, say) is run again, that key alone, on the main thread, where an
  * error it throws goes to `onError(error, key)` as in BackgroundTask; the
