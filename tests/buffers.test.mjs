@@ -348,3 +348,40 @@ test('a buffer garbage-collected without free() is freed by the FinalizationRegi
     `after ${turns} forced collections and event-loop turns, ${after.allocations - base.allocations} of the 200 dropped buffers are still allocated: the FinalizationRegistry did not free them`);
   assert.equal(after.bytes, base.bytes, 'every dropped buffer was freed, bytes included');
 });
+
+test('every method and getter of a buffer, used on anything but a buffer (unbound, another object, an object made from a buffer, a buffer in a Proxy), is a TypeError naming it and saying what it got, without running the receiver\'s code; the buffer itself still works', async () => {
+  const pn = await init();
+  const buf = pn.alloc(4).set([1, 2, 3, 4]);
+  const proto = Object.getPrototypeOf(buf);
+  // every own member of the class but the constructor and isPnBuffer (a marker, true on anything made from a buffer)
+  const keys = Reflect.ownKeys(proto).filter((k) => k !== 'constructor' && k !== 'isPnBuffer');
+  // (the disposer's key: Symbol.dispose, which Node 20 defines as Symbol('nodejs.dispose'))
+  const label = (k) => (k === Symbol.dispose ? '[Symbol.dispose]' : String(k));
+  for (const k of ['ptr', 'length', 'type', 'byteLength', 'freed', 'array', 'subarray', 'set', 'toArray', 'free', '[Symbol.dispose]']) {
+    assert.ok(keys.map(label).includes(k), `${k} is a member (${keys.map(label).join(', ')})`);
+  }
+  const use = (k) => {
+    const d = Object.getOwnPropertyDescriptor(proto, k);
+    return d.get ? (self) => d.get.call(self) : (self) => d.value.call(self, [0], 0);
+  };
+  const hostile = new Proxy({}, { get() { throw new Error('trap ran'); }, getPrototypeOf() { throw new Error('trap ran'); }, has() { throw new Error('trap ran'); } });
+  const receivers = [
+    [undefined, 'undefined'], [null, 'null'], [42, 'a number'], ['buf', 'a string'], [proto.constructor, 'a function'],
+    [{}, 'an object that is not one'], [Object.create(buf), 'an object that is not one'], [new Proxy(buf, {}), 'an object that is not one'], [hostile, 'an object that is not one'],
+  ];
+  for (const k of keys) {
+    const name = label(k), call = name.startsWith('[') ? `buf${name}` : `buf.${name}`;
+    for (const [self, got] of receivers) {
+      assert.throws(() => use(k)(self), (e) => e instanceof TypeError
+        && e.message.startsWith(`posnorm.PnBuffer.${name}: this must be a buffer from pn.alloc() or buf.subarray() (${call}), got ${got}`), `${name} on ${got}`);
+    }
+  }
+  // nothing was written or freed by the refused calls
+  assert.deepEqual(Array.from(buf.toArray()), [1, 2, 3, 4]);
+  assert.equal(buf.freed, false);
+  assert.equal(buf.length, 4);
+  assert.equal(buf.subarray(1, 3).byteLength, 8);
+  buf.free();
+  assert.equal(buf.freed, true);
+  assert.equal(pn.heapStats().allocations, 0);
+});

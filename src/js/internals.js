@@ -1,8 +1,8 @@
 // internals.js — the door between posnorm-core.js's class and the package's
 // own modules that add methods to it (figure-kernels.js): each Posnorm puts
 // its private state here when it is made, and every method and getter of the
-// API checks its receiver against it first (inside). Not in the package's
-// exports.
+// API checks its receiver against it first (inside; PnBuffer's words its
+// error the same way, receiverKind). Not in the package's exports.
 
 /**
  * Posnorm → { exports, heap, reserve }: the instance's raw C exports, its
@@ -23,7 +23,15 @@ export const internals = new WeakMap();
 export function inside(pn, fn) {
   const state = internals.get(pn);
   if (state) return state;
-  const kind = pn === null ? 'null' : typeof pn === 'object' ? 'an object that is not one (an instance in a Proxy, as a reactive store makes, or an object made from one is not one either)'
-    : typeof pn === 'undefined' ? 'undefined' : `a ${typeof pn}`;
-  throw new TypeError(`posnorm.${fn}: this must be an instance from init() (pn.${fn}), got ${kind}`);
+  throw new TypeError(`posnorm.${fn}: this must be an instance from init() (pn.${fn}), got ${receiverKind(pn, 'an instance')}`);
+}
+
+/**
+ * What a receiver that is not `one` (an instance, a buffer) is, from its
+ * type alone (none of its code runs), for the TypeError of inside() and of
+ * PnBuffer's methods.
+ */
+export function receiverKind(self, one) {
+  return self === null ? 'null' : typeof self === 'object' ? `an object that is not one (${one} in a Proxy, as a reactive store makes, or an object made from one is not one either)`
+    : typeof self === 'undefined' ? 'undefined' : `a ${typeof self}`;
 }

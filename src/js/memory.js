@@ -1,5 +1,7 @@
 // memory.js — wasm memory ownership: zero-copy buffers and per-call frames.
 
+import { receiverKind } from './internals.js';
+
 /** Typed-array constructor for each buffer type. */
 export const BUFFER_TYPES = Object.freeze({
   f32: Float32Array,
@@ -297,20 +299,20 @@ export class PnBuffer {
 
   get isPnBuffer() { return true; }
   /** Byte offset of the data in the module's memory. */
-  get ptr() { this.#live('ptr'); return this.#ptr; }
-  get length() { return this.#length; }
-  get type() { return this.#type; }
-  get byteLength() { return this.#length * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT; }
+  get ptr() { PnBuffer.#live(this, 'ptr'); return this.#ptr; }
+  get length() { return PnBuffer.#own(this, 'length').#length; }
+  get type() { return PnBuffer.#own(this, 'type').#type; }
+  get byteLength() { return PnBuffer.#own(this, 'byteLength').#length * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT; }
   /** True once the buffer (or, for a subarray, its parent) was freed. */
-  get freed() { return this.#ptr === 0 || (this.#parent !== null && this.#parent.freed); }
+  get freed() { return PnBuffer.#own(this, 'freed').#ptr === 0 || (this.#parent !== null && this.#parent.freed); }
 
   /**
    * A zero-copy view of values [begin, end) of this buffer (negative indices
    * count from the end, as TypedArray.subarray). It shares the memory: it is
    * usable while this buffer lives, and is not freed on its own.
    */
-  subarray(begin = 0, end = this.#length) {
-    this.#live('subarray');
+  subarray(begin = 0, end = PnBuffer.#own(this, 'subarray').#length) {
+    PnBuffer.#live(this, 'subarray');
     for (const [name, v] of [['begin', begin], ['end', end]]) {
       // Number() of a Symbol was the engine's TypeError, naming neither
       if (typeof v === 'symbol') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got ${String(v)}`);
@@ -323,7 +325,7 @@ export class PnBuffer {
 
   /** The current view (Float32Array, Uint32Array, Int32Array or Uint8ClampedArray). */
   get array() {
-    this.#live('array');
+    PnBuffer.#live(this, 'array');
     if (!this.#view || this.#view.buffer !== this.#heap.memory.buffer) {
       this.#view = noteViewOwner(this.#heap.view(BUFFER_TYPES[this.#type], this.#ptr, this.#length), this);
     }
@@ -336,7 +338,7 @@ export class PnBuffer {
    * f() runs: if f() makes the memory grow, that view is already detached.
    */
   set(source, offset = 0) {
-    this.#live('set');
+    PnBuffer.#live(this, 'set');
     if (isPnBuffer(source)) {
       // its values (a PnBuffer has no indexed values of its own: read as an
       // array-like it gave NaN for every one, silently)
@@ -380,20 +382,20 @@ export class PnBuffer {
         values[k] = value;
       }
     }
-    this.#live('set');
+    PnBuffer.#live(this, 'set');
     this.array.set(values, offset);
     return this;
   }
 
   /** A copy of the contents as an ordinary typed array. */
   toArray() {
-    this.#live('toArray');
+    PnBuffer.#live(this, 'toArray');
     return this.array.slice();
   }
 
   /** Returns the memory to the module. Safe to call twice. */
   free() {
-    if (this.#parent) throw new TypeError('posnorm.PnBuffer.free: a subarray does not own its memory; free the buffer it was taken from');
+    if (PnBuffer.#own(this, 'free').#parent) throw new TypeError('posnorm.PnBuffer.free: a subarray does not own its memory; free the buffer it was taken from');
     if (this.#ptr !== 0) {
       leaked?.unregister(this);
       this.#heap.free(this.#ptr);
@@ -404,11 +406,23 @@ export class PnBuffer {
 
   /** `using buf = pn.alloc(n)` frees it at the end of the block. */
   [DISPOSE]() {
-    if (!this.#parent) this.free();
+    if (!PnBuffer.#own(this, '[Symbol.dispose]').#parent) this.free();
   }
 
-  #live(method) {
-    if (this.freed) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
+  /**
+   * `buf` when it is a PnBuffer; else (an unbound method, another object,
+   * a buffer in a Proxy, an object made from one) a TypeError naming
+   * `method`, that says what it got from its type alone, as Posnorm's
+   * methods do (internals.js). Every method and getter starts with it.
+   */
+  static #own(buf, method) {
+    if (buf !== null && typeof buf === 'object' && #ptr in buf) return buf;
+    throw new TypeError(`posnorm.PnBuffer.${method}: this must be a buffer from pn.alloc() or buf.subarray() (buf${method[0] === '[' ? '' : '.'}${method}), got ${receiverKind(buf, 'a buffer')}`);
+  }
+
+  /** #own, and a TypeError when the buffer was freed. */
+  static #live(buf, method) {
+    if (PnBuffer.#own(buf, method).freed) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
   }
 }
 

@@ -1019,4 +1019,14 @@ export const MUTATIONS = [
     file: 'web/figures/core/off-thread.js', find: 'if (this._busy || this._timer || !this._next) return;', replace: 'if (this._busy || !this._next) return;',
     tests: ['kernel_task::the keys of a drag'],
   },
+  {
+    id: 'js-buffer-this-unbranded', what: "PnBuffer: any object passes the receiver check, and a method used on one dies on a private field in the engine's words",
+    file: 'src/js/memory.js', find: "if (buf !== null && typeof buf === 'object' && #ptr in buf) return buf;", replace: "if (buf !== null && typeof buf === 'object') return buf;",
+    tests: ['buffers::every method and getter of a buffer'],
+  },
+  {
+    id: 'js-buffer-length-unchecked', what: "PnBuffer: the length getter used unbound is the engine's error about a private field, naming neither PnBuffer nor length",
+    file: 'src/js/memory.js', find: "get length() { return PnBuffer.#own(this, 'length').#length; }", replace: 'get length() { return this.#length; }',
+    tests: ['buffers::every method and getter of a buffer'],
+  },
 ];
