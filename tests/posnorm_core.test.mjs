@@ -85,6 +85,9 @@ test('through the core alone pn.ropeFromConfig says where it is; once posnorm.js
   const pn = await init();
   const config = { hidden_size: 64, num_attention_heads: 2, rope_theta: 10000 };
   assert.throws(() => pn.ropeFromConfig(config), { name: 'Error', message: /^posnorm\.ropeFromConfig: this comes with the package entry \(import 'posnorm'/ });
+  // unbound, it says what the receiver check of every method says, before where it is
+  const { ropeFromConfig: unbound } = pn;
+  assert.throws(() => unbound(config), { name: 'TypeError', message: /^posnorm\.ropeFromConfig: this must be an instance from init\(\) \(pn\.ropeFromConfig\), got undefined$/ });
   const entry = await import('../src/js/posnorm.js');
   assert.equal(entry.Posnorm, Posnorm, 'one class');
   assert.equal(entry.init, init);

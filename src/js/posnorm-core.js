@@ -724,6 +724,7 @@ export class Posnorm {
    * `pn`, when the page never imports 'posnorm') says where it is.
    */
   ropeFromConfig() {
+    inside(this, 'ropeFromConfig');
     throw new Error('posnorm.ropeFromConfig: this comes with the package entry (import \'posnorm\', src/js/posnorm.js); the figures load posnorm-core.js without it');
   }
 
