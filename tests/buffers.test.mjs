@@ -360,22 +360,31 @@ test('every method and getter of a buffer, used on anything but a buffer (unboun
   for (const k of ['ptr', 'length', 'type', 'byteLength', 'freed', 'array', 'subarray', 'set', 'toArray', 'free', '[Symbol.dispose]']) {
     assert.ok(keys.map(label).includes(k), `${k} is a member (${keys.map(label).join(', ')})`);
   }
-  const use = (k) => {
+  // each method with no arguments (subarray's default end is read from the receiver) and with some
+  const uses = (k) => {
     const d = Object.getOwnPropertyDescriptor(proto, k);
-    return d.get ? (self) => d.get.call(self) : (self) => d.value.call(self, [0], 0);
+    return d.get ? [(self) => d.get.call(self)] : [(self) => d.value.call(self), (self) => d.value.call(self, [0], 0)];
   };
   const hostile = new Proxy({}, { get() { throw new Error('trap ran'); }, getPrototypeOf() { throw new Error('trap ran'); }, has() { throw new Error('trap ran'); } });
+  // a receiver whose traps, conversions and toString count their calls: none may run
+  let ran = 0;
+  const counted = new Proxy(buf, Object.fromEntries(['get', 'has', 'getPrototypeOf', 'getOwnPropertyDescriptor', 'ownKeys', 'set', 'defineProperty', 'apply'].map((t) => [t, (...a) => { ran++; return Reflect[t](...a); }])));
+  const converts = { valueOf() { ran++; return 0; }, toString() { ran++; return 'x'; }, [Symbol.toPrimitive]() { ran++; return 0; } };
   const receivers = [
-    [undefined, 'undefined'], [null, 'null'], [42, 'a number'], ['buf', 'a string'], [proto.constructor, 'a function'],
-    [{}, 'an object that is not one'], [Object.create(buf), 'an object that is not one'], [new Proxy(buf, {}), 'an object that is not one'], [hostile, 'an object that is not one'],
+    [undefined, 'undefined'], [null, 'null'], [42, 'a number'], ['buf', 'a string'], [Symbol('buf'), 'a symbol'], [4n, 'a bigint'], [proto.constructor, 'a function'],
+    [{}, 'an object that is not one'], [Object.create(null), 'an object that is not one'], [Object.create(buf), 'an object that is not one'],
+    [new Proxy(buf, {}), 'an object that is not one'], [hostile, 'an object that is not one'], [counted, 'an object that is not one'], [converts, 'an object that is not one'],
   ];
   for (const k of keys) {
     const name = label(k), call = name.startsWith('[') ? `buf${name}` : `buf.${name}`;
-    for (const [self, got] of receivers) {
-      assert.throws(() => use(k)(self), (e) => e instanceof TypeError
-        && e.message.startsWith(`posnorm.PnBuffer.${name}: this must be a buffer from pn.alloc() or buf.subarray() (${call}), got ${got}`), `${name} on ${got}`);
+    for (const use of uses(k)) {
+      for (const [self, got] of receivers) {
+        assert.throws(() => use(self), (e) => e instanceof TypeError
+          && e.message.startsWith(`posnorm.PnBuffer.${name}: this must be a buffer from pn.alloc() or buf.subarray() (${call}), got ${got}`), `${name} on ${got}`);
+      }
     }
   }
+  assert.equal(ran, 0, 'no trap, conversion or toString of a receiver ran');
   // nothing was written or freed by the refused calls
   assert.deepEqual(Array.from(buf.toArray()), [1, 2, 3, 4]);
   assert.equal(buf.freed, false);
@@ -383,5 +392,41 @@ test('every method and getter of a buffer, used on anything but a buffer (unboun
   assert.equal(buf.subarray(1, 3).byteLength, 8);
   buf.free();
   assert.equal(buf.freed, true);
+  assert.equal(pn.heapStats().allocations, 0);
+});
+
+test('a buffer cannot be made with new, nor given own properties or another prototype that would shadow what the calls read; odd arguments are named', async () => {
+  const pn = await init();
+  const { PnBuffer } = await import('../src/js/posnorm.js');
+  const made = /^posnorm\.PnBuffer: a buffer comes from pn\.alloc\(\) or buf\.subarray\(\), not from new$/;
+  const a = pn.alloc(4).set([1, 2, 3, 4]);
+  assert.throws(() => new PnBuffer(), { name: 'TypeError', message: made });
+  assert.throws(() => new a.constructor(undefined, 0, 4, 'f32'), { name: 'TypeError', message: made });
+  // a subarray of a freed buffer with freed shadowed as false wrote into the bytes' next owner;
+  // a length of 36 on a buffer of 4 had layerNorm write past it
+  const s = a.subarray(0);
+  for (const [key, value] of [['freed', false], ['length', 36], ['ptr', 8], ['byteLength', 144]]) {
+    assert.throws(() => Object.defineProperty(a, key, { value }), TypeError, key);
+    assert.throws(() => { 'use strict'; a[key] = value; }, TypeError, key);
+  }
+  assert.throws(() => Object.setPrototypeOf(a, { freed: false, length: 36 }), TypeError);
+  assert.equal(Object.isExtensible(s), false, 'a subarray is not extensible either');
+  a.free();
+  const next = pn.alloc(4).set([5, 6, 7, 8]);
+  assert.throws(() => s.set([99]), { name: 'TypeError', message: /this buffer was freed/ });
+  assert.throws(() => pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4, out: s }), TypeError);
+  assert.deepEqual(Array.from(next.toArray()), [5, 6, 7, 8], 'the bytes\' next owner is untouched');
+  // arguments that do not convert to numbers (an object without valueOf or toString) are named
+  const bare = Object.create(null);
+  assert.throws(() => next.subarray(bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: begin must be a number/ });
+  assert.throws(() => next.subarray(0, bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: end must be a number/ });
+  assert.throws(() => next.set([1], bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: offset must be an integer in \[0, 3\].*, got an object$/ });
+  assert.throws(() => next.set([1], () => 1), { name: 'TypeError', message: /, got a function$/ });
+  assert.throws(() => next.set([1, bare]), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: source\[1\] must be a number/ });
+  // a begin whose conversion frees the buffer: refused, not a view of freed memory
+  const c = pn.alloc(4);
+  assert.throws(() => c.subarray({ valueOf() { c.free(); return 1; } }), { name: 'TypeError', message: /subarray: this buffer was freed/ });
+  assert.deepEqual(Array.from(next.toArray()), [5, 6, 7, 8]);
+  next.free();
   assert.equal(pn.heapStats().allocations, 0);
 });

@@ -271,6 +271,14 @@ export class Heap {
   }
 }
 
+/** What PnBuffer's constructor asks for, which only this module has (newBuffer). */
+const MADE_HERE = Symbol('posnorm buffer');
+
+/** A new buffer of `length` values of `type` at `ptr` of `heap` (Posnorm.alloc). */
+export function newBuffer(heap, ptr, length, type) {
+  return new PnBuffer(MADE_HERE, heap, ptr, length, type);
+}
+
 /**
  * A typed array that lives in the module's memory, so kernels read and write
  * it without copies. `array` is a view that is re-created, once, after the
@@ -286,8 +294,20 @@ export class PnBuffer {
   #view = null;
   #parent = null;
 
-  /** @internal use Posnorm.alloc() or buf.subarray(). */
-  constructor(heap, ptr, length, type, parent = null) {
+  /**
+   * @internal use Posnorm.alloc() or buf.subarray(). The class is exported
+   * for `instanceof`; `new PnBuffer()` from outside (or
+   * `new buf.constructor()`) is a TypeError before anything is recorded:
+   * such an object had no memory, yet passed every check of a buffer, and
+   * the FinalizationRegistry's clean-up of it threw (exit code 1).
+   * A buffer is not extensible: an own property would shadow the getters
+   * the calls read (`length`, `ptr`, `freed`: a `length` of 36 on a buffer
+   * of 4 had layerNorm write past it, a `freed` of false had a subarray of
+   * a freed buffer write into the bytes' next owner), and so would another
+   * prototype.
+   */
+  constructor(token, heap, ptr, length, type, parent = null) {
+    if (token !== MADE_HERE) throw new TypeError('posnorm.PnBuffer: a buffer comes from pn.alloc() or buf.subarray(), not from new');
     this.#heap = heap;
     this.#ptr = ptr;
     this.#length = length;
@@ -295,6 +315,7 @@ export class PnBuffer {
     this.#parent = parent;
     owners.set(this, heap);
     if (!parent) leaked?.register(this, { heap, ptr }, this);
+    Object.preventExtensions(this);
   }
 
   get isPnBuffer() { return true; }
@@ -304,7 +325,7 @@ export class PnBuffer {
   get type() { return PnBuffer.#own(this, 'type').#type; }
   get byteLength() { return PnBuffer.#own(this, 'byteLength').#length * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT; }
   /** True once the buffer (or, for a subarray, its parent) was freed. */
-  get freed() { return PnBuffer.#own(this, 'freed').#ptr === 0 || (this.#parent !== null && this.#parent.freed); }
+  get freed() { return PnBuffer.#isFreed(PnBuffer.#own(this, 'freed')); }
 
   /**
    * A zero-copy view of values [begin, end) of this buffer (negative indices
@@ -317,10 +338,17 @@ export class PnBuffer {
       // Number() of a Symbol was the engine's TypeError, naming neither
       if (typeof v === 'symbol') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got ${String(v)}`);
     }
+    // (an object that does not convert, Object.create(null), was the engine's TypeError)
+    const number = (name, v) => {
+      try { return Number(v); } catch { throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got an object that does not convert to one`); }
+    };
+    const bn = number('begin', begin), en = end === undefined ? undefined : number('end', end);
+    // a conversion (valueOf) may have freed the buffer
+    PnBuffer.#live(this, 'subarray');
     const clamp = (i) => Math.min(this.#length, Math.max(0, i < 0 ? this.#length + i : i));
-    const b = clamp(Math.trunc(Number(begin) || 0)), e = Math.max(b, clamp(Math.trunc(end === undefined ? this.#length : Number(end) || 0)));
-    if (e - b < 1) throw new RangeError(`posnorm.PnBuffer.subarray: subarray(${begin}, ${end}) of a buffer of ${this.#length} values is empty`);
-    return new PnBuffer(this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this);
+    const b = clamp(Math.trunc(bn || 0)), e = Math.max(b, clamp(Math.trunc(en === undefined ? this.#length : en || 0)));
+    if (e - b < 1) throw new RangeError(`posnorm.PnBuffer.subarray: subarray(${bn}, ${en}) of a buffer of ${this.#length} values is empty`);
+    return new PnBuffer(MADE_HERE, this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this);
   }
 
   /** The current view (Float32Array, Uint32Array, Int32Array or Uint8ClampedArray). */
@@ -365,7 +393,7 @@ export class PnBuffer {
     }
     if (!Number.isInteger(offset) || offset < 0 || offset > this.#length - n) {
       // a number out of range is a RangeError, anything else a TypeError
-      throw new (typeof offset === 'number' ? RangeError : TypeError)(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : typeof offset === 'string' ? JSON.stringify(offset) : String(offset)}`);
+      throw new (typeof offset === 'number' ? RangeError : TypeError)(`posnorm.PnBuffer.set: offset must be an integer in [0, ${this.#length - n}] for a source of ${n} values in a buffer of ${this.#length}, got ${typeof offset === 'bigint' ? `the BigInt ${offset}n` : typeof offset === 'string' ? JSON.stringify(offset) : offset !== null && (typeof offset === 'object' || typeof offset === 'function') ? `a${typeof offset === 'object' ? 'n' : ''} ${typeof offset}` : String(offset)}`);
     }
     // an array's values are read first (n of them: its length is read once),
     // since reading one may run a getter that grows the memory, and a view
@@ -379,7 +407,8 @@ export class PnBuffer {
         if (typeof value === 'symbol' || typeof value === 'bigint') {
           throw new TypeError(`posnorm.PnBuffer.set: source[${k}] must be a number, got ${typeof value === 'bigint' ? `the BigInt ${value}n` : String(value)}`);
         }
-        values[k] = value;
+        // (an object that does not convert, Object.create(null), was the engine's TypeError)
+        try { values[k] = value; } catch { throw new TypeError(`posnorm.PnBuffer.set: source[${k}] must be a number, got an object that does not convert to one`); }
       }
     }
     PnBuffer.#live(this, 'set');
@@ -422,7 +451,12 @@ export class PnBuffer {
 
   /** #own, and a TypeError when the buffer was freed. */
   static #live(buf, method) {
-    if (PnBuffer.#own(buf, method).freed) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
+    if (PnBuffer.#isFreed(PnBuffer.#own(buf, method))) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
+  }
+
+  /** Whether a buffer (or, for a subarray, its parent) was freed, from its private state alone. */
+  static #isFreed(buf) {
+    return buf.#ptr === 0 || (buf.#parent !== null && PnBuffer.#isFreed(buf.#parent));
   }
 }
 

@@ -23,7 +23,7 @@
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
 import { check, framed, MEMORY_LIMIT, optionalF32, rowsOf } from './call.js';
 import { inside, internals } from './internals.js';
-import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
+import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, newBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -426,7 +426,7 @@ export class Posnorm {
     v.oneOf('alloc', 'type', type, ['f32', 'u32', 'i32', 'u8c']); // f64 is only for the wrapper's own temporaries
     v.int('alloc', 'length', length, 1, v.MAX_ELEMENTS);
     const bytes = length * BUFFER_TYPES[type].BYTES_PER_ELEMENT;
-    return new PnBuffer(this.#heap, this.#heap.alloc(bytes, 'alloc', `a ${type} buffer of ${length} values`), length, type);
+    return newBuffer(this.#heap, this.#heap.alloc(bytes, 'alloc', `a ${type} buffer of ${length} values`), length, type);
   }
 
   positionalEncoding(opts) {

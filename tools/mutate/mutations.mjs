@@ -1029,4 +1029,24 @@ export const MUTATIONS = [
     file: 'src/js/memory.js', find: "get length() { return PnBuffer.#own(this, 'length').#length; }", replace: 'get length() { return this.#length; }',
     tests: ['buffers::every method and getter of a buffer'],
   },
+  {
+    id: 'js-buffer-extensible', what: "PnBuffer: a buffer takes own properties, so a freed of false on a freed buffer lets its subarray write into the bytes' next owner",
+    file: 'src/js/memory.js', find: '    Object.preventExtensions(this);\n', replace: '',
+    tests: ['buffers::a buffer cannot be made with new'],
+  },
+  {
+    id: 'js-buffer-new-allowed', what: 'PnBuffer: new PnBuffer() from outside makes a buffer of no memory that passes the checks (and whose clean-up throws)',
+    file: 'src/js/memory.js', find: "    if (token !== MADE_HERE) throw new TypeError('posnorm.PnBuffer: a buffer comes from pn.alloc() or buf.subarray(), not from new');\n", replace: '',
+    tests: ['buffers::a buffer cannot be made with new'],
+  },
+  {
+    id: 'js-buffer-subarray-default-unchecked', what: "PnBuffer: subarray() unbound, with no end, dies on the private field of its default argument",
+    file: 'src/js/memory.js', find: "subarray(begin = 0, end = PnBuffer.#own(this, 'subarray').#length) {", replace: 'subarray(begin = 0, end = this.#length) {',
+    tests: ['buffers::every method and getter of a buffer'],
+  },
+  {
+    id: 'js-buffer-check-runs-traps', what: "PnBuffer: the receiver check asks the receiver (instanceof, its toString) before the brand, running a Proxy's traps",
+    file: 'src/js/memory.js', find: "if (buf !== null && typeof buf === 'object' && #ptr in buf) return buf;", replace: "if (buf !== null && typeof buf === 'object' && buf instanceof PnBuffer && String(buf) && #ptr in buf) return buf;",
+    tests: ['buffers::every method and getter of a buffer'],
+  },
 ];
