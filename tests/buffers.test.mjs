@@ -395,38 +395,99 @@ test('every method and getter of a buffer, used on anything but a buffer (unboun
   assert.equal(pn.heapStats().allocations, 0);
 });
 
-test('a buffer cannot be made with new, nor given own properties or another prototype that would shadow what the calls read; odd arguments are named', async () => {
+test('a buffer cannot be made with new; a buffer given its own length, ptr, freed… or another prototype is refused by every call, naming the argument, and nothing is written; odd arguments are named', async () => {
   const pn = await init();
   const { PnBuffer } = await import('../src/js/posnorm.js');
   const made = /^posnorm\.PnBuffer: a buffer comes from pn\.alloc\(\) or buf\.subarray\(\), not from new$/;
   const a = pn.alloc(4).set([1, 2, 3, 4]);
-  assert.throws(() => new PnBuffer(), { name: 'TypeError', message: made });
-  assert.throws(() => new a.constructor(undefined, 0, 4, 'f32'), { name: 'TypeError', message: made });
-  // a subarray of a freed buffer with freed shadowed as false wrote into the bytes' next owner;
-  // a length of 36 on a buffer of 4 had layerNorm write past it
-  const s = a.subarray(0);
-  for (const [key, value] of [['freed', false], ['length', 36], ['ptr', 8], ['byteLength', 144]]) {
-    assert.throws(() => Object.defineProperty(a, key, { value }), TypeError, key);
-    assert.throws(() => { 'use strict'; a[key] = value; }, TypeError, key);
+  // (only the module's own token will do: not another symbol of the same name, nor an object)
+  for (const token of [undefined, Symbol('posnorm buffer'), {}]) {
+    assert.throws(() => new PnBuffer(token, undefined, 0, 4, 'f32'), { name: 'TypeError', message: made });
+    assert.throws(() => new a.constructor(token, undefined, 0, 4, 'f32'), { name: 'TypeError', message: made });
   }
-  assert.throws(() => Object.setPrototypeOf(a, { freed: false, length: 36 }), TypeError);
-  assert.equal(Object.isExtensible(s), false, 'a subarray is not extensible either');
-  a.free();
-  const next = pn.alloc(4).set([5, 6, 7, 8]);
+  assert.throws(() => new PnBuffer(), { name: 'TypeError', message: made });
+  // a buffer of 4 with an own length of 36 had layerNorm write 32 values past it, into `next`
+  const shadowed = (fn, arg) => (e) => e instanceof TypeError && e.message.startsWith(`posnorm.${fn}: ${arg} must be a posnorm buffer as alloc() or subarray() made it: not one given its own`);
+  const next = pn.alloc(36).set(Array.from({ length: 36 }, (_, k) => k + 0.5));
+  const untouched = () => assert.deepEqual(Array.from(next.toArray()), Array.from({ length: 36 }, (_, k) => k + 0.5), 'the next buffer is untouched');
+  for (const [key, value] of [['length', 36], ['ptr', 0], ['byteLength', 144], ['type', 'f32'], ['freed', false], ['array', new Float32Array(36)]]) {
+    const b = pn.alloc(4).set([1, 2, 3, 4]);
+    Object.defineProperty(b, key, { value, configurable: true });
+    assert.throws(() => pn.layerNorm(b, { cols: 4 }), shadowed('layerNorm', 'x'), `x with its own ${key}`);
+    assert.throws(() => pn.layerNorm(new Float32Array(36), { cols: 4, out: b }), shadowed('layerNorm', 'out'), `out with its own ${key}`);
+    assert.throws(() => pn.rmsNorm(new Float32Array(36), { cols: 4, gamma: b }), shadowed('rmsNorm', 'gamma'), `gamma with its own ${key}`);
+    assert.throws(() => pn.positionalEncoding({ seqLen: 2, dModel: 2, out: b }), shadowed('positionalEncoding', 'out'), `PE out with its own ${key}`);
+    untouched();
+    // without it, the same buffer is an argument like any other
+    delete b[key];
+    assert.ok(Math.abs(pn.layerNorm(b, { cols: 4 }).y[0] + 1.3416355) < 1e-6);
+    b.free();
+  }
+  // another prototype: refused the same way
+  const p = pn.alloc(4).set([1, 2, 3, 4]);
+  Object.setPrototypeOf(p, Object.create(Object.getPrototypeOf(p), { length: { get: () => 36 } }));
+  assert.throws(() => pn.layerNorm(p, { cols: 4 }), shadowed('layerNorm', 'x'));
+  assert.throws(() => pn.layerNorm(new Float32Array(36), { cols: 4, out: p }), shadowed('layerNorm', 'out'));
+  untouched();
+  // other own properties (a test's spy on free, a name) are no concern: the calls do not read them
+  const spied = pn.alloc(4).set([1, 2, 3, 4]);
+  let calls = 0;
+  const free = spied.free;
+  spied.free = function () { calls++; return free.call(this); };
+  spied.label = 'row';
+  assert.ok(Math.abs(pn.layerNorm(spied, { cols: 4 }).y[3] - 1.3416355) < 1e-6);
+  spied.free();
+  assert.equal(calls, 1);
+  assert.equal(spied.freed, true);
+  // a subarray of a freed buffer whose own freed says false: the subarray reads its parent's state, not the property
+  const parent = pn.alloc(4), s = parent.subarray(0);
+  Object.defineProperty(parent, 'freed', { value: false });
+  parent.free();
+  const reuse = pn.alloc(4).set([5, 6, 7, 8]);
+  assert.equal(s.freed, true);
   assert.throws(() => s.set([99]), { name: 'TypeError', message: /this buffer was freed/ });
   assert.throws(() => pn.layerNorm(new Float32Array([1, 2, 3, 4]), { cols: 4, out: s }), TypeError);
-  assert.deepEqual(Array.from(next.toArray()), [5, 6, 7, 8], 'the bytes\' next owner is untouched');
+  assert.deepEqual(Array.from(reuse.toArray()), [5, 6, 7, 8], 'the bytes\' next owner is untouched');
+  reuse.free();
   // arguments that do not convert to numbers (an object without valueOf or toString) are named
   const bare = Object.create(null);
-  assert.throws(() => next.subarray(bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: begin must be a number/ });
-  assert.throws(() => next.subarray(0, bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: end must be a number/ });
-  assert.throws(() => next.set([1], bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: offset must be an integer in \[0, 3\].*, got an object$/ });
-  assert.throws(() => next.set([1], () => 1), { name: 'TypeError', message: /, got a function$/ });
-  assert.throws(() => next.set([1, bare]), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: source\[1\] must be a number/ });
+  const four = pn.alloc(4).set([5, 6, 7, 8]);
+  assert.throws(() => four.subarray(bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: begin must be a number/ });
+  assert.throws(() => four.subarray(0, bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: end must be a number/ });
+  assert.throws(() => four.set([1], bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: offset must be an integer in \[0, 3\].*, got an object$/ });
+  assert.throws(() => four.set([1], () => 1), { name: 'TypeError', message: /, got a function$/ });
+  assert.throws(() => four.set([1, bare]), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: source\[1\] must be a number/ });
   // a begin whose conversion frees the buffer: refused, not a view of freed memory
   const c = pn.alloc(4);
   assert.throws(() => c.subarray({ valueOf() { c.free(); return 1; } }), { name: 'TypeError', message: /subarray: this buffer was freed/ });
-  assert.deepEqual(Array.from(next.toArray()), [5, 6, 7, 8]);
+  assert.deepEqual(Array.from(four.toArray()), [5, 6, 7, 8]);
+  four.free();
+  untouched();
   next.free();
+  p.free();
+  a.free();
+  assert.equal(pn.heapStats().allocations, 0);
+});
+
+test('a subarray of a subarray of … (a cursor walking a matrix 20 000 rows deep) is checked in constant time: no stack overflow, and freeing the buffer that owns the memory frees them all', async () => {
+  const pn = await init();
+  const rows = 20000, m = pn.alloc(rows * 4);
+  let rest = m, last = null;
+  for (let r = 0; r < rows; r++) {
+    const row = rest.subarray(0, 4);
+    row.set([r, r + 1, r + 2, r + 3]);
+    if (r === rows - 1) last = row;
+    if (r < rows - 1) rest = rest.subarray(4);
+  }
+  assert.equal(last.freed, false);
+  assert.deepEqual(Array.from(last.toArray()), [rows - 1, rows, rows + 1, rows + 2]);
+  // LayerNorm of four equally spaced values: ±1.3416 and ±0.4472, whatever the start
+  const y = pn.layerNorm(last, { cols: 4, out: last }).y.toArray();
+  assert.ok(Math.abs(y[0] + 1.3416355) < 1e-5 && Math.abs(y[3] - 1.3416355) < 1e-5, `${Array.from(y)}`);
+  assert.throws(() => last.free(), { name: 'TypeError', message: /a subarray does not own its memory/ });
+  m.free();
+  assert.equal(last.freed, true);
+  assert.equal(rest.freed, true);
+  assert.throws(() => last.toArray(), { name: 'TypeError', message: /this buffer was freed/ });
   assert.equal(pn.heapStats().allocations, 0);
 });

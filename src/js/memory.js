@@ -271,6 +271,26 @@ export class Heap {
   }
 }
 
+/**
+ * What the calls read from a buffer argument, through its getters: a
+ * property of the buffer's own by one of these names, or another
+ * prototype, would stand in for them (an own `length` of 36 on a buffer of
+ * 4 had layerNorm write past it). plainBuffer() tells.
+ */
+const READ_BY_CALLS = ['ptr', 'length', 'byteLength', 'type', 'freed', 'array'];
+
+/**
+ * Whether the buffer `buf` (isPnBuffer) is as alloc() or subarray() made
+ * it: PnBuffer's prototype, and none of READ_BY_CALLS its own. Other own
+ * properties (a test's spy on `free`) do not matter. No code of `buf`
+ * runs: a buffer is never a Proxy.
+ */
+export function plainBuffer(buf) {
+  if (Object.getPrototypeOf(buf) !== PnBuffer.prototype) return false;
+  for (let k = 0; k < READ_BY_CALLS.length; k++) if (Object.hasOwn(buf, READ_BY_CALLS[k])) return false;
+  return true;
+}
+
 /** What PnBuffer's constructor asks for, which only this module has (newBuffer). */
 const MADE_HERE = Symbol('posnorm buffer');
 
@@ -300,11 +320,6 @@ export class PnBuffer {
    * `new buf.constructor()`) is a TypeError before anything is recorded:
    * such an object had no memory, yet passed every check of a buffer, and
    * the FinalizationRegistry's clean-up of it threw (exit code 1).
-   * A buffer is not extensible: an own property would shadow the getters
-   * the calls read (`length`, `ptr`, `freed`: a `length` of 36 on a buffer
-   * of 4 had layerNorm write past it, a `freed` of false had a subarray of
-   * a freed buffer write into the bytes' next owner), and so would another
-   * prototype.
    */
   constructor(token, heap, ptr, length, type, parent = null) {
     if (token !== MADE_HERE) throw new TypeError('posnorm.PnBuffer: a buffer comes from pn.alloc() or buf.subarray(), not from new');
@@ -315,7 +330,6 @@ export class PnBuffer {
     this.#parent = parent;
     owners.set(this, heap);
     if (!parent) leaked?.register(this, { heap, ptr }, this);
-    Object.preventExtensions(this);
   }
 
   get isPnBuffer() { return true; }
@@ -348,7 +362,7 @@ export class PnBuffer {
     const clamp = (i) => Math.min(this.#length, Math.max(0, i < 0 ? this.#length + i : i));
     const b = clamp(Math.trunc(bn || 0)), e = Math.max(b, clamp(Math.trunc(en === undefined ? this.#length : en || 0)));
     if (e - b < 1) throw new RangeError(`posnorm.PnBuffer.subarray: subarray(${bn}, ${en}) of a buffer of ${this.#length} values is empty`);
-    return new PnBuffer(MADE_HERE, this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this);
+    return new PnBuffer(MADE_HERE, this.#heap, this.#ptr + b * BUFFER_TYPES[this.#type].BYTES_PER_ELEMENT, e - b, this.#type, this.#parent ?? this);
   }
 
   /** The current view (Float32Array, Uint32Array, Int32Array or Uint8ClampedArray). */
@@ -454,9 +468,16 @@ export class PnBuffer {
     if (PnBuffer.#isFreed(PnBuffer.#own(buf, method))) throw new TypeError(`posnorm.PnBuffer.${method}: this buffer was freed`);
   }
 
-  /** Whether a buffer (or, for a subarray, its parent) was freed, from its private state alone. */
+  /**
+   * Whether a buffer (or, for a subarray, the buffer that owns its memory)
+   * was freed, from private state alone (an own `freed` of a parent is not
+   * asked). A subarray's parent is always that owner, never another
+   * subarray: a chain of subarrays of subarrays (a cursor walking a
+   * matrix) once made every check walk the chain, quadratic in its length,
+   * and overflow the stack at about 14 000.
+   */
   static #isFreed(buf) {
-    return buf.#ptr === 0 || (buf.#parent !== null && PnBuffer.#isFreed(buf.#parent));
+    return buf.#ptr === 0 || (buf.#parent !== null && buf.#parent.#ptr === 0);
   }
 }
 

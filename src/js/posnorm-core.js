@@ -23,7 +23,7 @@
 import { compileWasm, defaultWasmUrl, instantiate, simdSupported } from './loader.js';
 import { check, framed, MEMORY_LIMIT, optionalF32, rowsOf } from './call.js';
 import { inside, internals } from './internals.js';
-import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, newBuffer, ownerOf, refuseFreedView, typedArrayTag } from './memory.js';
+import { BUFFER_TYPES, Heap, PnBuffer, heapOfMemory, isDetached, isPnBuffer, newBuffer, ownerOf, plainBuffer, refuseFreedView, typedArrayTag } from './memory.js';
 import * as v from './validate.js';
 
 export { simdSupported, PnBuffer };
@@ -413,11 +413,13 @@ export class Posnorm {
     }
   }
 
-  /** A PnBuffer must be this instance's. */
+  /** A PnBuffer must be this instance's, and as alloc() made it (v.live checked that first; here for every buffer the call reserves for). */
   #mine(fn, name, data) {
-    if (isPnBuffer(data) && ownerOf(data) !== this.#heap) {
+    if (!isPnBuffer(data)) return;
+    if (ownerOf(data) !== this.#heap) {
       throw new TypeError(`posnorm.${fn}: ${name} is a buffer of another posnorm instance; a buffer can only be passed to the instance whose alloc() made it`);
     }
+    if (!plainBuffer(data)) throw new TypeError(v.bufferShadowed(fn, name));
   }
 
   /** Allocates a zero-copy buffer of `length` values in the module's memory. */

@@ -1,5 +1,5 @@
 // validate.js — argument checks that name the argument and the allowed range.
-import { BUILT_IN, isDetached, isPnBuffer, noteOffset, typedArrayTag } from './memory.js';
+import { BUILT_IN, isDetached, isPnBuffer, noteOffset, plainBuffer, typedArrayTag } from './memory.js';
 
 /** This realm's %TypedArray%: every typed array made here inherits from it. */
 const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array);
@@ -218,12 +218,16 @@ export function f32(fn, name, v, length) {
   return v;
 }
 
+/** The error for a buffer argument that is not plainBuffer(). */
+export const bufferShadowed = (fn, name) => `posnorm.${fn}: ${name} must be a posnorm buffer as alloc() or subarray() made it: not one given its own ptr, length, byteLength, type, freed or array, or another prototype (the call sizes and places its work by them)`;
+
 /**
  * Checks that a buffer was not freed and a typed array is not detached (a
  * view of WebAssembly memory taken before the memory grew).
  */
 export function live(fn, name, v) {
   if (isPnBuffer(v)) {
+    if (!plainBuffer(v)) throw new TypeError(bufferShadowed(fn, name));
     if (v.freed) throw new TypeError(`posnorm.${fn}: ${name} is a posnorm buffer that was already freed`);
   } else if (!Array.isArray(v) && !plainView(v)) {
     throw new TypeError(`posnorm.${fn}: ${name} must be a typed array as the engine makes it: not a Proxy, a subclass, one whose prototype was changed, or one with its own length, byteLength, byteOffset, buffer, constructor or set (the call sizes its copies by them); copy it into a new typed array first`);

@@ -1030,11 +1030,6 @@ export const MUTATIONS = [
     tests: ['buffers::every method and getter of a buffer'],
   },
   {
-    id: 'js-buffer-extensible', what: "PnBuffer: a buffer takes own properties, so a freed of false on a freed buffer lets its subarray write into the bytes' next owner",
-    file: 'src/js/memory.js', find: '    Object.preventExtensions(this);\n', replace: '',
-    tests: ['buffers::a buffer cannot be made with new'],
-  },
-  {
     id: 'js-buffer-new-allowed', what: 'PnBuffer: new PnBuffer() from outside makes a buffer of no memory that passes the checks (and whose clean-up throws)',
     file: 'src/js/memory.js', find: "    if (token !== MADE_HERE) throw new TypeError('posnorm.PnBuffer: a buffer comes from pn.alloc() or buf.subarray(), not from new');\n", replace: '',
     tests: ['buffers::a buffer cannot be made with new'],
@@ -1048,5 +1043,25 @@ export const MUTATIONS = [
     id: 'js-buffer-check-runs-traps', what: "PnBuffer: the receiver check asks the receiver (instanceof, its toString) before the brand, running a Proxy's traps",
     file: 'src/js/memory.js', find: "if (buf !== null && typeof buf === 'object' && #ptr in buf) return buf;", replace: "if (buf !== null && typeof buf === 'object' && buf instanceof PnBuffer && String(buf) && #ptr in buf) return buf;",
     tests: ['buffers::every method and getter of a buffer'],
+  },
+  {
+    id: 'js-buffer-shadow-unchecked', what: "API: a buffer argument with its own length (or ptr, freed…) is taken at its word: layerNorm writes past the buffer",
+    file: 'src/js/memory.js', find: "  for (let k = 0; k < READ_BY_CALLS.length; k++) if (Object.hasOwn(buf, READ_BY_CALLS[k])) return false;\n", replace: '',
+    tests: ['buffers::a buffer cannot be made with new'],
+  },
+  {
+    id: 'js-buffer-proto-unchecked', what: 'API: a buffer argument given another prototype (a length getter of its own) is taken at its word',
+    file: 'src/js/memory.js', find: '  if (Object.getPrototypeOf(buf) !== PnBuffer.prototype) return false;\n', replace: '',
+    tests: ['buffers::a buffer cannot be made with new'],
+  },
+  {
+    id: 'js-buffer-freed-public', what: "PnBuffer: a subarray asks its parent's public freed, which an own property of the parent answers",
+    file: 'src/js/memory.js', find: 'buf.#parent !== null && buf.#parent.#ptr === 0', replace: 'buf.#parent !== null && buf.#parent.freed',
+    tests: ['buffers::a buffer cannot be made with new'],
+  },
+  {
+    id: 'js-buffer-subarray-chains', what: 'PnBuffer: a subarray of a subarray keeps the subarray as its parent, so freeing the owner leaves the chain looking alive',
+    file: 'src/js/memory.js', find: 'e - b, this.#type, this.#parent ?? this);', replace: 'e - b, this.#type, this);',
+    tests: ['buffers::a subarray of a subarray'],
   },
 ];
