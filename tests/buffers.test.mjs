@@ -11,6 +11,43 @@ import { layerNorm } from './reference/norms.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * Every float32 argument of every call that takes one: [call, argument, n,
+ * (an argument of n values) => the call], n the length that argument takes.
+ */
+function floatArgCases(pn, x8) {
+  return [
+
+    ['layerNorm', 'x', 8, (S) => pn.layerNorm(S, { cols: 8 })],
+    ['layerNorm', 'gamma', 8, (S) => pn.layerNorm(x8, { cols: 8, gamma: S })],
+    ['layerNorm', 'beta', 8, (S) => pn.layerNorm(x8, { cols: 8, beta: S })],
+    ['rmsNorm', 'gamma', 8, (S) => pn.rmsNorm(x8, { cols: 8, gamma: S })],
+    ['batchNorm', 'x', 8, (S) => pn.batchNorm(S, { cols: 4 })],
+    ['batchNorm', 'gamma', 4, (S) => pn.batchNorm(x8, { cols: 4, gamma: S })],
+    ['batchNorm', 'beta', 4, (S) => pn.batchNorm(x8, { cols: 4, beta: S })],
+    ['batchNorm', 'runningMean', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: S, runningVar: new Float32Array(4).fill(1) })],
+    ['batchNorm', 'runningVar', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: new Float32Array(4), runningVar: S })],
+    ['roundToPrecision', 'x', 8, (S) => pn.roundToPrecision(S, { precision: 'bfloat16' })],
+    ['rope', 'x', 8, (S) => pn.rope(S, { seqLen: 2, heads: 1, headDim: 4 })],
+    ['histogram', 'x', 8, (S) => pn.histogram(S, { bins: 4 })],
+    ['colormap', 'x', 8, (S) => pn.colormap(S, { vmin: 0, vmax: 8 })],
+    ['gram', 'x', 8, (S) => pn.gram(S, { cols: 4 })],
+    ['minRowDistance', 'x', 8, (S) => pn.minRowDistance(S, { cols: 4 })],
+    ['peShift', 'peRow', 8, (S) => pn.peShift(S, { k: 1 })],
+    ['attention', 'x', 8, (S) => pn.attention(S, { dModel: 4, dHead: 2, wq: new Float32Array(8), wk: new Float32Array(8), wv: new Float32Array(8) })],
+    ['attention', 'wq', 8, (S) => pn.attention(x8, { dModel: 4, dHead: 2, wq: S, wk: new Float32Array(8), wv: new Float32Array(8) })],
+    ['layerNormSteps', 'x', 8, (S) => pn.layerNormSteps(S)],
+    ['layerNormSteps', 'gamma', 8, (S) => pn.layerNormSteps(x8, { gamma: S })],
+    ['layerNormSteps', 'beta', 8, (S) => pn.layerNormSteps(x8, { beta: S })],
+    ['residualStack', 'x0', 2, (S) => pn.residualStack(S, new Float32Array(4), { width: 2, layers: 1 })],
+    ['residualStack', 'weights', 4, (S) => pn.residualStack(new Float32Array(2), S, { width: 2, layers: 1 })],
+    ['residualStack', 'memory', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(8), { width: 2, layers: 1, memory: S })],
+    ['residualStack', 'readout', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(4), { width: 2, layers: 1, gradients: true, readout: S })],
+    ['transformerBlock', 'x', 2, (S) => pn.transformerBlock(S, new Float32Array(48), { dModel: 2 })],
+    ['transformerBlock', 'weights', 48, (S) => pn.transformerBlock(new Float32Array(2), S, { dModel: 2 })],
+  ];
+}
+
 for (const simd of [true, false]) {
   const name = simd ? 'simd' : 'scalar';
 
@@ -211,36 +248,7 @@ for (const simd of [true, false]) {
     const pn = await init({ simd });
     const before = pn.heapStats();
     const x8 = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
-    // [call, argument, (stale view of n values) => the call]; n: the length that argument takes
-    const cases = [
-      ['layerNorm', 'x', 8, (S) => pn.layerNorm(S, { cols: 8 })],
-      ['layerNorm', 'gamma', 8, (S) => pn.layerNorm(x8, { cols: 8, gamma: S })],
-      ['layerNorm', 'beta', 8, (S) => pn.layerNorm(x8, { cols: 8, beta: S })],
-      ['rmsNorm', 'gamma', 8, (S) => pn.rmsNorm(x8, { cols: 8, gamma: S })],
-      ['batchNorm', 'x', 8, (S) => pn.batchNorm(S, { cols: 4 })],
-      ['batchNorm', 'gamma', 4, (S) => pn.batchNorm(x8, { cols: 4, gamma: S })],
-      ['batchNorm', 'beta', 4, (S) => pn.batchNorm(x8, { cols: 4, beta: S })],
-      ['batchNorm', 'runningMean', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: S, runningVar: new Float32Array(4).fill(1) })],
-      ['batchNorm', 'runningVar', 4, (S) => pn.batchNorm(x8, { cols: 4, training: false, runningMean: new Float32Array(4), runningVar: S })],
-      ['roundToPrecision', 'x', 8, (S) => pn.roundToPrecision(S, { precision: 'bfloat16' })],
-      ['rope', 'x', 8, (S) => pn.rope(S, { seqLen: 2, heads: 1, headDim: 4 })],
-      ['histogram', 'x', 8, (S) => pn.histogram(S, { bins: 4 })],
-      ['colormap', 'x', 8, (S) => pn.colormap(S, { vmin: 0, vmax: 8 })],
-      ['gram', 'x', 8, (S) => pn.gram(S, { cols: 4 })],
-      ['minRowDistance', 'x', 8, (S) => pn.minRowDistance(S, { cols: 4 })],
-      ['peShift', 'peRow', 8, (S) => pn.peShift(S, { k: 1 })],
-      ['attention', 'x', 8, (S) => pn.attention(S, { dModel: 4, dHead: 2, wq: new Float32Array(8), wk: new Float32Array(8), wv: new Float32Array(8) })],
-      ['attention', 'wq', 8, (S) => pn.attention(x8, { dModel: 4, dHead: 2, wq: S, wk: new Float32Array(8), wv: new Float32Array(8) })],
-      ['layerNormSteps', 'x', 8, (S) => pn.layerNormSteps(S)],
-      ['layerNormSteps', 'gamma', 8, (S) => pn.layerNormSteps(x8, { gamma: S })],
-      ['layerNormSteps', 'beta', 8, (S) => pn.layerNormSteps(x8, { beta: S })],
-      ['residualStack', 'x0', 2, (S) => pn.residualStack(S, new Float32Array(4), { width: 2, layers: 1 })],
-      ['residualStack', 'weights', 4, (S) => pn.residualStack(new Float32Array(2), S, { width: 2, layers: 1 })],
-      ['residualStack', 'memory', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(8), { width: 2, layers: 1, memory: S })],
-      ['residualStack', 'readout', 2, (S) => pn.residualStack(new Float32Array(2), new Float32Array(4), { width: 2, layers: 1, gradients: true, readout: S })],
-      ['transformerBlock', 'x', 2, (S) => pn.transformerBlock(S, new Float32Array(48), { dModel: 2 })],
-      ['transformerBlock', 'weights', 48, (S) => pn.transformerBlock(new Float32Array(2), S, { dModel: 2 })],
-    ];
+    const cases = floatArgCases(pn, x8);
     for (const [fn, arg, n, call] of cases) {
       const freed = pn.alloc(n);
       const stale = freed.array;
@@ -254,6 +262,53 @@ for (const simd of [true, false]) {
       assert.deepEqual([...owner.array], Array.from({ length: n }, (_, k) => k + 0.5), `${fn} ${arg}: the owner is untouched`);
       owner.free();
     }
+    assert.deepEqual(pn.heapStats(), before, 'nothing leaked');
+  });
+
+  test(`${name}: a buffer with its own length, ptr or freed is refused as every float32 argument of every call that takes one, and as every output, naming it; nothing is written`, async () => {
+    const pn = await init({ simd });
+    const before = pn.heapStats();
+    const x8 = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    // (transformerBlock names its weights "weights (Wq, Wk, Wv, Wo, W1, W2)")
+    const refused = (fn, arg) => (e) => e instanceof TypeError && e.message.startsWith(`posnorm.${fn}: ${arg}`)
+      && e.message.includes(' must be a posnorm buffer as alloc() or subarray() made it: not one given its own ');
+    const shadow = (n, key) => {
+      const b = pn.alloc(n).set(Array.from({ length: n }, (_, k) => k + 0.5));
+      Object.defineProperty(b, key, { value: key === 'freed' ? false : key === 'ptr' ? 8 : 36 * n });
+      return b;
+    };
+    const neighbour = pn.alloc(1024).set(new Float32Array(1024).fill(7));
+    for (const key of ['length', 'ptr', 'freed']) {
+      for (const [fn, arg, n, call] of floatArgCases(pn, x8)) {
+        const b = shadow(n, key);
+        assert.throws(() => call(b), refused(fn, arg), `${fn} ${arg} with its own ${key}`);
+        assert.deepEqual([...b.array], Array.from({ length: n }, (_, k) => k + 0.5), `${fn} ${arg}: the buffer is untouched`);
+        b.free();
+      }
+      // outputs: out, the row statistics, positionIds (i32)
+      const outs = [
+        ['layerNorm', 'out', 8, (B) => pn.layerNorm(x8, { cols: 8, out: B })],
+        ['layerNorm', 'meanOut', 1, (B) => pn.layerNorm(x8, { cols: 8, meanOut: B })],
+        ['layerNorm', 'invStdDevOut', 1, (B) => pn.layerNorm(x8, { cols: 8, invStdDevOut: B })],
+        ['rmsNorm', 'invRmsOut', 1, (B) => pn.rmsNorm(x8, { cols: 8, invRmsOut: B })],
+        ['positionalEncoding', 'out', 8, (B) => pn.positionalEncoding({ seqLen: 2, dModel: 4, out: B })],
+        ['rope', 'out', 8, (B) => pn.rope(x8, { seqLen: 2, heads: 1, headDim: 4, out: B })],
+        ['alibi', 'out', 8, (B) => pn.alibi({ heads: 2, seqLen: 2, out: B })],
+        ['randomNormal', 'out', 8, (B) => pn.randomNormal(8, { out: B })],
+      ];
+      for (const [fn, arg, n, call] of outs) {
+        const b = shadow(n, key);
+        assert.throws(() => call(b), refused(fn, arg), `${fn} ${arg} with its own ${key}`);
+        assert.deepEqual([...b.array], Array.from({ length: n }, (_, k) => k + 0.5), `${fn} ${arg}: nothing written`);
+        b.free();
+      }
+      const ids = pn.alloc(2, 'i32').set([0, 1]);
+      Object.defineProperty(ids, key, { value: key === 'freed' ? false : key === 'ptr' ? 8 : 72 });
+      assert.throws(() => pn.rope(x8, { seqLen: 2, heads: 1, headDim: 4, positionIds: ids }), refused('rope', 'positionIds'), `positionIds with its own ${key}`);
+      ids.free();
+    }
+    assert.deepEqual([...neighbour.array], new Array(1024).fill(7), 'no call wrote past its arguments');
+    neighbour.free();
     assert.deepEqual(pn.heapStats(), before, 'nothing leaked');
   });
 
