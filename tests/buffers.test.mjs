@@ -509,6 +509,10 @@ test('a buffer cannot be made with new; a buffer given its own length, ptr, free
   const four = pn.alloc(4).set([5, 6, 7, 8]);
   assert.throws(() => four.subarray(bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: begin must be a number/ });
   assert.throws(() => four.subarray(0, bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: end must be a number/ });
+  // a BigInt, as TypedArray.prototype.subarray refuses it (Number(1n) took it as 1)
+  assert.throws(() => new Float32Array(4).subarray(1n), TypeError);
+  assert.throws(() => four.subarray(1n), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: begin must be a number, got the BigInt 1n$/ });
+  assert.throws(() => four.subarray(0, 3n), { name: 'TypeError', message: /^posnorm\.PnBuffer\.subarray: end must be a number, got the BigInt 3n$/ });
   assert.throws(() => four.set([1], bare), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: offset must be an integer in \[0, 3\].*, got an object$/ });
   assert.throws(() => four.set([1], () => 1), { name: 'TypeError', message: /, got a function$/ });
   assert.throws(() => four.set([1, bare]), { name: 'TypeError', message: /^posnorm\.PnBuffer\.set: source\[1\] must be a number/ });

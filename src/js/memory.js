@@ -354,6 +354,8 @@ export class PnBuffer {
     }
     // (an object that does not convert, Object.create(null), was the engine's TypeError)
     const number = (name, v) => {
+      // (a BigInt, as TypedArray.prototype.subarray and buf.set's offset refuse it)
+      if (typeof v === 'bigint') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got the BigInt ${v}n`);
       try { return Number(v); } catch { throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got an object that does not convert to one`); }
     };
     const bn = number('begin', begin), en = end === undefined ? undefined : number('end', end);
