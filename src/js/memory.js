@@ -349,13 +349,12 @@ export class PnBuffer {
   subarray(begin = 0, end = PnBuffer.#own(this, 'subarray').#length) {
     PnBuffer.#live(this, 'subarray');
     for (const [name, v] of [['begin', begin], ['end', end]]) {
-      // Number() of a Symbol was the engine's TypeError, naming neither
-      if (typeof v === 'symbol') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got ${String(v)}`);
+      // Number() of a Symbol was the engine's TypeError, naming neither; a
+      // BigInt it took as a number (TypedArray.prototype.subarray refuses it)
+      if (typeof v === 'symbol' || typeof v === 'bigint') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got ${typeof v === 'bigint' ? `the BigInt ${v}n` : String(v)}`);
     }
     // (an object that does not convert, Object.create(null), was the engine's TypeError)
     const number = (name, v) => {
-      // (a BigInt, as TypedArray.prototype.subarray and buf.set's offset refuse it)
-      if (typeof v === 'bigint') throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got the BigInt ${v}n`);
       try { return Number(v); } catch { throw new TypeError(`posnorm.PnBuffer.subarray: ${name} must be a number, got an object that does not convert to one`); }
     };
     const bn = number('begin', begin), en = end === undefined ? undefined : number('end', end);
