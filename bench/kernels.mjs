@@ -2,7 +2,7 @@
 // SIMD wasm vs scalar wasm (through the API, zero-copy buffers) vs a plain-JS
 // loop vs two copies of the same bytes inside wasm memory (the floors). Prints a Markdown table and checks the
 // targets of the README. Run with `make bench`.
-import { cpus } from 'node:os';
+import { thisCpu } from './cpu.mjs';
 import { init } from '../src/js/posnorm.js';
 import { timeAll } from './timing.mjs';
 
@@ -131,8 +131,7 @@ export async function benchKernels() {
   const checks = targets.map(([what, ratio, ok]) => `- ${ok(ratio) ? 'met' : 'MISSED'}: ${what} (measured ${ratio.toFixed(2)}×)`);
   checks.push(`- for scale: the wasm copy loop itself takes ${(ln4k.loop / ln4k.set).toFixed(2)}× \`set\` at 4096×4096`);
   // which floor binds depends on the CPU: say which one this table ran on
-  const cpu = cpus();
-  const machine = `CPU: ${cpu[0]?.model.trim() ?? 'unknown'}, ${cpu.length} logical cores; copy floors at 4096×4096: \`set\` ${fmt(ln4k.set)} ms, wasm loop ${fmt(ln4k.loop)} ms`;
+  const machine = `CPU: ${thisCpu()}; copy floors at 4096×4096: \`set\` ${fmt(ln4k.set)} ms, wasm loop ${fmt(ln4k.loop)} ms`;
   return { machine, table: lines.join('\n'), checks, allMet: targets.every(([, r, ok]) => ok(r)) };
 }
 

@@ -13,7 +13,7 @@
 // caches".
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { thisCpu } from './cpu.mjs';
 import { init } from '../src/js/posnorm.js';
 
 const rows = +(process.env.ROWS || 4096), cols = +(process.env.COLS || 4096), rounds = +(process.env.ROUNDS || 15);
@@ -151,7 +151,7 @@ for (let r = 0; r < rounds; r++) {
 const med = (a) => [...a].sort((p, q) => p - q)[a.length >> 1];
 const copy = med(times['copy loop (pn_copy_f32)']), stream = med(times[bare0]);
 const min = (a) => Math.min(...a);
-console.log(`${rows}×${cols} float32 (a row is ${cols * 4} B), ${cpus()[0].model}, Node ${process.version}, ${rounds} rounds`);
+console.log(`${rows}×${cols} float32 (a row is ${cols * 4} B), ${thisCpu()}; Node ${process.version}, ${rounds} rounds`);
 console.log('| loop | median ms | fastest ms | median ÷ pn_copy_f32 | median ÷ one stream (bare, 0 B ahead) |\n|---|---:|---:|---:|---:|');
 for (const [k, t] of Object.entries(times)) {
   console.log(`| ${k} | ${med(t).toFixed(2)} | ${min(t).toFixed(2)} | ${(med(t) / copy).toFixed(2)}× | ${(med(t) / stream).toFixed(2)}× |`);

@@ -3,7 +3,8 @@
 // published tables are always a run's own output, never edited by hand.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
+import { thisCpu } from './cpu.mjs';
 import { fileURLToPath } from 'node:url';
 import { COLD_START_BUDGET_MS } from './coldstart.mjs';
 import { benchFrames } from './frames.mjs';
@@ -24,14 +25,13 @@ function out(text) {
   report.push(text);
 }
 
-/** What this run ran on: CPU model and count, Node and Chromium versions. */
+/** What this run ran on: CPU model, count and caches, Node and Chromium versions. */
 function machine() {
   let chromium = 'Chromium (version unknown)';
   try {
     chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch { /* reported as unknown */ }
-  const cpu = cpus();
-  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} logical cores; Node ${process.version}; ${chromium}`;
+  return `${thisCpu()}; Node ${process.version}; ${chromium}`;
 }
 
 // Each part that allocates a lot or loads other libraries runs in a Node
