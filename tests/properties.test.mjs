@@ -21,7 +21,7 @@
 // before running it; a watchdog here terminates a worker that makes no
 // progress for WATCHDOG_MS and fails with the input that hung.
 //
-// PROPERTY_RUNS (runs per call, default 600: 12,600 runs per build, about 40 s of both builds on 2 busy
+// PROPERTY_RUNS (runs per call, default 600: 13,200 runs per build over its 22 calls, about 40 s of both builds on 2 busy
 // cores; 1000 took 66 s with two other builds running) or PROPERTY_SECONDS (a time
 // budget per build, spread over the calls; `make fuzz`), PROPERTY_SEED.
 import assert from 'node:assert/strict';
