@@ -524,3 +524,35 @@ test('every method and getter, used on anything but an instance (unbound, anothe
   assert.deepEqual(Array.from(pn.alibiSlopes(2)), [0.0625, 0.00390625]);
   assert.deepEqual(pn.heapStats(), before, 'nothing kept');
 });
+
+test('an argument of the wrong type is a TypeError naming it whatever its own code does: the message is written without running a Proxy\'s traps, a getter or a conversion of the argument, and does not print a class\'s whole source', () => {
+  const pn = all[0].pn;
+  const before = pn.heapStats();
+  // a "strict" object, as some config libraries make them: reading a property it does not have throws
+  const strict = new Proxy({}, { get(target, key) { throw new Error(`strict object: no property ${String(key)}`); } });
+  const getterThrows = { get constructor() { throw new Error('getter ran'); } };
+  const toStringThrows = Object.assign(() => 4, { toString() { throw new Error('toString ran'); } });
+  const x = new Float32Array(8).fill(1);
+  const cases = [
+    ['layerNorm', 'x must be a Float32Array or a posnorm f32 buffer, got ', () => pn.layerNorm(strict, { cols: 4 })],
+    ['layerNorm', 'cols must be an integer in [1, 268435456], got ', () => pn.layerNorm(x, { cols: strict })],
+    ['layerNorm', 'gamma must be a Float32Array or a posnorm f32 buffer, got ', () => pn.layerNorm(x, { cols: 4, gamma: getterThrows })],
+    ['layerNorm', 'out must be a Float32Array or a posnorm f32 buffer, got ', () => pn.layerNorm(x, { cols: 4, out: strict })],
+    ['rope', 'positionIds must be an Int32Array, an array of integers or a posnorm i32 buffer, got ', () => pn.rope(x, { seqLen: 2, heads: 1, headDim: 4, positionIds: strict })],
+    ['randomNormal', 'n must be an integer in [1, 268435456], got ', () => pn.randomNormal(toStringThrows)],
+    ['alloc', 'type must be "f32" or "u32" or "i32" or "u8c", got ', () => pn.alloc(4, strict)],
+  ];
+  for (const [fn, words, call] of cases) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof TypeError, `${fn} ${words}: got ${e.name}: ${e.message}`);
+      assert.ok(e.message.startsWith(`posnorm.${fn}: ${words}`), e.message);
+      return true;
+    });
+  }
+  // a class given by mistake: named, not printed whole (the receiver's check says only "a function")
+  const Big = new Function(`return class Big { m() { return '${'x'.repeat(100000)}'; } }`)();
+  assert.throws(() => pn.alibiSlopes(Big), (e) => e instanceof TypeError && e.message.startsWith('posnorm.alibiSlopes: heads must be an integer in [1, 65536], got ')
+    && (e.message.length < 1000 || assert.fail(`a message of ${e.message.length} characters`)));
+  const after = pn.heapStats();
+  assert.deepEqual([after.allocations, after.bytes], [before.allocations, before.bytes]);
+});
