@@ -355,3 +355,20 @@ test('the figure\'s presets are the fixtures (without _source), and its link for
   assert.deepEqual(classifyPairs([1, 1, 1, 1], [1, 1 / 8, 1 / 9, 1 / 3], 8), ['kept', 'interpolated', 'interpolated', 'blended']);
   assert.deepEqual(classifyPairs([1], [1 / 2], 1), ['blended'], 'no factor: nothing is interpolated');
 });
+
+test('an odd head size from hidden_size / num_attention_heads is reported with the values the config holds, not the quotient as hidden_size\'s value', () => {
+  const pn = all[0].pn;
+  // hidden_size 15 over 5 heads: a head of 3, an odd rotary dim. The error
+  // named config.hidden_size and said "got 3", which the config does not hold
+  const config = { hidden_size: 15, num_attention_heads: 5, rope_theta: 10000, max_position_embeddings: 64 };
+  assert.throws(() => pn.ropeFromConfig(config), (e) => {
+    assert.ok(e instanceof RangeError, `${e.name}: ${e.message}`);
+    assert.ok(e.message.startsWith('posnorm.ropeFromConfig: config.'), e.message);
+    // either hidden_size's own value, or the head size named as the quotient of the two keys it comes from
+    const honest = /config\.hidden_size\b[^,]*, got 15\b/.test(e.message) || /num_attention_heads/.test(e.message);
+    assert.ok(honest, `the message gives hidden_size a value the config does not hold: ${e.message}`);
+    return true;
+  });
+  // (head_dim itself odd is reported with its own value: that holds already)
+  assert.throws(() => pn.ropeFromConfig({ ...config, head_dim: 3 }), /config\.head_dim must be a value that gives an even rotary dim >= 2, got 3 \(rotary dim 3\)/);
+});
