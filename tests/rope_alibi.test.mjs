@@ -130,3 +130,38 @@ test('SIMD and scalar RoPE are bit-identical', () => {
   const shape = { batch: 2, seqLen: 9, heads: 3, headDim: 20, rotaryDim: 16, offset: 77 };
   assert.deepEqual(a.pn.rope(x, shape), b.pn.rope(x, shape));
 });
+
+test('RoPE keeps its documented 3e-7·(|a| + |b|) + 2^-149 near position 2^31 where w_i is close to 1 (a small base, a wide rotary dim), not only at base 10000 and headDim 64', () => {
+  // base 1.3339610460108462, rotaryDim 8192, pair 3850 at position 2147483401:
+  // w = base^(-7700/8192) ≈ 0.763, θ = p·w ≈ 1.64e9. The pair (a, b) = (1, 0)
+  // rotates to (cos θ, sin θ); with 200-bit arithmetic (mpmath, prec 200)
+  // cos θ = 0.9987224087011721, sin θ = 0.05053266624797257 (rounded to
+  // float64), and the float64 reference of tests/reference/rope.mjs is
+  // within 2e-8 of both. posnorm gave sin θ = 0.05053316056728363 (ids and
+  // the scaled path) and 0.05053311586380005 (offset): 4.9e-7 and 4.5e-7 off,
+  // where |a| + |b| = 1 allows 3e-7 (docs/api.md, docs/accuracy.md: "positions
+  // up to 2^31 − 1"). The frequency's last bits times p: about 2 ulps of w.
+  const headDim = 8192, half = 4096, i = 3850, base = 1.3339610460108462, pos = 2147483401;
+  const exact = { cos: 0.9987224087011721, sin: 0.05053266624797257 };
+  for (const { name, pn } of all) {
+    for (const interleaved of [false, true]) {
+      const [ia, ib] = interleaved ? [2 * i, 2 * i + 1] : [i, i + half];
+      const x = new Float32Array(headDim);
+      x[ia] = 1;
+      const shape = { batch: 1, seqLen: 1, heads: 1, headDim, base, interleaved };
+      const ref = rope(x, { ...shape, positions: () => pos });
+      assert.ok(Math.abs(ref[ia] - exact.cos) <= 2e-8 && Math.abs(ref[ib] - exact.sin) <= 2e-8, 'the float64 reference agrees with the 200-bit values');
+      const calls = {
+        positionIds: pn.rope(x, { ...shape, positionIds: [pos] }),
+        offset: pn.rope(x, { ...shape, offset: pos }),
+        'scaling (linear, factor 1)': pn.rope(x, { ...shape, positionIds: [pos], scaling: { type: 'linear', factor: 1 } }),
+      };
+      for (const [how, y] of Object.entries(calls)) {
+        for (const [k, want] of [[ia, ref[ia]], [ib, ref[ib]]]) {
+          assert.ok(Math.abs(y[k] - want) <= 3e-7 * 1 + 2 ** -149,
+            `${name}, ${interleaved ? 'interleaved' : 'halves'}, ${how}: output ${k} is ${y[k]}, the float64 rotation ${want} (exact ${k === ia ? exact.cos : exact.sin}): off by ${Math.abs(y[k] - want).toExponential(2)}`);
+        }
+      }
+    }
+  }
+});
