@@ -225,3 +225,25 @@ for (const { name, pn } of all) {
     assert.deepEqual([none.distance, none.i, none.j], [Infinity, 0, 1]);
   });
 }
+
+test('LayerNorm\'s documented bound, 5e-6 + 2^-22·|y| (docs/accuracy.md, for "every finite float32" input, with no range given for gamma and beta), holds with a gamma and beta that cancel', () => {
+  // y = γ·t + β with γ = 10^4 and β = −γ·t rounded to float32: the float64
+  // y is what that rounding left, |y| < 5e-4. posnorm writes t in float32
+  // and then ·γ + β in float32, so y carries γ times t's own rounding (up to
+  // 10^4·6e-8): about 1e-4 off where the bound allows 5e-6. (src/posnorm.h
+  // states its bound for |gamma| <= 2, |beta| <= 2; docs/accuracy.md and
+  // docs/api.md give no such range.)
+  const cols = 8;
+  const x = Float32Array.from([0.3, -1.7, 2.2, 0.9, -0.4, 1.1, -2.5, 0.6]);
+  const t = layerNorm(x, cols, { eps: 1e-5 });
+  const gamma = new Float32Array(cols).fill(1e4);
+  const beta = Float32Array.from(t.y ?? t, (v) => -1e4 * v);
+  const ref = layerNorm(x, cols, { gamma, beta, eps: 1e-5 });
+  const want = ref.y ?? ref;
+  for (const { name, pn } of all) {
+    const { y } = pn.layerNorm(x, { cols, gamma, beta, eps: 1e-5 });
+    for (let k = 0; k < cols; k++) {
+      assert.ok(Math.abs(y[k] - want[k]) <= 5e-6 + 2 ** -22 * Math.abs(want[k]), `${name}: y[${k}] ${y[k]} vs float64 ${want[k]}: off by ${Math.abs(y[k] - want[k]).toExponential(2)}`);
+    }
+  }
+});
