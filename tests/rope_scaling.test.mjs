@@ -128,7 +128,10 @@ for (const { name, pn } of all) {
     // what holds no numbers is a TypeError naming it and what it is (a RangeError "got object" or "got undefined" before)
     const buf = pn.alloc(4).set([1, 1, 1, 1]);
     for (const [a, got] of [[buf, 'got a posnorm f32 buffer'], [new DataView(new ArrayBuffer(16)), 'got a DataView'], [new BigInt64Array(4), 'got a BigInt64Array of length 4'],
-      [new Proxy(new Float32Array(4).fill(1), {}), 'got an object posing as a Float32Array (a Proxy of one?)'], ['1111', 'got "1111"']]) {
+      [new Proxy(new Float32Array(4).fill(1), {}), 'got an object posing as a Float32Array (a Proxy of one?)'], ['1111', 'got "1111"'],
+      // a strict Proxy (reading a property throws) is named all the same: the message reads no property of it
+      [new Proxy(new Float32Array(4), { get() { throw new Error('strict'); } }), 'got an object posing as a Float32Array (a Proxy of one?)'],
+      [new Proxy({}, { get() { throw new Error('strict'); } }), 'got an object']]) {
       assert.throws(f(lr(a)), (e) => e instanceof TypeError && e.message.startsWith(`posnorm.ropeFrequencies: scaling.shortFactor must be an array or a typed array of dim/2 = 4 numbers, ${got}`), got);
     }
     buf.free();

@@ -157,8 +157,8 @@ function scalingArgs(fn, scaling, dim) {
     const tag = typedArrayTag(a);
     if (!Array.isArray(a) && (tag === undefined || tag.startsWith('Big'))) {
       // a Proxy of a typed array has its constructor, and is neither
-      const posing = tag === undefined && typeof a?.constructor?.BYTES_PER_ELEMENT === 'number';
-      throw new TypeError(`posnorm.${fn}: scaling.${key} must be an array or a typed array of dim/2 = ${dim / 2} numbers, got ${posing ? `an object posing as a ${a.constructor.name} (a Proxy of one?): copy it into a new array first` : v.describe(a)}`);
+      const posing = tag === undefined ? v.posingTypedArray(a) : undefined;
+      throw new TypeError(`posnorm.${fn}: scaling.${key} must be an array or a typed array of dim/2 = ${dim / 2} numbers, got ${posing ? `an object posing as a ${posing} (a Proxy of one?): copy it into a new array first` : v.describe(a)}`);
     }
     if (tag !== undefined && isDetached(a)) throw new TypeError(`posnorm.${fn}: scaling.${key} is a detached typed array; take a fresh view`);
     refuseFreedView(fn, `scaling.${key}`, a);

@@ -1,5 +1,8 @@
 // validate.js — argument checks that name the argument and the allowed range.
-import { BUILT_IN, isDetached, isPnBuffer, noteOffset, plainBuffer, typedArrayTag } from './memory.js';
+import { BUILT_IN, PnBuffer, isDetached, isPnBuffer, noteOffset, plainBuffer, typedArrayTag } from './memory.js';
+
+/** %TypedArray%.prototype's length getter: a typed array's own length, whatever an own `length` says. */
+const TA_LENGTH = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array).prototype, 'length').get;
 
 /** This realm's %TypedArray%: every typed array made here inherits from it. */
 const TYPED_ARRAY = Object.getPrototypeOf(Uint8Array);
@@ -76,17 +79,81 @@ export const POS_LIMIT = 2 ** 31;
 export const MAX_ELEMENTS = 2 ** 28;
 
 /**
+ * The value of a data property `key` of v or of its prototype chain, read
+ * from property descriptors: undefined where it is absent or a getter (no
+ * getter runs). A Proxy's traps can still run here; what they throw is
+ * taken as "absent".
+ */
+function dataProperty(v, key) {
+  const d = descriptorOf(v, key);
+  return d && 'value' in d ? d.value : undefined;
+}
+
+/** The descriptor of property `key` of v or of its chain (dataProperty's walk); undefined where absent or a trap threw. */
+function descriptorOf(v, key) {
+  try {
+    let o = v;
+    for (let links = 0; links <= CHAIN_LIMIT && o !== null && (typeof o === 'object' || typeof o === 'function'); links++) {
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (d) return d;
+      o = Object.getPrototypeOf(o);
+    }
+  } catch { /* a Proxy's trap threw */ }
+  return undefined;
+}
+
+/** PnBuffer.prototype's `isPnBuffer` getter (it says true). */
+const BUFFER_MARK = Object.getOwnPropertyDescriptor(PnBuffer.prototype, 'isPnBuffer').get;
+
+/** Whether v says `isPnBuffer: true`, as data or by PnBuffer's own getter (what it inherits from a buffer, or a Proxy of one): no other getter runs. */
+function marked(v) {
+  const d = descriptorOf(v, 'isPnBuffer');
+  return d !== undefined && ('value' in d ? d.value === true : d.get === BUFFER_MARK);
+}
+
+/** A string as a message quotes it: whole up to 40 characters, else its start and its length. */
+function quote(text) {
+  return text.length <= 40 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 24))}… (a string of ${text.length} characters)`;
+}
+
+/** A constructor's or a function's name, when it is a short string held as data (else undefined). */
+function shortName(f) {
+  const name = dataProperty(f, 'name');
+  return typeof name === 'string' && /^[\p{L}\p{N}_$]{1,40}$/u.test(name) ? name : undefined;
+}
+
+/**
+ * The name of the typed array type v poses as (a Proxy of a typed array:
+ * its constructor has BYTES_PER_ELEMENT), read as describe() reads, running
+ * no getter of v; undefined for anything else.
+ */
+export function posingTypedArray(v) {
+  const c = dataProperty(v, 'constructor');
+  return typeof dataProperty(c, 'BYTES_PER_ELEMENT') === 'number' ? shortName(c) : undefined;
+}
+
+/** PnBuffer.prototype's own `type` getter: a buffer's type from its private state (an own `type` is not read). */
+const BUFFER_TYPE = Object.getOwnPropertyDescriptor(PnBuffer.prototype, 'type').get;
+
+/**
  * A value as an error message shows it. A BigInt is written with its n (4n
  * printed as 4 read as an allowed value: "seqLen must be an integer in
  * [1, …], got 4"), an object without a constructor name as "an object",
- * one that says isPnBuffer but is no buffer alloc() made as posing.
+ * one that says isPnBuffer but is no buffer alloc() made as posing. It runs
+ * none of the value's own code (no getter, toString or valueOf: the message
+ * is always the TypeError or RangeError that names the argument, however
+ * strict the object), and it stays short (a long string is cut, a class or
+ * function is named, not printed).
  */
 export const describe = (v) =>
   isRevokedProxy(v) ? (protoOf(v) === undefined ? 'a revoked Proxy (or one whose getPrototypeOf throws)' : `an object whose prototype chain does not end within ${CHAIN_LIMIT} links (a Proxy's getPrototypeOf trap)`)
-  : typeof v === 'string' ? JSON.stringify(v)
+  : typeof v === 'string' ? quote(v)
   : typeof v === 'bigint' ? `the BigInt ${v}n`
+  : typeof v === 'symbol' ? `a Symbol (${quote(v.description ?? '')})`
+  : typeof v === 'function' ? (shortName(v) ? `a function (${shortName(v)})` : 'a function')
   : v === null ? 'null'
-  : Array.isArray(v) ? `an array of length ${v.length}`
+  : typeof v !== 'object' ? String(v)
+  : Array.isArray(v) ? (typeof dataProperty(v, 'length') === 'number' ? `an array of length ${dataProperty(v, 'length')}` : 'an array')
   : isInstance(v, DataView) ? 'a DataView'
   // (another realm's: an iframe's or a node:vm context's arrays are not this
   // realm's Float32Array, and "must be a Float32Array, got a Float32Array"
@@ -94,11 +161,11 @@ export const describe = (v) =>
   : ArrayBuffer.isView(v) && typedArrayTag(v) === undefined ? 'a DataView of another realm'
   : ArrayBuffer.isView(v) && !isInstance(v, TYPED_ARRAY) ? `a ${typedArrayTag(v)} of another realm (an iframe's or a vm context's; copy it into one of this realm's first, e.g. with ${typedArrayTag(v)}.from)`
   : ArrayBuffer.isView(v) && relabelled(v) ? `a ${typedArrayTag(v)} whose prototype was changed`
-  : ArrayBuffer.isView(v) ? `a ${v.constructor.name} of length ${v.length}`
-  : isPnBuffer(v) ? `a posnorm ${v.type} buffer`
-  : typeof v === 'object' && v.isPnBuffer === true ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
-  : typeof v === 'object' ? (typeof v.constructor?.name === 'string' && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object')
-  : String(v);
+  : ArrayBuffer.isView(v) ? `a ${typedArrayTag(v)} of length ${TA_LENGTH.call(v)}`
+  : isPnBuffer(v) ? `a posnorm ${BUFFER_TYPE.call(v)} buffer`
+  : marked(v) ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
+  : shortName(dataProperty(v, 'constructor')) && shortName(dataProperty(v, 'constructor')) !== 'Object' ? `a ${shortName(dataProperty(v, 'constructor'))}`
+  : 'an object';
 
 /** Checks that v is an integer in [min, max]. */
 export function int(fn, name, v, min, max = MAX_ELEMENTS) {
