@@ -165,7 +165,7 @@ export function readRopeConfig(config) {
   if (!(base > 1)) throw rangeError(baseKey, 'a number > 1', base);
 
   // ---- head size: head_dim, DeepSeek's qk_rope_head_dim, or hidden_size / num_attention_heads
-  let headDim, headKey;
+  let headDim, headKey, headFrom = null;
   if (has(config, 'qk_rope_head_dim')) {
     headDim = positiveInt('qk_rope_head_dim', config.qk_rope_head_dim);
     headKey = 'qk_rope_head_dim';
@@ -187,6 +187,8 @@ export function readRopeConfig(config) {
     const heads = positiveInt('num_attention_heads', own('num_attention_heads'));
     headDim = Math.floor(hidden / heads);
     headKey = 'hidden_size';
+    // an error about the head size shows hidden_size's own value, and the quotient
+    headFrom = { value: hidden, note: `hidden_size // num_attention_heads = ${hidden} // ${heads} = ${headDim}` };
     if (hidden % heads !== 0) warn('hidden_size', `not a multiple of num_attention_heads (${heads}): HF floors hidden_size // num_attention_heads = ${headDim}`);
     if (headDim < 1) throw rangeError('hidden_size', `at least num_attention_heads (${heads})`, hidden);
   }
@@ -209,7 +211,9 @@ export function readRopeConfig(config) {
   // dynamic's exponent is dim/(dim − 2): HF divides by 0 at 2
   const minDim = ropeType === 'dynamic' ? 4 : 2;
   if (rotaryDim < minDim || rotaryDim % 2 !== 0) {
-    throw rangeError(prfKey ?? headKey, `a value that gives an even rotary dim >= ${minDim}${minDim > 2 ? ' (dynamic raises the base to dim/(dim − 2))' : ''}`, prfKey ? prf : headDim, `rotary dim ${rotaryDim}`);
+    const value = prfKey ? prf : headFrom ? headFrom.value : headDim;
+    const note = !prfKey && headFrom ? `${headFrom.note}, rotary dim ${rotaryDim}` : `rotary dim ${rotaryDim}`;
+    throw rangeError(prfKey ?? headKey, `a value that gives an even rotary dim >= ${minDim}${minDim > 2 ? ' (dynamic raises the base to dim/(dim − 2))' : ''}`, value, note);
   }
 
   // ---- context lengths
