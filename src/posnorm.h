@@ -390,7 +390,11 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
  * which must be in [0, cache_rows); without (ONNX's 3-D caches
  * [batch × seq_len × rotary_dim/2]) cache_rows must be batch·seq_len and
  * token (b, s) takes row b·seq_len + s. The rotation is pn_rope_f32's with
- * cos(p·w_i), sin(p·w_i) replaced by the cache values (float32 products).
+ * cos(p·w_i), sin(p·w_i) replaced by the cache values c, s (float32
+ * products): each output is within 1.2e-7·(|a·c| + |b·s|) + 2^-149 of the
+ * float64 rotation by c and s as given, products within float32's range
+ * (ONNX allows any values; the two
+ * products and their sum are each rounded once, no fused multiply-add).
  * x, y, layout, interleaved, rotary_dim as pn_rope_f32; in place allowed.
  * Preconditions: x, y, cos_cache, sin_cache != NULL; the shape as
  * pn_rope_f32; cache_rows >= 1 and cache_rows·(rotary_dim/2) <=
