@@ -256,6 +256,11 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
  * cancel is not held to 1e-5 of itself ([1e8, -1e8, 3, 0] gives 1.125 for
  * 0.75; measured at most 9.1e-8·sd beyond the relative term) —
  * tests/edges.test.mjs and tests/norm.test.mjs; |gamma| <= 2, |beta| <= 2.
+ * With any gamma and beta: t (the row normalised) is rounded to float32
+ * within the bound above, then t·gamma + beta in float32, so gamma scales
+ * t's error: within |gamma|·(5e-6 + 2^-22·|t|) + 2^-23·(|gamma·t| + |y|)
+ * + 2^-148 (a beta that cancels gamma·t leaves a small y with that error,
+ * not within 5e-6 + 2^-22·|y|: gamma 1e4 misses it by about 5e-5).
  * Preconditions: x, y != NULL; rows, cols >= 1; rows·cols <= PN_MAX_ELEMENTS;
  * eps >= 0 and finite. With eps = 0 a constant row has variance 0 and gives
  * 0·Inf = NaN, exactly as the float64 formula does.
