@@ -1064,4 +1064,19 @@ export const MUTATIONS = [
     file: 'src/js/memory.js', find: 'e - b, this.#type, this.#parent ?? this);', replace: 'e - b, this.#type, this);',
     tests: ['buffers::a subarray of a subarray'],
   },
+  {
+    id: 'js-describe-runs-getters', what: "API: an argument's error message reads its constructor and its buffer mark with ordinary property reads, running a strict Proxy's get trap or a getter",
+    file: 'src/js/validate.js', find: "  const d = descriptorOf(v, 'isPnBuffer');\n  return d !== undefined && ('value' in d ? d.value === true : d.get === BUFFER_MARK);", replace: "  return v.isPnBuffer === true;",
+    tests: ['api::an argument of the wrong type is a TypeError naming it'],
+  },
+  {
+    id: 'js-describe-prints-functions', what: 'API: a function given for a number is printed whole in the error message (a class: its whole source)',
+    file: 'src/js/validate.js', find: "  : typeof v === 'function' ? (shortName(v) ? `a function (${shortName(v)})` : 'a function')\n", replace: "  : typeof v === 'function' ? String(v)\n",
+    tests: ['api::an argument of the wrong type is a TypeError naming it'],
+  },
+  {
+    id: 'js-rope-config-head-quotient', what: "ropeFromConfig: an odd head size from hidden_size / num_attention_heads is reported as hidden_size's value",
+    file: 'src/js/rope-config.js', find: 'const value = prfKey ? prf : headFrom ? headFrom.value : headDim;', replace: 'const value = prfKey ? prf : headDim;',
+    tests: ['rope_config::an odd head size from hidden_size'],
+  },
 ];
