@@ -216,3 +216,28 @@ test('order: a key that moves nothing (the last token to the right) leaves no fo
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('order: move() with a position that holds no token (−1, 3, 0.5, NaN) or a step that is not a whole place (0.5, −0.5) refuses: the order stays, no posnorm-change', async () => {
+  const { page, problems, context } = await figure();
+  const r = await run(page, async (el) => {
+    const tick = () => new Promise((res) => setTimeout(res));
+    const seen = [];
+    el.addEventListener('posnorm-change', (e) => seen.push(`${e.detail.name}=${e.detail.value}`));
+    const out = {};
+    for (const [at, step] of [[-1, 1], [3, -1], [0.5, -0.5], [1.5, 1], [NaN, 1], [2, 0.5], [1, -0.5]]) {
+      el.order = '210';
+      await tick();
+      seen.length = 0;
+      el.move(at, step);
+      await tick();
+      out[`move(${at}, ${step})`] = [el.order, seen.join(' ')];
+    }
+    return out;
+  });
+  // the tokens are at positions 0, 1 and 2: nothing lies at −1, 3 or 0.5, nor half a place away;
+  // move(-1, 1), move(0.5, -0.5), move(2, 0.5) and move(1, -0.5) wrote undefined into the
+  // permutation, which the choice control took for no choice and reset to the default "012"
+  for (const [call, got] of Object.entries(r)) assert.deepEqual(got, ['210', ''], `${call} leaves "210" alone (got ${JSON.stringify(got)})`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
