@@ -219,6 +219,59 @@ test('heatmap: a cursor written before the element is defined is applied (at the
   await context.close();
 });
 
+test('heatmap: a cursor written before the element is defined is clamped to the sizes the markup\'s attributes ask for, not to the defaults', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="a" seq-len="100" d-model="128"></posnorm-heatmap>
+    <script>document.querySelector('#a').cursor = { pos: 80, dim: 100 };</script>
+    <script type="module" src="${MODULES}"></script>`);
+  await started(p, '#a');
+  const r = await p.evaluate(() => {
+    const a = document.querySelector('#a');
+    return { sizes: [a.seqLen, a.dModel], cursor: [a.cursor.pos, a.cursor.dim], readout: [a.readout.pos, a.readout.dim] };
+  });
+  // the sizes of the moment the cursor was written are the markup's 100 × 128 (set first, as the
+  // docs ask); the constructor clamped it before the upgrade reported those attributes, to 30 × 64
+  assert.deepEqual(r, { sizes: [100, 128], cursor: [80, 100], readout: [80, 100] });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an attribute the page writes is taken even when it equals what the attribute already reads (a reflected clamp, or an attribute left after the property was cleared)', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-waveform id="w"></posnorm-waveform><posnorm-heatmap id="h"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  await started(p, '#w');
+  await started(p, '#h');
+  const r = await p.evaluate(async () => {
+    const tick = () => new Promise((res) => setTimeout(res));
+    const w = document.querySelector('#w'), h = document.querySelector('#h');
+    const out = {};
+    // i = 40 at d_model 64 reads 31, and 31 is reflected; the page then asks for 31 itself
+    w.i = 40;
+    await tick();
+    out.clamped = [w.i, w.getAttribute('i')];
+    w.setAttribute('i', '31');
+    await tick();
+    w.dModel = 128;
+    await tick();
+    out.grown = [w.i, w.getAttribute('i')];
+    // an attribute the page wrote stays as written when the property returns the control to its default
+    h.setAttribute('d-model', '128');
+    await tick();
+    h.dModel = null;
+    await tick();
+    out.cleared = [h.dModel, h.getAttribute('d-model')];
+    h.setAttribute('d-model', '128');
+    await tick();
+    out.rewritten = [h.dModel, h.getAttribute('d-model')];
+    return out;
+  });
+  // grown: the last value asked for is the page's 31, which d_model 128 holds (the figure went
+  // back to the property's 40: setAttribute("i", "31") was passed over, the attribute already
+  // reading 31); rewritten: the page asks for 128 again (the figure stayed at 64 under an
+  // attribute that reads 128)
+  assert.deepEqual(r, { clamped: [31, '31'], grown: [31, '31'], cleared: [64, '128'], rewritten: [128, '128'] });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('one parse rule for bad values; removing an attribute returns the default', async () => {
   const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="128"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
   await started(p, '#h');
