@@ -229,3 +229,48 @@ test('a heatmap taken off the page by a listener of the event its forced render 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('embedCode() for many states of a figure keeps nothing of them once the figure is dropped: the JS heap comes back (40 rope-config links of 47 KB)', async () => {
+  const { page: p, context, problems } = await page('<div id="box"></div>');
+  await defined(p, 'posnorm-rope-config');
+  const cdp = await context.newCDPSession(p);
+  const heap = async () => {
+    await p.evaluate(async () => { for (let i = 0; i < 4; i++) { gc(); await new Promise((r) => setTimeout(r, 30)); } });
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  // a baseline with the figure on the page, its Embed code asked for once
+  await p.evaluate(async () => {
+    const el = document.createElement('posnorm-rope-config');
+    document.querySelector('#box').append(el);
+    await el.ready;
+    el.embedCode({ base: 'https://example.org/posnorm/' });
+  });
+  const before = await heap();
+  // 40 configs read from links, the Embed code of each; then the figure goes
+  const n = await p.evaluate(async () => {
+    const { packConfig } = await import('/web/figures/rope-config.js');
+    const el = document.querySelector('posnorm-rope-config');
+    let total = 0;
+    for (let k = 0; k < 40; k++) {
+      const config = { head_dim: 128, rope_theta: 10000 + k, notes: Array.from({ length: 4000 }, (_, i) => Math.sin(i * 7.1 + k)) };
+      const link = await packConfig(JSON.stringify(config));
+      total += link.length;
+      el.preset = 'custom';
+      el.config = link;
+      await new Promise((r) => setTimeout(r, 30));
+      el.embedCode({ base: 'https://example.org/posnorm/' });
+    }
+    el.preset = null;
+    el.config = null;
+    await new Promise((r) => setTimeout(r, 30));
+    el.remove();
+    return total;
+  });
+  const after = await heap();
+  // the still picture's size is cached per state (core/still.js, a module Map that is never
+  // emptied), under a key that holds the whole config: the 40 links stayed for the page's life
+  assert.ok(after - before < n / 4, `the heap grew by ${Math.round((after - before) / 1024)} KB over 40 states whose links total ${Math.round(n / 1024)} KB, with the figure gone`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
