@@ -60,7 +60,8 @@ export class PosnormOrder extends PnFigure {
 
   /**
    * Moves the token at position `at` by `step` (−1 left, +1 right), as a
-   * property change: a page's script calling it leaves the focus where the
+   * property change (positions and steps are whole numbers; a move that
+   * starts or ends where no token stands does nothing): a page's script calling it leaves the focus where the
    * reader has it (it took it to the token, scrolling the page).
    */
   move(at, step) {
@@ -71,7 +72,10 @@ export class PosnormOrder extends PnFigure {
   _move(at, step, byReader) {
     const o = [...this.order];
     const to = at + step;
-    if (to < 0 || to >= o.length) return;
+    // a token at `at` and a place at `to`, whole positions both: else
+    // nothing moves (past the ends, as a key does there; a fraction or
+    // NaN swapped in undefined, which reset the order to its default)
+    if (!Number.isInteger(at) || !Number.isInteger(to) || at < 0 || at >= o.length || to < 0 || to >= o.length) return;
     [o[at], o[to]] = [o[to], o[at]];
     this.request('order', o.join(''), byReader ? 'user' : 'property');
     if (byReader) this._focusToken = Number(o[to]);
