@@ -86,14 +86,21 @@ export class PnElement extends ElementBase {
     // values set on the element before it was upgraded, asked for now; the
     // upgrade then reports each attribute the element has to
     // attributeChangedCallback (old value null), which would override them:
-    // those reports, for the controls set early, are passed over, once
+    // those reports, for the controls set early, are passed
+    // over. An upgrade's attributes are taken here too (the same reports
+    // then pass over them), so that the constructor of a figure already
+    // sees the sizes its markup asks for: a heatmap's cursor written before
+    // the upgrade was clamped to the default sizes, not the markup's
     this._shadowed = null;
     for (const c of this.constructor.controls) {
+      const attr = this.hasAttribute?.(c.attr) ? this.getAttribute(c.attr) : null;
+      if (attr !== null) (this._shadowed ??= new Map()).set(c.attr, attr);
       if (Object.prototype.hasOwnProperty.call(this, c.prop)) {
         const value = this[c.prop];
         delete this[c.prop];
-        if (this.hasAttribute?.(c.attr)) (this._shadowed ??= new Map()).set(c.attr, this.getAttribute(c.attr));
         this.request(c.prop, value, 'property');
+      } else if (attr !== null) {
+        this.request(c.prop, attr, 'attribute');
       }
     }
   }
@@ -155,7 +162,10 @@ export class PnElement extends ElementBase {
       return;
     }
     const c = this.constructor.controlByAttr.get(name);
-    if (!c || this._reflecting.has(c.prop) || old === value) return;
+    // (a write of the text the attribute already holds is taken too: the
+    // value asked for may differ from it, after a property write whose
+    // clamped value was reflected, or a property cleared to the default)
+    if (!c || this._reflecting.has(c.prop)) return;
     // the upgrade's report of an attribute a property set early shadows
     if (old === null && this._shadowed?.get(name) === value) {
       this._shadowed.delete(name);
