@@ -315,6 +315,11 @@ test('a config with thousands of keys its scaling does not read, from a link (wi
   await watch();
   await page.evaluate(([t, c]) => { const el = document.querySelector(t); el.preset = 'custom'; el.config = c; }, [TAG, packed]);
   const fromLink = await settled(19000);
+  // the readout lists the first 50 and counts the rest; result.warnings keeps all of them
+  const lines = await page.evaluate((t) => [...(document.querySelector(t).shadowRoot ?? document.querySelector(t)).querySelectorAll('li.rc-warn')].map((li) => li.textContent), TAG);
+  assert.equal(lines.length, 51);
+  assert.ok(lines[0].startsWith('rope_scaling.k0') && lines[49].startsWith('rope_scaling.k49'), `${lines[0]} … ${lines[49]}`);
+  assert.ok(/18950/.test(lines[50]), lines[50]);
   // from a file: 90 000 keys in 979 000 bytes, under the 1 MiB the file input takes
   const big = config(90000);
   assert.ok(big.length < 2 ** 20);

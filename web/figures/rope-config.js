@@ -24,6 +24,8 @@ addKoreanStrings(koStrings);
 const NAMES = Object.keys(PRESETS);
 /** The longest link parameter and the largest config it may unpack to. */
 const MAX_PACKED = 60000, MAX_TEXT = 1 << 20;
+/** Warnings the readout lists (the rest are counted in a line; all are in result.warnings). */
+const SHOWN_WARNINGS = 50;
 /** A pair's frequency ratio within this of 1 (or of the factor) counts as equal. */
 const REL = 1e-6;
 /** Each class's colour and marker shape (shape as well as colour, for readers who do not tell the colours apart). */
@@ -416,8 +418,12 @@ export class PosnormRopeConfig extends PnFigure {
       ...(src.note ? [src.note] : []),
       r.warnings.length ? t.rcWarnings(r.warnings.length) : t.rcNoWarnings,
     ];
-    const warnings = r.warnings.map((w) => ({ className: 'rc-warn', parts: [['code', w.key], `: ${w.message}`] }));
-    showLines(this._readoutEl, [...items, ...warnings, t.rcSources]);
+    // the first SHOWN_WARNINGS of them: a config can hold tens of thousands
+    // of keys its type does not read (a link's 60 000 characters, a file's
+    // 1 MiB), and a line each was one main-thread task of 1–4 s to lay out
+    const shown = r.warnings.slice(0, SHOWN_WARNINGS).map((w) => ({ className: 'rc-warn', parts: [['code', w.key], `: ${w.message}`] }));
+    const more = r.warnings.length > SHOWN_WARNINGS ? [{ className: 'rc-warn', parts: [t.rcMoreWarnings(r.warnings.length - SHOWN_WARNINGS)] }] : [];
+    showLines(this._readoutEl, [...items, ...shown, ...more, t.rcSources]);
   }
 
   describe() {

@@ -153,6 +153,7 @@ export default {
     rcReadoutFactor: (af) => `attention factor (on cos and sin): ${af}`,
     rcWarnings: (n) => `${n} thing${n === 1 ? '' : 's'} Hugging Face would ignore, rename or reject:`,
     rcNoWarnings: 'nothing Hugging Face would ignore, rename or reject.',
+    rcMoreWarnings: (n) => `… and ${n} more (every one is in the figure's result.warnings)`,
     rcError: (m) => `This config cannot be read: ${m}`,
     rcCannotRead: 'This config cannot be read (see below).',
     rcBadJson: (m) => `not valid JSON (${m})`,

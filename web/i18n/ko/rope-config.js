@@ -25,6 +25,7 @@ export default {
     rcReadoutFactor: (af) => `어텐션 계수(cos와 sin에 곱함): ${af}`,
     rcWarnings: (n) => `HF가 무시·개명·거부할 항목 ${n}개:`,
     rcNoWarnings: 'HF가 무시·개명·거부할 항목이 없습니다.',
+    rcMoreWarnings: (n) => `… 외 ${n}개(모두 그림의 result.warnings에 있습니다)`,
     rcError: (m) => `이 설정은 읽을 수 없습니다: ${m}`,
     rcCannotRead: '이 설정은 읽을 수 없습니다.',
     rcBadJson: (m) => `올바른 JSON이 아닙니다(${m})`,
