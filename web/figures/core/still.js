@@ -63,13 +63,25 @@ export function stillLayout(copy) {
   };
 }
 
+/**
+ * Sizes measured, by state: the SIZES_KEPT most recently asked for, and
+ * only for states whose key is at most KEY_KEPT characters. A state can hold
+ * a pasted config of up to 1 MiB (rope-config), and a Map that kept every
+ * state kept each such config for the page's life; measuring again costs a
+ * copy's first frame.
+ */
 const sizes = new Map();
+const SIZES_KEPT = 16, KEY_KEPT = 4096;
 
 /** { width, height } of the still picture of `fig` in its current state (CSS pixels). */
 export function stillSize(fig) {
   const key = `${fig.localName}|${fig.language}|${JSON.stringify(fig.values)}`;
   let size = sizes.get(key);
-  if (!size) {
+  if (size) {
+    // most recently used last: the first is the one to drop
+    sizes.delete(key);
+    sizes.set(key, size);
+  } else {
     const copy = makeCopy(fig);
     try {
       const { width, height } = stillLayout(copy);
@@ -77,7 +89,10 @@ export function stillSize(fig) {
     } finally {
       copy.remove();
     }
-    sizes.set(key, size);
+    if (key.length <= KEY_KEPT) {
+      sizes.set(key, size);
+      if (sizes.size > SIZES_KEPT) sizes.delete(sizes.keys().next().value);
+    }
   }
   return size;
 }
