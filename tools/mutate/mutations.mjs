@@ -996,7 +996,7 @@ export const MUTATIONS = [
   },
   {
     id: 'web-order-focus-before-bounds', what: 'order: a move that cannot happen still sets the token a later redraw focuses',
-    file: 'web/figures/order.js', find: '    if (to < 0 || to >= o.length) return;\n', replace: '    if (byReader) this._focusToken = Number(o[at]);\n    if (to < 0 || to >= o.length) return;\n',
+    file: 'web/figures/order.js', find: '    if (!Number.isInteger(at) || !Number.isInteger(to)', replace: '    if (byReader) this._focusToken = Number(o[at]);\n    if (!Number.isInteger(at) || !Number.isInteger(to)',
     tests: ['order_keyboard::moves nothing'],
   },
   {
@@ -1078,5 +1078,30 @@ export const MUTATIONS = [
     id: 'js-rope-config-head-quotient', what: "ropeFromConfig: an odd head size from hidden_size / num_attention_heads is reported as hidden_size's value",
     file: 'src/js/rope-config.js', find: 'const value = prfKey ? prf : headFrom ? headFrom.value : headDim;', replace: 'const value = prfKey ? prf : headDim;',
     tests: ['rope_config::an odd head size from hidden_size'],
+  },
+  {
+    id: 'fig-still-keeps-every-state', what: "embedCode: the still pictures' sizes are kept for every state, a pasted config of each with it",
+    file: 'web/figures/core/still.js', find: 'if (key.length <= KEY_KEPT) {', replace: 'if (key.length >= 0) {',
+    tests: ['figure_lifecycle::embedCode'],
+  },
+  {
+    id: 'fig-attr-same-text-dropped', what: 'Figures: a page\'s attribute write equal to the text the attribute holds is passed over',
+    file: 'web/figures/core/element.js', find: 'if (!c || this._reflecting.has(c.prop)) return;', replace: 'if (!c || this._reflecting.has(c.prop) || old === value) return;',
+    tests: ['figures_core::an attribute the page writes is taken'],
+  },
+  {
+    id: 'fig-upgrade-attrs-late', what: "Figures: an upgrade's attributes are taken only when reported, after the constructor (a heatmap cursor set early is clamped to the default sizes)",
+    file: 'web/figures/core/element.js', find: "      } else if (attr !== null) {\n        this.request(c.prop, attr, 'attribute');\n      }", replace: '      }',
+    tests: ['figures_core::heatmap: a cursor written before the element is defined is clamped'],
+  },
+  {
+    id: 'fig-order-move-fraction', what: 'order: move() with a fraction or NaN swaps undefined into the permutation',
+    file: 'web/figures/order.js', find: '!Number.isInteger(at) || !Number.isInteger(to) || at < 0', replace: 'to < 0 || to >= o.length || at < 0',
+    tests: ['order_keyboard::order: move'],
+  },
+  {
+    id: 'fig-rope-config-every-warning', what: "rope-config: every warning of a config is a line of the readout (tens of thousands for a crafted link)",
+    file: 'web/figures/rope-config.js', find: 'const SHOWN_WARNINGS = 50;', replace: 'const SHOWN_WARNINGS = Infinity;',
+    tests: ['rope_config_box::a config with thousands of keys'],
   },
 ];
