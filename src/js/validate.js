@@ -79,47 +79,27 @@ export const POS_LIMIT = 2 ** 31;
 export const MAX_ELEMENTS = 2 ** 28;
 
 /**
- * The value of a data property `key` of v or of its prototype chain, read
- * from property descriptors: undefined where it is absent or a getter (no
- * getter runs). A Proxy's traps can still run here; what they throw is
- * taken as "absent".
+ * The descriptor of property `key` of v or of its prototype chain, found
+ * without reading the property (no getter runs); undefined where it is
+ * absent, or where a Proxy's trap threw.
  */
-function dataProperty(v, key) {
-  const d = descriptorOf(v, key);
-  return d && 'value' in d ? d.value : undefined;
-}
-
-/** The descriptor of property `key` of v or of its chain (dataProperty's walk); undefined where absent or a trap threw. */
 function descriptorOf(v, key) {
   try {
-    let o = v;
-    for (let links = 0; links <= CHAIN_LIMIT && o !== null && (typeof o === 'object' || typeof o === 'function'); links++) {
+    for (let o = v, links = 0; links <= CHAIN_LIMIT && o !== null && (typeof o === 'object' || typeof o === 'function'); links++, o = Object.getPrototypeOf(o)) {
       const d = Object.getOwnPropertyDescriptor(o, key);
       if (d) return d;
-      o = Object.getPrototypeOf(o);
     }
   } catch { /* a Proxy's trap threw */ }
   return undefined;
 }
 
-/** PnBuffer.prototype's `isPnBuffer` getter (it says true). */
-const BUFFER_MARK = Object.getOwnPropertyDescriptor(PnBuffer.prototype, 'isPnBuffer').get;
+/** The value of data property `key` of v or of its chain (descriptorOf); undefined for a getter. */
+const dataProperty = (v, key) => descriptorOf(v, key)?.value;
 
-/** Whether v says `isPnBuffer: true`, as data or by PnBuffer's own getter (what it inherits from a buffer, or a Proxy of one): no other getter runs. */
-function marked(v) {
-  const d = descriptorOf(v, 'isPnBuffer');
-  return d !== undefined && ('value' in d ? d.value === true : d.get === BUFFER_MARK);
-}
-
-/** A string as a message quotes it: whole up to 40 characters, else its start and its length. */
-function quote(text) {
-  return text.length <= 40 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 24))}… (a string of ${text.length} characters)`;
-}
-
-/** A constructor's or a function's name, when it is a short string held as data (else undefined). */
-function shortName(f) {
+/** The name of constructor f when it is a string held as data, else undefined. */
+function nameOf(f) {
   const name = dataProperty(f, 'name');
-  return typeof name === 'string' && /^[\p{L}\p{N}_$]{1,40}$/u.test(name) ? name : undefined;
+  return typeof name === 'string' && name.length < 41 ? name : undefined;
 }
 
 /**
@@ -129,31 +109,31 @@ function shortName(f) {
  */
 export function posingTypedArray(v) {
   const c = dataProperty(v, 'constructor');
-  return typeof dataProperty(c, 'BYTES_PER_ELEMENT') === 'number' ? shortName(c) : undefined;
+  return typeof dataProperty(c, 'BYTES_PER_ELEMENT') === 'number' ? nameOf(c) : undefined;
 }
 
-/** PnBuffer.prototype's own `type` getter: a buffer's type from its private state (an own `type` is not read). */
+/** PnBuffer.prototype's getters: a buffer's type from its private state, and the mark that says it is one. */
 const BUFFER_TYPE = Object.getOwnPropertyDescriptor(PnBuffer.prototype, 'type').get;
+const BUFFER_MARK = Object.getOwnPropertyDescriptor(PnBuffer.prototype, 'isPnBuffer').get;
 
 /**
  * A value as an error message shows it. A BigInt is written with its n (4n
  * printed as 4 read as an allowed value: "seqLen must be an integer in
  * [1, …], got 4"), an object without a constructor name as "an object",
- * one that says isPnBuffer but is no buffer alloc() made as posing. It runs
- * none of the value's own code (no getter, toString or valueOf: the message
- * is always the TypeError or RangeError that names the argument, however
- * strict the object), and it stays short (a long string is cut, a class or
- * function is named, not printed).
+ * one that says isPnBuffer (as data, or by PnBuffer's getter: one that
+ * inherits from a buffer, or a Proxy of one) but is no buffer alloc() made
+ * as posing. It runs none of the value's own code (no getter, toString or
+ * valueOf: the message is always the TypeError or RangeError naming the
+ * argument, however strict the object), and it stays short (a long string
+ * is cut, a function is not printed).
  */
-export const describe = (v) =>
+export const describe = (v, d = descriptorOf(v, 'isPnBuffer'), name = nameOf(dataProperty(v, 'constructor'))) =>
   isRevokedProxy(v) ? (protoOf(v) === undefined ? 'a revoked Proxy (or one whose getPrototypeOf throws)' : `an object whose prototype chain does not end within ${CHAIN_LIMIT} links (a Proxy's getPrototypeOf trap)`)
-  : typeof v === 'string' ? quote(v)
+  : typeof v === 'string' ? (v.length < 41 ? JSON.stringify(v) : `${JSON.stringify(v.slice(0, 24))}… (${v.length} characters)`)
   : typeof v === 'bigint' ? `the BigInt ${v}n`
-  : typeof v === 'symbol' ? `a Symbol (${quote(v.description ?? '')})`
-  : typeof v === 'function' ? (shortName(v) ? `a function (${shortName(v)})` : 'a function')
-  : v === null ? 'null'
-  : typeof v !== 'object' ? String(v)
-  : Array.isArray(v) ? (typeof dataProperty(v, 'length') === 'number' ? `an array of length ${dataProperty(v, 'length')}` : 'an array')
+  : typeof v === 'function' ? 'a function'
+  : v === null || typeof v !== 'object' ? String(v)
+  : Array.isArray(v) ? `an array of length ${dataProperty(v, 'length')}`
   : isInstance(v, DataView) ? 'a DataView'
   // (another realm's: an iframe's or a node:vm context's arrays are not this
   // realm's Float32Array, and "must be a Float32Array, got a Float32Array"
@@ -163,8 +143,8 @@ export const describe = (v) =>
   : ArrayBuffer.isView(v) && relabelled(v) ? `a ${typedArrayTag(v)} whose prototype was changed`
   : ArrayBuffer.isView(v) ? `a ${typedArrayTag(v)} of length ${TA_LENGTH.call(v)}`
   : isPnBuffer(v) ? `a posnorm ${BUFFER_TYPE.call(v)} buffer`
-  : marked(v) ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
-  : shortName(dataProperty(v, 'constructor')) && shortName(dataProperty(v, 'constructor')) !== 'Object' ? `a ${shortName(dataProperty(v, 'constructor'))}`
+  : d && (d.get ? d.get === BUFFER_MARK : d.value === true) ? 'an object posing as a posnorm buffer (not one that alloc() or subarray() made)'
+  : name && name !== 'Object' ? `a ${name}`
   : 'an object';
 
 /** Checks that v is an integer in [min, max]. */
