@@ -6,6 +6,11 @@
  * rotation (cos w_i, sin w_i) — "PE(p+1) is a linear map of PE(p)". Every
  * PN_PE_ANCHOR rows the state is re-anchored from libm sin/cos, so the
  * float64 drift (about 1e-16 per step) never reaches float32 precision.
+ * An anchor whose angle |p·w_i| reaches 2^20 takes it as a double-double
+ * (pn_sincos_pw, pn_math.h) from w_i's rest WL[i], computed for the pairs
+ * whose last position needs it: near p = 2^31 a float64 angle is off by up
+ * to 6e-7 rad. The rotation keeps the float64 w_i: over an anchor's 1024
+ * rows its few ulps drift by about 1e-12 rad.
  * Pairs are processed in chunks of PE_CHUNK (one chunk covers d_model <=
  * 2048, so rows are written whole), and four pairs at a time advance
  * PE_ROWS rows in registers before their state is stored.
@@ -32,8 +37,14 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
   double CW[PE_CHUNK] __attribute__((aligned(16)));
   double SW[PE_CHUNK] __attribute__((aligned(16)));
   double W[PE_CHUNK];
+  double WL[PE_CHUNK]; /* w_i's rest, where an anchor's angle reaches 2^20 */
 
   const double log_base = pn_log(base);
+  /* the last position (offset >= 0): p·W[i] < 2^20 at it means at every
+   * anchor (rounding is monotonic), so WL[i] is never read */
+  const double p_last = offset + (double)(rows - 1);
+  pn_freq_dd fdd;
+  pn_freq_dd_prepare(&fdd, base, dims);
   for (int32_t c0 = 0; c0 < n_pairs; c0 += PE_CHUNK) {
     const int32_t cn = n_pairs - c0 < PE_CHUNK ? n_pairs - c0 : PE_CHUNK;
     int32_t full = n_cos - c0; /* pairs with both sin and cos in this chunk */
@@ -46,6 +57,7 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
      * bits are those of row 0 in any call, the libm ones) */
     for (int32_t i = 0; i < cn; i++) {
       W[i] = pn_pe_frequency(log_base, c0 + i, dims);
+      WL[i] = p_last * W[i] < 0x1p20 ? 0.0 : pn_freq_dd_rest(&fdd, c0 + i, W[i], NULL);
       if (rows > 1) {
         pn_sincos(W[i], &SW[i], &CW[i]);
       } else {
@@ -58,7 +70,7 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
       if (r0 % PN_PE_ANCHOR == 0) {
         const double p = offset + (double)r0;
         for (int32_t i = 0; i < cn; i++) {
-          pn_sincos(p * W[i], &S[i], &C[i]);
+          pn_sincos_pw(p, W[i], WL[i], &S[i], &C[i]);
         }
       }
       int32_t i = 0;
@@ -138,18 +150,23 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
   pe_rows(sin_out, cos_out, n_pairs, 0, rows, n_pairs, n_pairs, dims, base, offset);
 }
 
-void pn_pe_frequencies(double *freq, int32_t n_pairs, int32_t dims,
-                       double base) {
+void pn_pe_frequencies(double *freq, double *freq_lo, int32_t n_pairs,
+                       int32_t dims, double base, double p_max) {
   const double log_base = pn_log(base);
-  for (int32_t i = 0; i < n_pairs; i++)
+  pn_freq_dd fdd;
+  pn_freq_dd_prepare(&fdd, base, dims);
+  for (int32_t i = 0; i < n_pairs; i++) {
     freq[i] = pn_pe_frequency(log_base, i, dims);
+    freq_lo[i] = p_max * freq[i] < 0x1p20 ? 0.0 : pn_freq_dd_rest(&fdd, i, freq[i], NULL);
+  }
 }
 
 void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
-                      const double *freq, int32_t n_pairs) {
+                      const double *freq, const double *freq_lo,
+                      int32_t n_pairs) {
   for (int32_t i = 0; i < n_pairs; i++) {
     double s, c;
-    pn_sincos(pos * freq[i], &s, &c);
+    pn_sincos_pw(pos, freq[i], freq_lo[i], &s, &c);
     sin_out[i] = (float)s;
     cos_out[i] = (float)c;
   }
@@ -166,9 +183,22 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
     return PN_ERR_ARG;
   const double w = pn_pe_frequency(pn_log(base), dim / 2, d_model);
   const int use_cos = dim & 1;
+  double w_lo = NAN; /* taken at the first angle past 2^20 */
   for (int32_t k = 0; k < n; k++) {
-    const double a = (pos_start + (double)k * pos_step) * w;
-    out[k] = (float)(use_cos ? cos(a) : sin(a));
+    const double p = pos_start + (double)k * pos_step;
+    const double a = p * w;
+    if (a < 0x1p20 && a > -0x1p20) {
+      out[k] = (float)(use_cos ? cos(a) : sin(a));
+    } else { /* a dd angle (pn_math.h), w's rest taken once */
+      if (isnan(w_lo)) {
+        pn_freq_dd f;
+        pn_freq_dd_prepare(&f, base, d_model);
+        w_lo = pn_freq_dd_rest(&f, dim / 2, w, NULL);
+      }
+      double s, c;
+      pn_sincos_pw(p, w, w_lo, &s, &c);
+      out[k] = (float)(use_cos ? c : s);
+    }
   }
   return PN_OK;
 }

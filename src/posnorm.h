@@ -373,9 +373,10 @@ enum pn_rope_layout {
  * a pn_rope_layout; base > 1 and finite; offset >= 0 and offset + seq_len
  * <= 2^31 (when position_ids == NULL); every position id >= 0
  * (PN_ERR_ARG; the ids are read before anything is allocated).
- * Scratch: 8·seq_len·(rotary_dim/2) bytes, 16·(rotary_dim/2) with position
- * ids (one row and the float64 frequencies; at most 2^31, for rotary_dim
- * 2^28, past the wasm builds' 2 GiB: PN_ERR_NOMEM).
+ * Scratch: 8·seq_len·(rotary_dim/2) bytes, 24·(rotary_dim/2) with position
+ * ids (one row, the float64 frequencies and their double-double rests; at
+ * most 3·2^30, for rotary_dim 2^28, past the wasm builds' 2 GiB:
+ * PN_ERR_NOMEM).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,

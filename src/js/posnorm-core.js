@@ -696,9 +696,9 @@ export class Posnorm {
     const out = outArg(fn, o.out, n);
     const inputs = [['x', x], ['positionIds', ids], ['cosCache', cached ? o.cosCache : undefined], ['sinCache', cached ? o.sinCache : undefined]];
     // scratch (posnorm.h): the scaled kernel's cos/sin of every token, or
-    // pn_rope_f32's table (one row and the float64 frequencies with position
-    // ids); the frequencies' temps
-    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached || lowPath ? 0 : 8 * (ids ? 2 : seqLen) * half;
+    // pn_rope_f32's table (one row, the float64 frequencies and their
+    // double-double rests with position ids); the frequencies' temps
+    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached || lowPath ? 0 : 8 * (ids ? 3 : seqLen) * half;
     this.#reserve(fn, `${shape} = ${n} with rotaryDim ${rotaryDim}`, inputs, [[out, 4 * n]], scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');

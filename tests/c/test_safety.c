@@ -1149,10 +1149,11 @@ static void boundary_scratch_kernels(void) {
 
   kernel = "pn_rope_f32 (boundaries)";
   /* x [1 × 16384 × 1 × 16384] = 2^28 values; scratch 8·seq_len·rotary_dim/2
-   * (2^30 bytes), 8·rotary_dim with position ids (one row and the float64
-   * frequencies; the ids are read before allocating) */
+   * (2^30 bytes), 24·rotary_dim/2 with position ids (one row, the float64
+   * frequencies and their double-double rests; the ids are read before
+   * allocating) */
   SCRATCH("2^28 values, no ids", 8ull * 16384 * 8192, pn_rope_f32(F(0), data, NULL, 1, 16384, 1, 16384, 16384, 1e4, 0, 0, 0));
-  SCRATCH("2^28 values, ids", 8ull * 16384, pn_rope_f32(F(0), data, zeros, 1, 16384, 1, 16384, 16384, 1e4, 0, 1, 1));
+  SCRATCH("2^28 values, ids", 24ull * 8192, pn_rope_f32(F(0), data, zeros, 1, 16384, 1, 16384, 16384, 1e4, 0, 1, 1));
   SCRATCH("[8192 × 16384 × 1 × 2]", 8ull * 16384, pn_rope_f32(F(0), data, NULL, 8192, 16384, 1, 2, 2, 1e4, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_f32(F(0), data, NULL, 1, 16384, 1, 16385, 16384, 1e4, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_f32(F(0), data, NULL, 8193, 16384, 1, 2, 2, 1e4, 0, 0, 0));
