@@ -497,11 +497,34 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
                             const double *params, const double *short_factor,
                             const double *long_factor, double seq_len);
 
+/* pn_rope_frequencies_dd_f64 — pn_rope_frequencies_f64 (the same
+ * inv_freq, bit for bit, and attention factor, the same checks and errors;
+ * inv_freq_lo != NULL too, else PN_ERR_NULL) with each frequency's rest in
+ * double-double: inv_freq_lo[i] such that inv_freq[i] + inv_freq_lo[i] is
+ * the type's formula above with w_i = base^(-2i/dim) exact (of the grown
+ * base for dynamic) and the formula's other quantities as computed in
+ * float64 (yarn's ramp, llama3's wavelength test and smoothing), within
+ * about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
+ * position < 2^31 gives such a pair an angle of 2^20, past which
+ * pn_rope_scaled_dd_f32 reads the rest). inv_freq alone is a few ulps from
+ * the formula's value, which positions near 2^31 multiply into angles off
+ * by up to 5e-7 rad (docs/accuracy.md). Everything is computed before
+ * anything is written. No scratch.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_rope_frequencies_dd_f64(double *inv_freq, double *inv_freq_lo,
+                               double *attention_factor, int32_t dim,
+                               double base, int32_t type, const double *params,
+                               const double *short_factor,
+                               const double *long_factor, double seq_len);
+
 /* pn_rope_scaled_f32 — RoPE with given float64 frequencies (from
  * pn_rope_frequencies_f64) and attention factor, applied as those models
  * apply it: cos(p·w_i)·factor and sin(p·w_i)·factor, each rounded once to
  * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
- * in-place use as pn_rope_f32.
+ * in-place use as pn_rope_f32. The angle p·w_i is the exact product of the
+ * position and the given w_i: rounded to float64 where |p·w_i| < 2^20 (at
+ * most 2^-33 rad off), a double-double beyond (pn_rope_f32's accuracy);
+ * pn_rope_scaled_dd_f32 takes the frequencies' rests too.
  * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
  * interleaved, layout, offset and position ids as pn_rope_f32;
  * attention_factor finite and > 0; inv_freq[0 .. rotary_dim/2) finite
@@ -514,6 +537,21 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
                        int32_t batch, int32_t seq_len, int32_t heads,
                        int32_t head_dim, int32_t rotary_dim, int32_t offset,
                        int32_t interleaved, int32_t layout);
+
+/* pn_rope_scaled_dd_f32 — pn_rope_scaled_f32 with the frequencies as
+ * double-doubles: w_i = inv_freq[i] + inv_freq_lo[i] (from
+ * pn_rope_frequencies_dd_f64), where an angle |p·inv_freq[i]| reaches 2^20
+ * (below, inv_freq_lo is not used: the same bits as pn_rope_scaled_f32).
+ * Preconditions as pn_rope_scaled_f32, and inv_freq_lo != NULL
+ * (PN_ERR_NULL), inv_freq_lo[0 .. rotary_dim/2) finite (PN_ERR_ARG).
+ * Scratch: as pn_rope_scaled_f32.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_rope_scaled_dd_f32(float *y, const float *x,
+                          const int32_t *position_ids, const double *inv_freq,
+                          const double *inv_freq_lo, double attention_factor,
+                          int32_t batch, int32_t seq_len, int32_t heads,
+                          int32_t head_dim, int32_t rotary_dim, int32_t offset,
+                          int32_t interleaved, int32_t layout);
 
 /* pn_alibi_slopes_f32 — the ALiBi head slopes m_h, h in [0, heads).
  * For heads = 2^k: m_h = 2^(-8(h+1)/heads). Otherwise, with P the largest

@@ -697,8 +697,9 @@ export class Posnorm {
     const inputs = [['x', x], ['positionIds', ids], ['cosCache', cached ? o.cosCache : undefined], ['sinCache', cached ? o.sinCache : undefined]];
     // scratch (posnorm.h): the scaled kernel's cos/sin of every token, or
     // pn_rope_f32's table (one row, the float64 frequencies and their
-    // double-double rests with position ids); the frequencies' temps
-    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached || lowPath ? 0 : 8 * (ids ? 3 : seqLen) * half;
+    // double-double rests with position ids); the frequencies' temps (and
+    // their rests, 8·half bytes, with scaling)
+    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) + 8 * half : cached || lowPath ? 0 : 8 * (ids ? 3 : seqLen) * half;
     this.#reserve(fn, `${shape} = ${n} with rotaryDim ${rotaryDim}`, inputs, [[out, 4 * n]], scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -708,8 +709,10 @@ export class Posnorm {
       if (lowPath) {
         check(fn, this.#x.pn_rope_lowprec_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay, dtype, compute));
       } else if (scaling) {
-        const { inv, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
-        check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
+        // the frequencies with their double-double rests: the angles near
+        // position 2^31 need them (posnorm.h, pn_rope_scaled_dd_f32)
+        const { inv, lo, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top, true);
+        check(fn, this.#x.pn_rope_scaled_dd_f32(y.ptr, px, pids, inv.ptr, lo.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
       } else if (cached) {
         const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
         check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
@@ -748,15 +751,21 @@ export class Posnorm {
     });
   }
 
-  /** Runs pn_rope_frequencies_f64 into frame temporaries. */
-  #frequencies(f, fn, dim, base, scaling, seqLen) {
+  /**
+   * Runs pn_rope_frequencies_f64 into frame temporaries, or with `rests`
+   * pn_rope_frequencies_dd_f64 (the frequencies' double-double rests too).
+   */
+  #frequencies(f, fn, dim, base, scaling, seqLen, rests = false) {
     const inv = f.output(dim / 2, 'f64', undefined, 'the frequencies');
+    const lo = rests ? f.output(dim / 2, 'f64', undefined, 'the frequencies\' rests') : null;
     const af = f.output(1, 'f64', undefined, 'the attention factor');
     const params = f.input(scaling.params, 'scaling');
     const short = f.input(scaling.shortFactor, 'scaling.shortFactor');
     const long = f.input(scaling.longFactor, 'scaling.longFactor');
-    check(fn, this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen));
-    return { inv, af };
+    check(fn, rests
+      ? this.#x.pn_rope_frequencies_dd_f64(inv.ptr, lo.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen)
+      : this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen));
+    return { inv, lo, af };
   }
 
   alibiSlopes(heads) {
