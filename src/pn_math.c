@@ -169,7 +169,9 @@ double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k) {
     dd_add(&q, &q, k[2], 0.0);
     dd_mul(&v, &v, q.hi, q.lo);
   }
-  return (v.hi - w) + v.lo;
+  /* a quotient k[0]/k[1] past 2^996 overflows the splits (NaN): no rest */
+  const double r = (v.hi - w) + v.lo;
+  return isfinite(r) ? r : 0.0;
 }
 
 #ifdef PN_COUNT_ALLOC

@@ -133,7 +133,8 @@ PN_INLINE void pn_freq_dd_prepare(pn_freq_dd *f, double base, int32_t dims) {
  * subtraction exact), so that w + rest is v within about 2^-53 of the rest.
  * v = w_i, or with k != NULL the scaled frequency w_i·(k[0]/k[1] + k[2])
  * of rope_scaling.c (its formulas with w_i factored out), that product in
- * dd. base > 1, finite; dims >= 1. */
+ * dd (0 where that dd overflows: a quotient k[0]/k[1] past 2^996). base >
+ * 1, finite; dims >= 1. */
 double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k);
 
 /* sin and cos of the angle p·w_i, with w = w_i rounded to float64 and w_lo

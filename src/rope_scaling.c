@@ -182,12 +182,15 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
     inv_freq[i] = scaled_frequency(&sc, i, k);
     if (!inv_freq_lo) continue;
     inv_freq_lo[i] = 0.0;
-    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11. The rest:
+    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11, and past
+     * w_i = 2^41 every position but 0 is past 2^41, where the angles are
+     * float64 again (pn_sincos_pw), so no rest is read there. The rest:
      * the formula with w_i in double-double (of the base the frequencies
      * use, grown for dynamic) and its other quantities as computed above in
      * float64 (factor, yarn's ramp, llama3's smoothing, a longrope factor),
      * w_i·(a/d + b) in double-double: within about 1e-29 relative */
-    if (inv_freq[i] >= 0x1p-12) inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
+    if (inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)
+      inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
   }
   *attention_factor = af;
   return PN_OK;
