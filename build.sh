@@ -124,7 +124,7 @@ build_native() {
   local cc=${CC:-cc}
   local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g"
   # shellcheck disable=SC2086
-  $cc $CFLAGS_TEST $san $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c -lm \
+  $cc $CFLAGS_TEST $san $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c tests/c/test_angles.c -lm \
     -o build/native/test_kernels
   echo "built build/native/test_kernels (ASan + UBSan)"
 }
@@ -158,7 +158,7 @@ build_simdtest() {
   ensure_emcc
   mkdir -p build/native
   # shellcheck disable=SC2086
-  emcc $CFLAGS_TEST -msimd128 -fsanitize=address,undefined $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c \
+  emcc $CFLAGS_TEST -msimd128 -fsanitize=address,undefined $TEST_DEFINES -Isrc $TEST_SOURCES tests/c/test_kernels.c tests/c/test_safety.c tests/c/test_angles.c \
     -o build/native/test_kernels_simd.cjs -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
   echo "built build/native/test_kernels_simd.cjs (wasm SIMD128 + ASan + UBSan, run with node)"
 }
