@@ -70,7 +70,7 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
       if (r0 % PN_PE_ANCHOR == 0) {
         const double p = offset + (double)r0;
         for (int32_t i = 0; i < cn; i++) {
-          pn_sincos_pw(p, W[i], WL[i], &S[i], &C[i]);
+          pn_sincos_pw(p, W[i], WL + i, &S[i], &C[i]);
         }
       }
       int32_t i = 0;
@@ -150,15 +150,21 @@ void pn_pe_sincos_table(float *sin_out, float *cos_out, int32_t rows,
   pe_rows(sin_out, cos_out, n_pairs, 0, rows, n_pairs, n_pairs, dims, base, offset);
 }
 
-void pn_pe_frequencies(double *freq, double *freq_lo, int32_t n_pairs,
-                       int32_t dims, double base, double p_max) {
+int pn_pe_frequencies(double *freq, double *freq_lo, int32_t n_pairs,
+                      int32_t dims, double base, double p_max) {
   const double log_base = pn_log(base);
   pn_freq_dd fdd;
   pn_freq_dd_prepare(&fdd, base, dims);
+  int any = 0;
   for (int32_t i = 0; i < n_pairs; i++) {
     freq[i] = pn_pe_frequency(log_base, i, dims);
-    freq_lo[i] = p_max * freq[i] < 0x1p20 ? 0.0 : pn_freq_dd_rest(&fdd, i, freq[i], NULL);
+    freq_lo[i] = 0.0;
+    if (!(p_max * freq[i] < 0x1p20)) {
+      freq_lo[i] = pn_freq_dd_rest(&fdd, i, freq[i], NULL);
+      any = 1;
+    }
   }
+  return any;
 }
 
 void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
@@ -166,7 +172,10 @@ void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
                       int32_t n_pairs) {
   for (int32_t i = 0; i < n_pairs; i++) {
     double s, c;
-    pn_sincos_pw(pos, freq[i], freq_lo[i], &s, &c);
+    if (freq_lo)
+      pn_sincos_pw(pos, freq[i], freq_lo + i, &s, &c);
+    else /* no angle of the call reaches 2^20: the loop as before */
+      pn_sincos(pos * freq[i], &s, &c);
     sin_out[i] = (float)s;
     cos_out[i] = (float)c;
   }
@@ -196,7 +205,7 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
         w_lo = pn_freq_dd_rest(&f, dim / 2, w, NULL);
       }
       double s, c;
-      pn_sincos_pw(p, w, w_lo, &s, &c);
+      pn_sincos_pw(p, w, &w_lo, &s, &c);
       out[k] = (float)(use_cos ? c : s);
     }
   }

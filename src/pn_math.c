@@ -186,21 +186,21 @@ void pn_sincos(double a, double *s, double *c) {
   sincos(a, s, c);
 }
 
-void pn_sincos_pw(double p, double w, double w_lo, double *s, double *c) {
-  pn_dd a;
-  a.hi = p * w;
-  COUNT_SINCOS();
-  if (!(fabs(a.hi) >= 0x1p20 && fabs(a.hi) < 0x1p41)) {
-    /* as before the dd angles (and NaN, ±Inf, past θ_lo's polynomials) */
-    sincos(a.hi, s, c);
+void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *c) {
+  if (!(fabs(t) < 0x1p41)) { /* NaN, ±Inf, or past θ_lo's polynomials */
+    pn_sincos(t, s, c);
     return;
   }
-  two_prod(&a, p, w);
-  fast_two_sum(&a, a.hi, a.lo + p * w_lo); /* θ = a.hi + a.lo */
+  /* t + e = p·w exactly (Veltkamp, Dekker), then θ = h + l = t + (e + p·w_lo);
+   * in scalars, not pn_dds (a pn_dd whose address is taken lives in memory) */
+  const double cp = 134217729.0 * p, cw = 134217729.0 * w;
+  const double ph = cp - (cp - p), pl = p - ph, wh = cw - (cw - w), wl = w - wh;
+  const double e = (((ph * wh - t) + ph * wl + pl * wh) + pl * wl) + p * w_lo;
+  const double h = t + e, l = e - (h - t);
   double sh, ch;
-  sincos(a.hi, &sh, &ch);
-  const double l2 = a.lo * a.lo;
-  const double sl = a.lo - a.lo * l2 * (1.0 / 6.0), hl = 0.5 * l2;
+  pn_sincos(h, &sh, &ch);
+  const double l2 = l * l;
+  const double sl = l - l * l2 * (1.0 / 6.0), hl = 0.5 * l2;
   *s = sh + (ch * sl - sh * hl);
   *c = ch - (sh * sl + ch * hl);
 }

@@ -137,14 +137,18 @@ PN_INLINE void pn_freq_dd_prepare(pn_freq_dd *f, double base, int32_t dims) {
  * 1, finite; dims >= 1. */
 double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k);
 
-/* sin and cos of the angle p·w_i, with w = w_i rounded to float64 and w_lo
- * its rest (pn_freq_dd_rest):
+/* pn_sincos_pw's angles from 2^20 on, t = p * w (below). */
+void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *c);
+
+/* sin and cos of the angle p·w_i, with w = w_i rounded to float64 and
+ * *w_lo its rest (pn_freq_dd_rest):
  * - |p·w| < 2^20: exactly pn_sincos(p * w), the same bits as before the dd
- *   angles (w_lo is not read: a caller computes it only for the pairs
- *   whose largest |p|·w reaches 2^20, and may pass anything for others);
- * - 2^20 <= |p·w| < 2^41: θ = p·(w + w_lo) as a dd (θ_hi, θ_lo), |θ_lo| <=
- *   ulp(θ_hi)/2, from Dekker's exact p·w; then with pn_sincos(θ_hi),
- *   s_l = θ_lo - θ_lo³/6 (sin θ_lo) and h_l = θ_lo²/2 (1 - cos θ_lo):
+ *   angles (*w_lo is not read: a caller computes it only for the pairs
+ *   whose largest |p|·w reaches 2^20, and may leave the others unset);
+ * - 2^20 <= |p·w| < 2^41 (pn_sincos_dd): θ = p·(w + w_lo) as a dd (θ_hi,
+ *   θ_lo), |θ_lo| <= ulp(θ_hi)/2, from Dekker's exact p·w; then with
+ *   pn_sincos(θ_hi), s_l = θ_lo - θ_lo³/6 (sin θ_lo) and h_l = θ_lo²/2
+ *   (1 - cos θ_lo):
  *     sin θ = sin θ_hi + (cos θ_hi·s_l - sin θ_hi·h_l)
  *     cos θ = cos θ_hi - (sin θ_hi·s_l + cos θ_hi·h_l),
  *   within about 2e-16 of sin and cos of the exact p·(w + w_lo) (libm's
@@ -152,8 +156,17 @@ double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k);
  * - |p·w| >= 2^41 (no PE or RoPE frequency reaches it below position 2^31,
  *   only a scaled one above 1024, and there θ_lo's polynomials would not
  *   do), NaN or ±Inf: pn_sincos(p * w), as before.
- * One call per angle, as pn_sincos was: the test below 2^20 is all it adds
- * there. */
-void pn_sincos_pw(double p, double w, double w_lo, double *s, double *c);
+ * One pn_sincos per angle, as before. Inline, and libm's sincos called
+ * from pn_sincos alone: the linker's wasm-opt then inlines sincos into
+ * pn_sincos, as it did before the dd angles (a second caller of sincos
+ * cost RoPE with ids 10 % at positions below 2^20). */
+PN_INLINE void pn_sincos_pw(double p, double w, const double *w_lo, double *s,
+                            double *c) {
+  const double t = p * w;
+  if (fabs(t) < 0x1p20)
+    pn_sincos(t, s, c);
+  else
+    pn_sincos_dd(p, w, *w_lo, t, s, c);
+}
 
 #endif /* PN_MATH_H */

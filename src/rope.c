@@ -92,11 +92,12 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
   if (!freq) return PN_ERR_NOMEM;
   float *sn = (float *)(freq + n_freq);
   float *cs = sn + table_rows * (size_t)half;
+  const double *freq_lo = freq + half;
   if (position_ids) {
     int32_t p_max = 0;
     for (size_t t = 0; t < tokens; t++)
       if (position_ids[t] > p_max) p_max = position_ids[t];
-    pn_pe_frequencies(freq, freq + half, half, rotary_dim, base, (double)p_max);
+    if (!pn_pe_frequencies(freq, freq + half, half, rotary_dim, base, (double)p_max)) freq_lo = NULL;
   }
   if (!position_ids)
     pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)offset);
@@ -104,7 +105,7 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
     for (int32_t s = 0; s < seq_len; s++) {
       const float *srow = sn, *crow = cs;
       if (position_ids) {
-        pn_pe_sincos_row(sn, cs, (double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s], freq, freq + half, half);
+        pn_pe_sincos_row(sn, cs, (double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s], freq, freq_lo, half);
       } else {
         srow = sn + (size_t)s * (size_t)half;
         crow = cs + (size_t)s * (size_t)half;

@@ -238,6 +238,7 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
   float *cs = pn_malloc(bytes);
   if (!cs) return PN_ERR_NOMEM;
   float *sn = cs + tokens * (size_t)half;
+  static const double zero = 0.0; /* the rests without inv_freq_lo */
   for (size_t t = 0; t < tokens; t++) {
     const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % (size_t)seq_len);
     for (int32_t i = 0; i < half; i++) {
@@ -246,7 +247,7 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
        * w_i + its rest, or without a rest from the float64 w_i as given
        * (then exact for that w_i, which may itself be a few ulps from the
        * formula's value: about 2^31·2 ulps ≈ 5e-7 rad near p = 2^31) */
-      pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo[i] : 0.0, &s, &c);
+      pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo + i : &zero, &s, &c);
       cs[t * (size_t)half + (size_t)i] = (float)(c * attention_factor);
       sn[t * (size_t)half + (size_t)i] = (float)(s * attention_factor);
     }

@@ -709,10 +709,20 @@ export class Posnorm {
       if (lowPath) {
         check(fn, this.#x.pn_rope_lowprec_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay, dtype, compute));
       } else if (scaling) {
-        // the frequencies with their double-double rests: the angles near
-        // position 2^31 need them (posnorm.h, pn_rope_scaled_dd_f32)
-        const { inv, lo, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top, true);
-        check(fn, this.#x.pn_rope_scaled_dd_f32(y.ptr, px, pids, inv.ptr, lo.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
+        const { inv, af, args } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
+        const w = this.#heap.view(Float64Array, inv.ptr, half);
+        let wMax = 0;
+        for (let k = 0; k < half; k++) wMax = Math.max(wMax, Math.abs(w[k]));
+        const rest = [batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay];
+        if ((top - 1) * wMax < 2 ** 20) {
+          check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], ...rest), 8 * tokens * half);
+        } else {
+          // an angle reaches 2^20: the frequencies again, with their
+          // double-double rests (below 2^20 both kernels give the same bits)
+          const lo = f.output(half, 'f64', undefined, 'the frequencies\' rests');
+          check(fn, this.#x.pn_rope_frequencies_dd_f64(inv.ptr, lo.ptr, af.ptr, ...args));
+          check(fn, this.#x.pn_rope_scaled_dd_f32(y.ptr, px, pids, inv.ptr, lo.ptr, af.result()[0], ...rest), 8 * tokens * half);
+        }
       } else if (cached) {
         const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
         check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
@@ -752,20 +762,18 @@ export class Posnorm {
   }
 
   /**
-   * Runs pn_rope_frequencies_f64 into frame temporaries, or with `rests`
-   * pn_rope_frequencies_dd_f64 (the frequencies' double-double rests too).
+   * Runs pn_rope_frequencies_f64 into frame temporaries; `args` are its
+   * arguments after the outputs (for pn_rope_frequencies_dd_f64).
    */
-  #frequencies(f, fn, dim, base, scaling, seqLen, rests = false) {
+  #frequencies(f, fn, dim, base, scaling, seqLen) {
     const inv = f.output(dim / 2, 'f64', undefined, 'the frequencies');
-    const lo = rests ? f.output(dim / 2, 'f64', undefined, 'the frequencies\' rests') : null;
     const af = f.output(1, 'f64', undefined, 'the attention factor');
     const params = f.input(scaling.params, 'scaling');
     const short = f.input(scaling.shortFactor, 'scaling.shortFactor');
     const long = f.input(scaling.longFactor, 'scaling.longFactor');
-    check(fn, rests
-      ? this.#x.pn_rope_frequencies_dd_f64(inv.ptr, lo.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen)
-      : this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen));
-    return { inv, lo, af };
+    const args = [dim, base, scaling.type, params, short, long, seqLen];
+    check(fn, this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, ...args));
+    return { inv, af, args };
   }
 
   alibiSlopes(heads) {

@@ -252,7 +252,7 @@ static void angle(double base, int dims, int i, double p, double factor,
     pn_freq_dd_prepare(&f, base, dims);
     rest = pn_freq_dd_rest(&f, i, w, factor != 1.0 ? k : NULL);
   }
-  pn_sincos_pw(p, w, rest, s, c);
+  pn_sincos_pw(p, w, &rest, s, c);
   *w_out = w;
 }
 
