@@ -41,8 +41,10 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
 
   const double log_base = pn_log(base);
   /* the last position (offset >= 0): p·W[i] < 2^20 at it means at every
-   * anchor (rounding is monotonic), so WL[i] is never read */
+   * anchor (rounding is monotonic), so WL[i] is never read; below 2^20
+   * (every W[i] <= 1) no pair has a rest, and the anchors are as before */
   const double p_last = offset + (double)(rows - 1);
+  int dd = 0; /* whether a pair of this chunk has a rest */
   pn_freq_dd fdd;
   pn_freq_dd_prepare(&fdd, base, dims);
   for (int32_t c0 = 0; c0 < n_pairs; c0 += PE_CHUNK) {
@@ -57,7 +59,13 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
      * bits are those of row 0 in any call, the libm ones) */
     for (int32_t i = 0; i < cn; i++) {
       W[i] = pn_pe_frequency(log_base, c0 + i, dims);
-      WL[i] = p_last * W[i] < 0x1p20 ? 0.0 : pn_freq_dd_rest(&fdd, c0 + i, W[i], NULL);
+      if (p_last >= 0x1p20) {
+        WL[i] = 0.0;
+        if (!(p_last * W[i] < 0x1p20)) {
+          WL[i] = pn_freq_dd_rest(&fdd, c0 + i, W[i], NULL);
+          dd = 1;
+        }
+      }
       if (rows > 1) {
         pn_sincos(W[i], &SW[i], &CW[i]);
       } else {
@@ -70,7 +78,10 @@ static void pe_rows(float *sin_dst, float *cos_dst, int32_t stride, int zip,
       if (r0 % PN_PE_ANCHOR == 0) {
         const double p = offset + (double)r0;
         for (int32_t i = 0; i < cn; i++) {
-          pn_sincos_pw(p, W[i], WL + i, &S[i], &C[i]);
+          if (dd)
+            pn_sincos_pw(p, W[i], WL + i, &S[i], &C[i]);
+          else
+            pn_sincos(p * W[i], &S[i], &C[i]);
         }
       }
       int32_t i = 0;
@@ -158,10 +169,13 @@ int pn_pe_frequencies(double *freq, double *freq_lo, int32_t n_pairs,
   int any = 0;
   for (int32_t i = 0; i < n_pairs; i++) {
     freq[i] = pn_pe_frequency(log_base, i, dims);
-    freq_lo[i] = 0.0;
-    if (!(p_max * freq[i] < 0x1p20)) {
-      freq_lo[i] = pn_freq_dd_rest(&fdd, i, freq[i], NULL);
-      any = 1;
+    /* every freq[i] <= 1: below 2^20, no pair has a rest */
+    if (p_max >= 0x1p20) {
+      freq_lo[i] = 0.0;
+      if (!(p_max * freq[i] < 0x1p20)) {
+        freq_lo[i] = pn_freq_dd_rest(&fdd, i, freq[i], NULL);
+        any = 1;
+      }
     }
   }
   return any;
@@ -192,22 +206,24 @@ int pn_pe_sample_f32(float *out, int32_t n, double pos_start, double pos_step,
     return PN_ERR_ARG;
   const double w = pn_pe_frequency(pn_log(base), dim / 2, d_model);
   const int use_cos = dim & 1;
-  double w_lo = NAN; /* taken at the first angle past 2^20 */
-  for (int32_t k = 0; k < n; k++) {
-    const double p = pos_start + (double)k * pos_step;
-    const double a = p * w;
-    if (a < 0x1p20 && a > -0x1p20) {
+  /* the positions run from pos_start to pos_end, and so do their |p|·w
+   * (rounding is monotonic): below 2^20 at both ends, the loop as before */
+  if (fmax(fabs(pos_start), fabs(pos_end)) * w < 0x1p20) {
+    for (int32_t k = 0; k < n; k++) {
+      const double a = (pos_start + (double)k * pos_step) * w;
       out[k] = (float)(use_cos ? cos(a) : sin(a));
-    } else { /* a dd angle (pn_math.h), w's rest taken once */
-      if (isnan(w_lo)) {
-        pn_freq_dd f;
-        pn_freq_dd_prepare(&f, base, d_model);
-        w_lo = pn_freq_dd_rest(&f, dim / 2, w, NULL);
-      }
-      double s, c;
-      pn_sincos_pw(p, w, &w_lo, &s, &c);
-      out[k] = (float)(use_cos ? c : s);
     }
+    return PN_OK;
+  }
+  /* else angles past 2^20 in double-double (pn_math.h), from w's rest; the
+   * others are pn_sincos(a), the same bits as sin(a) and cos(a) */
+  pn_freq_dd f;
+  pn_freq_dd_prepare(&f, base, d_model);
+  const double w_lo = pn_freq_dd_rest(&f, dim / 2, w, NULL);
+  for (int32_t k = 0; k < n; k++) {
+    double s, c;
+    pn_sincos_pw(pos_start + (double)k * pos_step, w, &w_lo, &s, &c);
+    out[k] = (float)(use_cos ? c : s);
   }
   return PN_OK;
 }

@@ -227,10 +227,17 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
       !isfinite(attention_factor) || !(attention_factor > 0.0))
     return PN_ERR_ARG;
   const int32_t half = rotary_dim / 2;
-  for (int32_t i = 0; i < half; i++)
+  double w_max = 0.0;
+  for (int32_t i = 0; i < half; i++) {
     if (!isfinite(inv_freq[i]) || (inv_freq_lo && !isfinite(inv_freq_lo[i]))) return PN_ERR_ARG;
+    w_max = fmax(w_max, fabs(inv_freq[i]));
+  }
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
+  double p_max = position_ids ? 0.0 : (double)offset + (double)(seq_len - 1);
+  for (size_t t = 0; position_ids && t < tokens; t++) p_max = fmax(p_max, (double)position_ids[t]);
+  /* whether an angle reaches 2^20 (else the loop below is as before) */
+  const int dd = !(p_max * w_max < 0x1p20);
   /* the cos/sin of every token's angles, scaled by the attention factor and
    * rounded once, handed to the cache kernel as a 3-D cache */
   const size_t bytes = pn_size_mul(pn_size_mul(tokens, (size_t)half), 2 * sizeof(float));
@@ -247,7 +254,10 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
        * w_i + its rest, or without a rest from the float64 w_i as given
        * (then exact for that w_i, which may itself be a few ulps from the
        * formula's value: about 2^31·2 ulps ≈ 5e-7 rad near p = 2^31) */
-      pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo + i : &zero, &s, &c);
+      if (dd)
+        pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo + i : &zero, &s, &c);
+      else
+        pn_sincos(p * inv_freq[i], &s, &c);
       cs[t * (size_t)half + (size_t)i] = (float)(c * attention_factor);
       sn[t * (size_t)half + (size_t)i] = (float)(s * attention_factor);
     }
