@@ -112,7 +112,7 @@ typedef struct {
  * of 256 (a pair asked out of order starts again at its b, so every w_i
  * has the same bits whatever order the pairs are asked in). Relative error
  * within about 1e-29 (255 dd products at most after a dd exp; measured:
- * 2.2e-31 for tests/c/test_angles.c's pairs) where w_i is a normal number.
+ * 5.0e-31 for tests/c/test_angles.c's pairs) where w_i is a normal number.
  * A dd exp costs about 1 µs in the wasm builds, a step about 10 ns: with
  * blocks of 64 a call with 4096 pairs near 2^31 spent 64 µs on exps. */
 #define PN_FREQ_BLOCK 256 /* pairs per dd exp */

@@ -526,7 +526,10 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * float64 (yarn's ramp, llama3's wavelength test and smoothing), within
  * about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
  * position < 2^31 gives such a pair an angle of 2^20, past which
- * pn_rope_scaled_dd_f32 reads the rest). inv_freq alone is a few ulps from
+ * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (every position but 0
+ * gives it an angle past 2^41, which is float64 again), and where the
+ * rest's double-double arithmetic would overflow (a quotient a/d past
+ * 2^996: factors below about 1e-300). inv_freq alone is a few ulps from
  * the formula's value, which positions near 2^31 multiply into angles off
  * by up to 5e-7 rad (docs/accuracy.md). Everything is computed before
  * anything is written. No scratch.
@@ -543,7 +546,8 @@ int pn_rope_frequencies_dd_f64(double *inv_freq, double *inv_freq_lo,
  * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
  * in-place use as pn_rope_f32. The angle p·w_i is the exact product of the
  * position and the given w_i: rounded to float64 where |p·w_i| < 2^20 (at
- * most 2^-33 rad off), a double-double beyond (pn_rope_f32's accuracy);
+ * most 2^-33 rad off), a double-double from 2^20 to 2^41 (cos/sin within
+ * about 2e-16 of those of the exact product), float64 again beyond;
  * pn_rope_scaled_dd_f32 takes the frequencies' rests too.
  * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
  * interleaved, layout, offset and position ids as pn_rope_f32;
