@@ -6,12 +6,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The demo page's first load as counted here (page.js, its static imports,
- * CSS, HTML, wasm) must stay under 150 KiB, issue #3's budget; what Chromium
+ * CSS, HTML, wasm) must stay under 154 KiB (issue #3's 150 KiB until the
+ * double-double angles: docs/decisions.md, "Angles near 2^31 in
+ * double-double"); what Chromium
  * fetches before scrolling (tests/browser.test.mjs) has 175 KiB (170 KiB from
  * 0.3.0, 175 KiB since 2026-12-05: docs/decisions.md, "Page budget" and "The
  * Chromium count's budget is 175 KiB").
  */
-export const PAGE_LIMIT = 150 * 1024;
+export const PAGE_LIMIT = 154 * 1024;
 
 async function filesUnder(dir, exts) {
   const out = [];

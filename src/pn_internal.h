@@ -62,16 +62,23 @@ static inline size_t pn_count2(int32_t a, int32_t b) {
 }
 
 /* freq[i] = w_i, the float64 frequency of pair i of a `dims`-dimensional
- * encoding with `base` (pn_pe_frequency), for i in [0, n_pairs). Defined in
- * pe.c; RoPE takes them once per call for explicit position ids. */
-void pn_pe_frequencies(double *freq, int32_t n_pairs, int32_t dims,
-                       double base);
+ * encoding with `base` (pn_pe_frequency), for i in [0, n_pairs), and
+ * freq_lo[i] its rest in double-double (pn_math.h) where p_max·w_i >=
+ * 2^20 (0 elsewhere, where no position up to p_max >= 0 reads it).
+ * Returns whether any pair has a rest. Defined in pe.c; RoPE takes them
+ * once per call for explicit position ids. */
+int pn_pe_frequencies(double *freq, double *freq_lo, int32_t n_pairs,
+                      int32_t dims, double base, double p_max);
 
 /* Writes sin/cos(pos·freq[i]) for i in [0, n_pairs) at one position into
- * sin_out[i], cos_out[i], float64 libm, rounded once. Defined in pe.c;
- * used by RoPE for explicit position ids, freq from pn_pe_frequencies. */
+ * sin_out[i], cos_out[i], float64 libm (pn_sincos_pw: a double-double
+ * angle from freq_lo[i] where |pos·freq[i]| >= 2^20), rounded once.
+ * Defined in pe.c; used by RoPE for explicit position ids, freq and
+ * freq_lo from pn_pe_frequencies with p_max >= pos; freq_lo NULL where it
+ * gave no rest (a plain float64 angle per pair then, without the test). */
 void pn_pe_sincos_row(float *sin_out, float *cos_out, double pos,
-                      const double *freq, int32_t n_pairs);
+                      const double *freq, const double *freq_lo,
+                      int32_t n_pairs);
 
 /* Fills rows [0, rows) of a [rows × n_pairs] pair of tables with
  * sin/cos((offset + r)·w_i), same method as pn_pe_sinusoidal_f32. */

@@ -55,7 +55,11 @@
  *              No function promises correct rounding (0.5 ulp): PE reaches
  *              about half an ulp of values near 1 (2.99e-8 absolute), but
  *              near the zeros of sin the float64 reference itself is not
- *              precise enough to count ulps.
+ *              precise enough to count ulps. PE and RoPE angles p·w_i of
+ *              2^20 and more are taken in double-double (src/pn_math.h) and
+ *              are closer to the exact values than a float64 formula,
+ *              which is up to 6e-7 off near p = 2^31: their bounds there
+ *              are against the exact values.
  * Non-finite   NaN/Inf inputs propagate only into the rows (LayerNorm,
  *              RMSNorm) or columns (BatchNorm) whose statistics they enter:
  *              a LayerNorm row holding ±Inf or NaN has mean, inv_std and
@@ -74,6 +78,8 @@
  *                              int32 >= 1; the wasm memory is capped at 2 GiB
  *   positions (PE, RoPE)       0 <= p < 2^31; PE/RoPE base > 1 and finite;
  *                              accuracy is tested for p < 2^20, d_model <= 8192
+ *                              against float64, and near 2^31, 2^24 and 2^20
+ *                              against 60-digit values (tests/c/test_angles.c)
  *   peSample positions         |start|, |start + (n-1)·step| <= 2^31
  *   LayerNorm/RMSNorm/BatchNorm  any finite float32 input (up to FLT_MAX,
  *                              denormals included), eps >= 0 finite; NaN/Inf
@@ -160,11 +166,17 @@ enum pn_pe_layout {
  * Accuracy: max abs error <= 2e-7 against float64 sin/cos for p < 2^20 and
  * d_model <= 8192 (measured 2.99e-8: the angles are carried in float64 and
  * rotated forward one position at a time, re-anchored with libm sin/cos
- * every PN_PE_ANCHOR rows, and rounded to float32 once); <= 1e-6 for p up
- * to 2^31: w_i is within an ulp or two of base^(-2i/d_model) here and in
- * any float64 formula, and p multiplies that (measured 6.6e-8 at 2^28,
- * 1.8e-7 at 2^30, 4.4e-7 near 2^31 against the float64 formula, which is
- * itself that far from the exact values).
+ * every PN_PE_ANCHOR rows, and rounded to float32 once). For p up to 2^31,
+ * <= 1e-7 against the exact values (measured 3.0e-8, half a float32 ulp of
+ * values near 1): an anchor whose angle p·w_i reaches 2^20 takes it as a
+ * double-double, p times w_i's double-double (within about 1e-29 of
+ * base^(-2i/d_model)), so its float64 sin/cos are within about 2e-16 of
+ * the exact ones, and the rotation over the anchor's 1024 rows, with the
+ * float64 w_i, adds about 1e-12; below 2^20 the float64 angle is within
+ * 3e-9 rad (2^20 times w_i's few ulps, and its rounding). Against the
+ * float64 formula <= 1e-6 (that formula is itself up to 6e-7 from the
+ * exact values near 2^31: 2^31 times its w_i's ulp or two, and the
+ * rounding of p·w_i).
  *
  * Preconditions: out != NULL; seq_len, d_model >= 1; seq_len·d_model <=
  * PN_MAX_ELEMENTS; base > 1 and finite; offset >= 0; offset + seq_len <= 2^31;
@@ -196,8 +208,10 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
  *   i = dim / 2, w_i = base^(-2i/d_model), f = sin for even dim, cos for odd.
  *
  * Accuracy: max abs error <= 2e-7 (float64 libm, rounded once) for |p_k| <
- * 2^20; <= 1e-6 up to 2^31, as pn_pe_sinusoidal_f32 (measured 2.4e-7 near
- * 2^31 against the float64 formula).
+ * 2^20; up to 2^31 <= 1e-7 against the exact values (the angles of 2^20
+ * and more in double-double, as pn_pe_sinusoidal_f32's anchors, fractional
+ * and negative positions too: measured 3.0e-8), <= 1e-6 against the
+ * float64 formula.
  * Preconditions: out != NULL; 1 <= n <= PN_MAX_ELEMENTS; d_model >= 1;
  * 0 <= dim < d_model; base > 1; pos_start, pos_step finite and
  * |pos_start|, |pos_start + (n-1)·pos_step| <= 2^31.
@@ -370,7 +384,13 @@ enum pn_rope_layout {
  *   a' = a·cos(p·w_i) - b·sin(p·w_i),  b' = a·sin(p·w_i) + b·cos(p·w_i)
  * in float32 with cos/sin rounded once from float64, as PE (not always
  * correctly rounded: a float64 value within its own error of a float32
- * midpoint may round either way). Dims at and beyond rotary_dim are copied.
+ * midpoint may round either way). An angle p·w_i of 2^20 or more is a
+ * double-double, as PE's (with ids every such angle; with an offset each
+ * table anchor, the rows after it rotated): cos/sin within about 1e-12 of
+ * the exact ones before rounding, where a float64 angle was up to 6e-7 rad
+ * off near 2^31; below 2^20 the float64 angle, within 3e-9 rad. Each output
+ * of the pair (a, b) is within 3e-7·(|a| + |b|) + 2^-149 of the exact
+ * rotation. Dims at and beyond rotary_dim are copied.
  * In place allowed.
  * Preconditions: x, y != NULL; batch, seq_len, heads, head_dim >= 1;
  * batch·seq_len·heads·head_dim <= PN_MAX_ELEMENTS (PN_ERR_SIZE);
@@ -378,9 +398,10 @@ enum pn_rope_layout {
  * a pn_rope_layout; base > 1 and finite; offset >= 0 and offset + seq_len
  * <= 2^31 (when position_ids == NULL); every position id >= 0
  * (PN_ERR_ARG; the ids are read before anything is allocated).
- * Scratch: 8·seq_len·(rotary_dim/2) bytes, 16·(rotary_dim/2) with position
- * ids (one row and the float64 frequencies; at most 2^31, for rotary_dim
- * 2^28, past the wasm builds' 2 GiB: PN_ERR_NOMEM).
+ * Scratch: 8·seq_len·(rotary_dim/2) bytes, 24·(rotary_dim/2) with position
+ * ids (one row, the float64 frequencies and their double-double rests; at
+ * most 3·2^30, for rotary_dim 2^28, past the wasm builds' 2 GiB:
+ * PN_ERR_NOMEM).
  * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
 int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
                 int32_t batch, int32_t seq_len, int32_t heads,
@@ -505,11 +526,38 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
                             const double *params, const double *short_factor,
                             const double *long_factor, double seq_len);
 
+/* pn_rope_frequencies_dd_f64 — pn_rope_frequencies_f64 (the same
+ * inv_freq, bit for bit, and attention factor, the same checks and errors;
+ * inv_freq_lo != NULL too, else PN_ERR_NULL) with each frequency's rest in
+ * double-double: inv_freq_lo[i] such that inv_freq[i] + inv_freq_lo[i] is
+ * the type's formula above with w_i = base^(-2i/dim) exact (of the grown
+ * base for dynamic) and the formula's other quantities as computed in
+ * float64 (yarn's ramp, llama3's wavelength test and smoothing), within
+ * about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
+ * position < 2^31 gives such a pair an angle of 2^20, past which
+ * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (every position but 0
+ * gives it an angle past 2^41, which is float64 again), and where the
+ * rest's double-double arithmetic would overflow (a quotient a/d past
+ * 2^996: factors below about 1e-300). inv_freq alone is a few ulps from
+ * the formula's value, which positions near 2^31 multiply into angles off
+ * by up to 5e-7 rad (docs/accuracy.md). Everything is computed before
+ * anything is written. No scratch.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG. */
+int pn_rope_frequencies_dd_f64(double *inv_freq, double *inv_freq_lo,
+                               double *attention_factor, int32_t dim,
+                               double base, int32_t type, const double *params,
+                               const double *short_factor,
+                               const double *long_factor, double seq_len);
+
 /* pn_rope_scaled_f32 — RoPE with given float64 frequencies (from
  * pn_rope_frequencies_f64) and attention factor, applied as those models
  * apply it: cos(p·w_i)·factor and sin(p·w_i)·factor, each rounded once to
  * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
- * in-place use as pn_rope_f32.
+ * in-place use as pn_rope_f32. The angle p·w_i is the exact product of the
+ * position and the given w_i: rounded to float64 where |p·w_i| < 2^20 (at
+ * most 2^-33 rad off), a double-double from 2^20 to 2^41 (cos/sin within
+ * about 2e-16 of those of the exact product), float64 again beyond;
+ * pn_rope_scaled_dd_f32 takes the frequencies' rests too.
  * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
  * interleaved, layout, offset and position ids as pn_rope_f32;
  * attention_factor finite and > 0; inv_freq[0 .. rotary_dim/2) finite
@@ -522,6 +570,21 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
                        int32_t batch, int32_t seq_len, int32_t heads,
                        int32_t head_dim, int32_t rotary_dim, int32_t offset,
                        int32_t interleaved, int32_t layout);
+
+/* pn_rope_scaled_dd_f32 — pn_rope_scaled_f32 with the frequencies as
+ * double-doubles: w_i = inv_freq[i] + inv_freq_lo[i] (from
+ * pn_rope_frequencies_dd_f64), where an angle |p·inv_freq[i]| reaches 2^20
+ * (below, inv_freq_lo is not used: the same bits as pn_rope_scaled_f32).
+ * Preconditions as pn_rope_scaled_f32, and inv_freq_lo != NULL
+ * (PN_ERR_NULL), inv_freq_lo[0 .. rotary_dim/2) finite (PN_ERR_ARG).
+ * Scratch: as pn_rope_scaled_f32.
+ * Errors: PN_ERR_NULL, PN_ERR_SIZE, PN_ERR_ARG, PN_ERR_NOMEM. */
+int pn_rope_scaled_dd_f32(float *y, const float *x,
+                          const int32_t *position_ids, const double *inv_freq,
+                          const double *inv_freq_lo, double attention_factor,
+                          int32_t batch, int32_t seq_len, int32_t heads,
+                          int32_t head_dim, int32_t rotary_dim, int32_t offset,
+                          int32_t interleaved, int32_t layout);
 
 /* pn_alibi_slopes_f32 — the ALiBi head slopes m_h, h in [0, heads).
  * For heads = 2^k: m_h = 2^(-8(h+1)/heads). Otherwise, with P the largest

@@ -81,9 +81,10 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
   const int32_t half = rotary_dim / 2;
   /* one sin row and one cos row per position; with ids, one row and the
    * frequencies, taken once per call (per row they were an exp per pair:
-   * 35 → 20 ns per pair, the same bits) */
+   * 35 → 20 ns per pair, the same bits), with their double-double rests
+   * (pn_pe_frequencies) beside them */
   const size_t table_rows = position_ids ? 1 : (size_t)seq_len;
-  const size_t n_freq = position_ids ? (size_t)half : 0;
+  const size_t n_freq = position_ids ? 2 * (size_t)half : 0;
   const size_t bytes = pn_size_mul_add(pn_size_mul(table_rows, (size_t)half), 2 * sizeof(float),
                                        n_freq * sizeof(double));
   if (bytes == PN_SIZE_OVERFLOW) return PN_ERR_SIZE;
@@ -91,14 +92,20 @@ int pn_rope_f32(float *y, const float *x, const int32_t *position_ids,
   if (!freq) return PN_ERR_NOMEM;
   float *sn = (float *)(freq + n_freq);
   float *cs = sn + table_rows * (size_t)half;
-  if (position_ids) pn_pe_frequencies(freq, half, rotary_dim, base);
+  const double *freq_lo = freq + half;
+  if (position_ids) {
+    int32_t p_max = 0;
+    for (size_t t = 0; t < tokens; t++)
+      if (position_ids[t] > p_max) p_max = position_ids[t];
+    if (!pn_pe_frequencies(freq, freq + half, half, rotary_dim, base, (double)p_max)) freq_lo = NULL;
+  }
   if (!position_ids)
     pn_pe_sincos_table(sn, cs, seq_len, half, rotary_dim, base, (double)offset);
   for (int32_t b = 0; b < batch; b++) {
     for (int32_t s = 0; s < seq_len; s++) {
       const float *srow = sn, *crow = cs;
       if (position_ids) {
-        pn_pe_sincos_row(sn, cs, (double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s], freq, half);
+        pn_pe_sincos_row(sn, cs, (double)position_ids[(size_t)b * (size_t)seq_len + (size_t)s], freq, freq_lo, half);
       } else {
         srow = sn + (size_t)s * (size_t)half;
         crow = cs + (size_t)s * (size_t)half;

@@ -30,30 +30,50 @@ typedef struct {
   const double *ext;    /* longrope: the list seq_len selects */
 } pn_scaling;
 
-/* inv_freq[i] of a validated scaling (posnorm.h gives the formulas). */
-static double scaled_frequency(const pn_scaling *sc, int32_t i) {
+/* inv_freq[i] of a validated scaling (posnorm.h gives the formulas), and
+ * in k[0..2] the coefficients (a, d, b) that make it w_i·(a/d + b): the
+ * same formula with w_i factored out, for its double-double rest
+ * (pn_dd_scaled; the float64 value is computed as before, not from them). */
+static double scaled_frequency(const pn_scaling *sc, int32_t i, double k[3]) {
   const double w = pn_pe_frequency(sc->log_base, i, sc->dim);
+  k[0] = 0.0;
+  k[1] = sc->factor;
+  k[2] = 1.0;
   switch (sc->type) {
   case PN_SCALING_LINEAR:
+    k[0] = 1.0;
+    k[2] = 0.0;
     return w / sc->factor;
   case PN_SCALING_YARN: {
     double ramp = ((double)i - sc->low) / (sc->high - sc->low);
     ramp = ramp < 0.0 ? 0.0 : ramp > 1.0 ? 1.0 : ramp;
     const double extrapolation = 1.0 - ramp;
     const double inter = w / sc->factor;
+    k[0] = 1.0 - extrapolation;
+    k[2] = extrapolation;
     return inter * (1.0 - extrapolation) + w * extrapolation;
   }
   case PN_SCALING_LLAMA3: {
     const double wavelen = 2.0 * PN_PI / w;
     const double low_wavelen = sc->original / sc->low_ff, high_wavelen = sc->original / sc->high_ff;
     double out = wavelen > low_wavelen ? w / sc->factor : w;
+    if (wavelen > low_wavelen) {
+      k[0] = 1.0;
+      k[2] = 0.0;
+    }
     if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
+      /* out is w here: (1 - smooth)·w/factor + smooth·w */
       const double smooth = (sc->original / wavelen - sc->low_ff) / (sc->high_ff - sc->low_ff);
       out = (1.0 - smooth) * out / sc->factor + smooth * out;
+      k[0] = 1.0 - smooth;
+      k[2] = smooth;
     }
     return out;
   }
   case PN_SCALING_LONGROPE:
+    k[0] = 1.0;
+    k[1] = sc->ext[i];
+    k[2] = 0.0;
     return w / sc->ext[i];
   default: /* none; dynamic (its base is grown) */
     return w;
@@ -68,11 +88,13 @@ static int factors_ok(const double *list, int32_t n) {
 }
 
 /* Validates everything, computes the attention factor and every frequency
- * (without writing them), then writes: on error nothing has been written. */
-int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
-                            int32_t dim, double base, int32_t type,
-                            const double *params, const double *short_factor,
-                            const double *long_factor, double seq_len) {
+ * (without writing them), then writes: on error nothing has been written.
+ * inv_freq_lo NULL: the frequencies alone (pn_rope_frequencies_f64). */
+static int frequencies(double *inv_freq, double *inv_freq_lo,
+                       double *attention_factor, int32_t dim, double base,
+                       int32_t type, const double *params,
+                       const double *short_factor, const double *long_factor,
+                       double seq_len) {
   if (!inv_freq || !attention_factor) return PN_ERR_NULL;
   if (type != PN_SCALING_NONE && !params) return PN_ERR_NULL;
   if (type == PN_SCALING_LONGROPE && (!short_factor || !long_factor)) return PN_ERR_NULL;
@@ -151,28 +173,71 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
   if (!isfinite(af) || !(af > 0.0)) return PN_ERR_ARG;
   sc.log_base = pn_log(b);
   /* a frequency that overflows (a tiny factor or longrope factor) */
+  double k[3];
   for (int32_t i = 0; i < half; i++)
-    if (!isfinite(scaled_frequency(&sc, i))) return PN_ERR_ARG;
-  for (int32_t i = 0; i < half; i++) inv_freq[i] = scaled_frequency(&sc, i);
+    if (!isfinite(scaled_frequency(&sc, i, k))) return PN_ERR_ARG;
+  pn_freq_dd fdd;
+  pn_freq_dd_prepare(&fdd, b, dim);
+  for (int32_t i = 0; i < half; i++) {
+    inv_freq[i] = scaled_frequency(&sc, i, k);
+    if (!inv_freq_lo) continue;
+    inv_freq_lo[i] = 0.0;
+    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11, and past
+     * w_i = 2^41 every position but 0 is past 2^41, where the angles are
+     * float64 again (pn_sincos_pw), so no rest is read there. The rest:
+     * the formula with w_i in double-double (of the base the frequencies
+     * use, grown for dynamic) and its other quantities as computed above in
+     * float64 (factor, yarn's ramp, llama3's smoothing, a longrope factor),
+     * w_i·(a/d + b) in double-double: within about 1e-29 relative */
+    if (inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)
+      inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
+  }
   *attention_factor = af;
   return PN_OK;
 }
 
-int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
-                       const double *inv_freq, double attention_factor,
-                       int32_t batch, int32_t seq_len, int32_t heads,
-                       int32_t head_dim, int32_t rotary_dim, int32_t offset,
-                       int32_t interleaved, int32_t layout) {
+int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
+                            int32_t dim, double base, int32_t type,
+                            const double *params, const double *short_factor,
+                            const double *long_factor, double seq_len) {
+  return frequencies(inv_freq, NULL, attention_factor, dim, base, type, params,
+                     short_factor, long_factor, seq_len);
+}
+
+int pn_rope_frequencies_dd_f64(double *inv_freq, double *inv_freq_lo,
+                               double *attention_factor, int32_t dim,
+                               double base, int32_t type, const double *params,
+                               const double *short_factor,
+                               const double *long_factor, double seq_len) {
+  if (!inv_freq_lo) return PN_ERR_NULL;
+  return frequencies(inv_freq, inv_freq_lo, attention_factor, dim, base, type,
+                     params, short_factor, long_factor, seq_len);
+}
+
+/* pn_rope_scaled_f32 (inv_freq_lo NULL: every rest 0) and
+ * pn_rope_scaled_dd_f32. */
+static int scaled(float *y, const float *x, const int32_t *position_ids,
+                  const double *inv_freq, const double *inv_freq_lo,
+                  double attention_factor, int32_t batch, int32_t seq_len,
+                  int32_t heads, int32_t head_dim, int32_t rotary_dim,
+                  int32_t offset, int32_t interleaved, int32_t layout) {
   if (!x || !y || !inv_freq) return PN_ERR_NULL;
   if (!pn_rope_shape_ok(batch, seq_len, heads, head_dim)) return PN_ERR_SIZE;
   if (!pn_rope_args_ok(head_dim, rotary_dim, interleaved, layout) ||
       !isfinite(attention_factor) || !(attention_factor > 0.0))
     return PN_ERR_ARG;
   const int32_t half = rotary_dim / 2;
-  for (int32_t i = 0; i < half; i++)
-    if (!isfinite(inv_freq[i])) return PN_ERR_ARG;
+  double w_max = 0.0;
+  for (int32_t i = 0; i < half; i++) {
+    if (!isfinite(inv_freq[i]) || (inv_freq_lo && !isfinite(inv_freq_lo[i]))) return PN_ERR_ARG;
+    w_max = fmax(w_max, fabs(inv_freq[i]));
+  }
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
+  double p_max = position_ids ? 0.0 : (double)offset + (double)(seq_len - 1);
+  for (size_t t = 0; position_ids && t < tokens; t++) p_max = fmax(p_max, (double)position_ids[t]);
+  /* whether an angle reaches 2^20 (else the loop below is as before) */
+  const int dd = !(p_max * w_max < 0x1p20);
   /* the cos/sin of every token's angles, scaled by the attention factor and
    * rounded once, handed to the cache kernel as a 3-D cache */
   const size_t bytes = pn_size_mul(pn_size_mul(tokens, (size_t)half), 2 * sizeof(float));
@@ -180,11 +245,19 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   float *cs = pn_malloc(bytes);
   if (!cs) return PN_ERR_NOMEM;
   float *sn = cs + tokens * (size_t)half;
+  static const double zero = 0.0; /* the rests without inv_freq_lo */
   for (size_t t = 0; t < tokens; t++) {
     const double p = position_ids ? (double)position_ids[t] : (double)offset + (double)(t % (size_t)seq_len);
     for (int32_t i = 0; i < half; i++) {
       double s, c;
-      pn_sincos(p * inv_freq[i], &s, &c);
+      /* an angle |p·w_i| >= 2^20 as a double-double (pn_math.h): from
+       * w_i + its rest, or without a rest from the float64 w_i as given
+       * (then exact for that w_i, which may itself be a few ulps from the
+       * formula's value: about 2^31·2 ulps ≈ 5e-7 rad near p = 2^31) */
+      if (dd)
+        pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo + i : &zero, &s, &c);
+      else
+        pn_sincos(p * inv_freq[i], &s, &c);
       cs[t * (size_t)half + (size_t)i] = (float)(c * attention_factor);
       sn[t * (size_t)half + (size_t)i] = (float)(s * attention_factor);
     }
@@ -192,4 +265,24 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
   const int rc = pn_rope_cache_f32(y, x, cs, sn, NULL, (int32_t)tokens, batch, seq_len, heads, head_dim, rotary_dim, interleaved, layout);
   pn_free(cs);
   return rc;
+}
+
+int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
+                       const double *inv_freq, double attention_factor,
+                       int32_t batch, int32_t seq_len, int32_t heads,
+                       int32_t head_dim, int32_t rotary_dim, int32_t offset,
+                       int32_t interleaved, int32_t layout) {
+  return scaled(y, x, position_ids, inv_freq, NULL, attention_factor, batch,
+                seq_len, heads, head_dim, rotary_dim, offset, interleaved, layout);
+}
+
+int pn_rope_scaled_dd_f32(float *y, const float *x,
+                          const int32_t *position_ids, const double *inv_freq,
+                          const double *inv_freq_lo, double attention_factor,
+                          int32_t batch, int32_t seq_len, int32_t heads,
+                          int32_t head_dim, int32_t rotary_dim, int32_t offset,
+                          int32_t interleaved, int32_t layout) {
+  if (!inv_freq_lo) return PN_ERR_NULL;
+  return scaled(y, x, position_ids, inv_freq, inv_freq_lo, attention_factor,
+                batch, seq_len, heads, head_dim, rotary_dim, offset, interleaved, layout);
 }

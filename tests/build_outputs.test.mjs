@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { measureSizes } from '../bench/sizes.mjs';
+import { PAGE_LIMIT, measureSizes } from '../bench/sizes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SIMD_OP = /\b(v128|[if](8x16|16x8|32x4|64x2))\./;
@@ -81,10 +81,11 @@ test('the libFuzzer driver runs 30,000 inputs through every kernel without a san
   assert.match(run.stderr, /Done 30000 runs/);
 });
 
-test('each wasm is under 45 KB and the demo page\'s first load as make demo serves it (HTML, CSS, script and chunks, wasm) under 150 KB', async () => {
+// budgets: docs/decisions.md, "Build levels" and "Angles near 2^31 in double-double"
+test('each wasm is under 49 KB and the demo page\'s first load as make demo serves it (HTML, CSS, script and chunks, wasm) under 154 KB', async () => {
   const { simd, scalar, page } = await measureSizes();
-  assert.ok(simd < 45 * 1024 && scalar < 45 * 1024, `wasm ${simd} / ${scalar} bytes`);
-  assert.ok(page.firstLoad < 150 * 1024, `page ${page.firstLoad} bytes`);
+  assert.ok(simd < 49 * 1024 && scalar < 49 * 1024, `wasm ${simd} / ${scalar} bytes`);
+  assert.ok(page.firstLoad < PAGE_LIMIT, `page ${page.firstLoad} bytes`);
   // the figures further down come in their own chunks, not with the first load
   assert.ok(page.wholePage > page.firstLoad + 30 * 1024, `whole page ${page.wholePage}, first load ${page.firstLoad}`);
 });

@@ -122,8 +122,8 @@ const REQUIRED = ['memory', 'malloc', 'free', 'pn_simd_enabled', 'pn_version'];
  */
 export const KERNELS = ['alibi_bias alibi_slopes attention batchnorm_infer batchnorm_train gram histogram layernorm layernorm_steps',
   'min_row_distance pe_float32_code pe_lowprec pe_sample pe_shift pe_sinusoidal random_normal residual_stack residual_stack_grad',
-  'rmsnorm rope rope_cache rope_lowprec rope_scaled round transformer_block'].join(' ').split(' ').map((n) => `pn_${n}_f32`)
-  .concat('pn_colormap_rgba8', 'pn_colormap_lut_rgba8', 'pn_rope_frequencies_f64');
+  'rmsnorm rope rope_cache rope_lowprec rope_scaled rope_scaled_dd round transformer_block'].join(' ').split(' ').map((n) => `pn_${n}_f32`)
+  .concat('pn_colormap_rgba8', 'pn_colormap_lut_rgba8', 'pn_rope_frequencies_f64', 'pn_rope_frequencies_dd_f64');
 
 /**
  * Instantiates a compiled posnorm module with the one import it needs.

@@ -696,9 +696,10 @@ export class Posnorm {
     const out = outArg(fn, o.out, n);
     const inputs = [['x', x], ['positionIds', ids], ['cosCache', cached ? o.cosCache : undefined], ['sinCache', cached ? o.sinCache : undefined]];
     // scratch (posnorm.h): the scaled kernel's cos/sin of every token, or
-    // pn_rope_f32's table (one row and the float64 frequencies with position
-    // ids); the frequencies' temps
-    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) : cached || lowPath ? 0 : 8 * (ids ? 2 : seqLen) * half;
+    // pn_rope_f32's table (one row, the float64 frequencies and their
+    // double-double rests with position ids); the frequencies' temps (and
+    // their rests, 8·half bytes, with scaling)
+    const scratch = scaling ? 8 * tokens * half + freqBytes(rotaryDim, scaling) + 8 * half : cached || lowPath ? 0 : 8 * (ids ? 3 : seqLen) * half;
     this.#reserve(fn, `${shape} = ${n} with rotaryDim ${rotaryDim}`, inputs, [[out, 4 * n]], scratch);
     return framed(this.#heap, fn, (f) => {
       const px = f.input(x, 'x');
@@ -708,8 +709,28 @@ export class Posnorm {
       if (lowPath) {
         check(fn, this.#x.pn_rope_lowprec_f32(y.ptr, px, pids, batch, seqLen, heads, headDim, rotaryDim, base, offset, interleaved ? 1 : 0, lay, dtype, compute));
       } else if (scaling) {
-        const { inv, af } = this.#frequencies(f, fn, rotaryDim, base, scaling, top);
-        check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay), 8 * tokens * half);
+        // where an angle reaches 2^20, the frequencies with their
+        // double-double rests and the kernel that takes them; below, the
+        // two kernels give the same bits and the rests are not computed.
+        // Positions from 2^20 on take them at once (every w_i of none and
+        // of factors >= 1 is at most 1), others once the largest w_i is known
+        const lo = top - 1 >= 2 ** 20 ? f.output(half, 'f64', undefined, 'the frequencies\' rests') : null;
+        const { inv, af, args } = this.#frequencies(f, fn, rotaryDim, base, scaling, top, lo);
+        const rest = [batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay];
+        if (lo) {
+          check(fn, this.#x.pn_rope_scaled_dd_f32(y.ptr, px, pids, inv.ptr, lo.ptr, af.result()[0], ...rest), 8 * tokens * half);
+        } else {
+          const w = this.#heap.view(Float64Array, inv.ptr, half);
+          let wMax = 0;
+          for (let k = 0; k < half; k++) wMax = Math.max(wMax, Math.abs(w[k]));
+          if ((top - 1) * wMax < 2 ** 20) {
+            check(fn, this.#x.pn_rope_scaled_f32(y.ptr, px, pids, inv.ptr, af.result()[0], ...rest), 8 * tokens * half);
+          } else {
+            const lo2 = f.output(half, 'f64', undefined, 'the frequencies\' rests');
+            check(fn, this.#x.pn_rope_frequencies_dd_f64(inv.ptr, lo2.ptr, af.ptr, ...args));
+            check(fn, this.#x.pn_rope_scaled_dd_f32(y.ptr, px, pids, inv.ptr, lo2.ptr, af.result()[0], ...rest), 8 * tokens * half);
+          }
+        }
       } else if (cached) {
         const pc = f.input(o.cosCache, 'cosCache'), ps = f.input(o.sinCache, 'sinCache');
         check(fn, this.#x.pn_rope_cache_f32(y.ptr, px, pc, ps, pids, cacheRows, batch, seqLen, heads, headDim, rotaryDim, interleaved ? 1 : 0, lay));
@@ -748,15 +769,22 @@ export class Posnorm {
     });
   }
 
-  /** Runs pn_rope_frequencies_f64 into frame temporaries. */
-  #frequencies(f, fn, dim, base, scaling, seqLen) {
+  /**
+   * Runs pn_rope_frequencies_f64 into frame temporaries, or with `lo` (a
+   * frame temporary) pn_rope_frequencies_dd_f64, the rests into it; `args`
+   * are the arguments after the outputs.
+   */
+  #frequencies(f, fn, dim, base, scaling, seqLen, lo = null) {
     const inv = f.output(dim / 2, 'f64', undefined, 'the frequencies');
     const af = f.output(1, 'f64', undefined, 'the attention factor');
     const params = f.input(scaling.params, 'scaling');
     const short = f.input(scaling.shortFactor, 'scaling.shortFactor');
     const long = f.input(scaling.longFactor, 'scaling.longFactor');
-    check(fn, this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, dim, base, scaling.type, params, short, long, seqLen));
-    return { inv, af };
+    const args = [dim, base, scaling.type, params, short, long, seqLen];
+    check(fn, lo
+      ? this.#x.pn_rope_frequencies_dd_f64(inv.ptr, lo.ptr, af.ptr, ...args)
+      : this.#x.pn_rope_frequencies_f64(inv.ptr, af.ptr, ...args));
+    return { inv, af, args };
   }
 
   alibiSlopes(heads) {

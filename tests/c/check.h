@@ -23,4 +23,8 @@ extern int passed, failed;
  * boundaries) */
 void test_safety(void);
 
+/* tests/c/test_angles.c: sin and cos of p·w_i past 2^20 (double-double
+ * angles) against mpmath, in pn_math.h and every kernel that takes them */
+void test_angles(void);
+
 #endif

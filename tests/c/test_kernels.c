@@ -784,6 +784,7 @@ int main(void) {
   test_article_kernels();
   test_gelu_erf();
   test_pe();
+  test_angles();
   test_lowprec();
   test_layernorm();
   test_provisional_shift();

@@ -142,6 +142,7 @@ static void scratch_at(int line, const char *what, uint64_t scratch, int got,
 static float data[8192];      /* values in [-1, 1] */
 static int32_t zeros[16384];  /* position ids 0 */
 static double inv_ok[8192];   /* frequencies 1/(i+1) */
+static double lo_zero[8192];  /* their double-double rests: 0 */
 
 static const int32_t bad_sizes[] = {0, -1, INT32_MIN};
 #define NBAD 3
@@ -656,6 +657,27 @@ static void sentinel_rope(void) {
   REFUSED(PN_ERR_ARG, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 2, 3, 2, 8, 6, 5, 2, PN_ROPE_BSHD));
   REFUSED(PN_ERR_ARG, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, 2));
   REFUSED(PN_ERR_ARG, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, -1));
+
+  /* the same kernel with the frequencies' double-double rests: every check
+   * of pn_rope_scaled_f32, and the rests != NULL and finite */
+  kernel = "pn_rope_scaled_dd_f32";
+  kernels++;
+  static const double lo_ok[3] = {0.0, 1e-20, -1e-19};
+  const double lo_nan[3] = {0.0, NAN, 0.0}, lo_inf[3] = {0.0, 0.0, -INFINITY};
+  ACCEPTED(pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_ok, 1.25, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  ACCEPTED(pn_rope_scaled_dd_f32(F(0), data, ids, inv_ok, lo_ok, 0.5, 2, 3, 2, 8, 6, 0, 1, PN_ROPE_BHSD));
+  REFUSED(PN_ERR_NULL, pn_rope_scaled_dd_f32(NULL, data, NULL, inv_ok, lo_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_NULL, pn_rope_scaled_dd_f32(F(0), NULL, NULL, inv_ok, lo_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_NULL, pn_rope_scaled_dd_f32(F(0), data, NULL, NULL, lo_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_NULL, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, NULL, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  for (int k = 0; k < NBAD; k++)
+    REFUSED(PN_ERR_SIZE, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_ok, 1.0, 2, bad_sizes[k], 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  for (int k = 0; k < 7; k++) REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_ok, bad_af[k], 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_nan, lo_ok, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_nan, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_inf, 1.0, 2, 3, 2, 8, 6, 5, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, NULL, inv_ok, lo_ok, 1.0, 2, 3, 2, 8, 6, -1, 0, PN_ROPE_BSHD));
+  REFUSED(PN_ERR_ARG, pn_rope_scaled_dd_f32(F(0), data, neg_last, inv_ok, lo_ok, 1.0, 2, 3, 2, 8, 6, 0, 0, PN_ROPE_BSHD));
 }
 
 static void sentinel_lowprec(void) {
@@ -814,6 +836,30 @@ static void sentinel_rope_frequencies(void) {
   }
   p[PN_SCALING_ORIGINAL_MAX] = 1;
   REFUSED(PN_ERR_ARG, FREQ(PN_SCALING_LONGROPE, p, short_ok, long_ok, 100.0));
+#undef FREQ
+
+  /* the same with the double-double rests into D(2): every type, and the
+   * refusals of each kind (the checks are pn_rope_frequencies_f64's) */
+  kernel = "pn_rope_frequencies_dd_f64";
+  kernels++;
+#define FREQ(type, params, sf, lf, seq) pn_rope_frequencies_dd_f64(D(0), D(2), D(1), dim, 1e4, (type), (params), (sf), (lf), (seq))
+  for (int32_t type = PN_SCALING_NONE; type <= PN_SCALING_LONGROPE; type++) {
+    scaling_params(p, type);
+    ACCEPTED(FREQ(type, p, short_ok, long_ok, 100.0));
+    ACCEPTED(FREQ(type, p, short_ok, long_ok, 1e6));
+  }
+  scaling_params(p, PN_SCALING_LINEAR);
+  REFUSED(PN_ERR_NULL, pn_rope_frequencies_dd_f64(NULL, D(2), D(1), dim, 1e4, PN_SCALING_LINEAR, p, NULL, NULL, 0.0));
+  REFUSED(PN_ERR_NULL, pn_rope_frequencies_dd_f64(D(0), NULL, D(1), dim, 1e4, PN_SCALING_LINEAR, p, NULL, NULL, 0.0));
+  REFUSED(PN_ERR_NULL, pn_rope_frequencies_dd_f64(D(0), D(2), NULL, dim, 1e4, PN_SCALING_LINEAR, p, NULL, NULL, 0.0));
+  REFUSED(PN_ERR_NULL, FREQ(PN_SCALING_LINEAR, NULL, NULL, NULL, 0.0));
+  for (int k = 0; k < 7; k++) REFUSED(PN_ERR_SIZE, pn_rope_frequencies_dd_f64(D(0), D(2), D(1), bad_dim[k], 1e4, PN_SCALING_NONE, NULL, NULL, NULL, 0.0));
+  for (int k = 0; k < NBASE; k++) REFUSED(PN_ERR_ARG, pn_rope_frequencies_dd_f64(D(0), D(2), D(1), dim, bad_base[k], PN_SCALING_NONE, NULL, NULL, NULL, 0.0));
+  for (int32_t type = PN_SCALING_LINEAR; type <= PN_SCALING_LONGROPE; type++)
+    for (int k = 0; k < 7; k++) REFUSED(PN_ERR_ARG, FREQ(type, params_with(type, PN_SCALING_FACTOR, bad_factor[k]), short_ok, long_ok, 100.0));
+  for (int k = 0; k < 4; k++) REFUSED(PN_ERR_ARG, FREQ(bad_type[k], p, short_ok, long_ok, 0.0));
+  scaling_params(p, PN_SCALING_LONGROPE);
+  for (int k = 0; k < 7; k++) REFUSED(PN_ERR_ARG, FREQ(PN_SCALING_LONGROPE, p, list_with(short_ok, 0, bad_ext[k]), long_ok, 100.0));
 #undef FREQ
 }
 
@@ -1149,10 +1195,11 @@ static void boundary_scratch_kernels(void) {
 
   kernel = "pn_rope_f32 (boundaries)";
   /* x [1 × 16384 × 1 × 16384] = 2^28 values; scratch 8·seq_len·rotary_dim/2
-   * (2^30 bytes), 8·rotary_dim with position ids (one row and the float64
-   * frequencies; the ids are read before allocating) */
+   * (2^30 bytes), 24·rotary_dim/2 with position ids (one row, the float64
+   * frequencies and their double-double rests; the ids are read before
+   * allocating) */
   SCRATCH("2^28 values, no ids", 8ull * 16384 * 8192, pn_rope_f32(F(0), data, NULL, 1, 16384, 1, 16384, 16384, 1e4, 0, 0, 0));
-  SCRATCH("2^28 values, ids", 8ull * 16384, pn_rope_f32(F(0), data, zeros, 1, 16384, 1, 16384, 16384, 1e4, 0, 1, 1));
+  SCRATCH("2^28 values, ids", 24ull * 8192, pn_rope_f32(F(0), data, zeros, 1, 16384, 1, 16384, 16384, 1e4, 0, 1, 1));
   SCRATCH("[8192 × 16384 × 1 × 2]", 8ull * 16384, pn_rope_f32(F(0), data, NULL, 8192, 16384, 1, 2, 2, 1e4, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_f32(F(0), data, NULL, 1, 16384, 1, 16385, 16384, 1e4, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_f32(F(0), data, NULL, 8193, 16384, 1, 2, 2, 1e4, 0, 0, 0));
@@ -1164,6 +1211,7 @@ static void boundary_scratch_kernels(void) {
   SCRATCH("2^28 values, rotary 16384", 8ull * 16384 * 8192, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 1, 16384, 1, 16384, 16384, 0, 0, 0));
   SCRATCH("2^27 tokens, rotary 2", 8ull * 8192 * 16384, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 8192, 16384, 1, 2, 2, 0, 0, 0));
   SCRATCH("2^28 values, ids", 8ull * 16384 * 8192, pn_rope_scaled_f32(F(0), data, zeros, inv_ok, 1.0, 1, 16384, 1, 16384, 16384, 0, 0, 0));
+  SCRATCH("2^28 values, ids, rests", 8ull * 16384 * 8192, pn_rope_scaled_dd_f32(F(0), data, zeros, inv_ok, lo_zero, 1.0, 1, 16384, 1, 16384, 16384, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 1, 16384, 1, 16385, 16384, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 8193, 16384, 1, 2, 2, 0, 0, 0));
   BOUNDARY(PN_ERR_SIZE, pn_rope_scaled_f32(F(0), data, NULL, inv_ok, 1.0, 1, 65536, 1, 16384, 16384, 0, 0, 0));

@@ -240,6 +240,28 @@ export const MUTATIONS = [
     file: 'src/pe.c', find: 'pn_pe_frequency(pn_log(base), dim / 2, d_model)', replace: 'pn_pe_frequency(pn_log(base), dim, d_model)',
     tests: ['pe', 'kernel_sweep::peSample'],
   },
+  // ---- angles near 2^31 in double-double (src/pn_math.c) -------------
+  {
+    id: 'dd-angle-no-rest', what: "angles past 2^20: w_i's double-double rest left out (θ = p·w_i exactly, of the float64 w_i)",
+    file: 'src/pn_math.c', find: '+ pl * wl) + p * w_lo;', replace: '+ pl * wl) + p * w_lo * 0.0;',
+    tests: ['pe::exact values near position', 'rope_alibi::near position 2'],
+  },
+  {
+    id: 'dd-angle-no-lo-correction', what: "angles past 2^20: sin θ_hi without θ_lo's correction",
+    file: 'src/pn_math.c', find: '*s = sh + (ch * sl - sh * hl);', replace: '*s = sh + 0.0 * (ch * sl - sh * hl);',
+    tests: ['pe::exact values near position'],
+  },
+  {
+    id: 'pe-rows-no-rests', what: 'PE: no anchor takes its angle in double-double (float64 angles near 2^31)',
+    file: 'src/pe.c', find: 'if (!(p_last * W[i] < 0x1p20)) {', replace: 'if (0 && !(p_last * W[i] < 0x1p20)) {',
+    tests: ['pe::exact values near position', 'rope_alibi::near position 2'],
+  },
+  {
+    // linear factor 1 (the JS test's scaled case) has coefficients (1, 1, 0): only the C test's factors 2 and 0.75 see it
+    id: 'scaled-rest-without-coefficients', what: "RoPE scaling: a scaled frequency's rest taken as w_i's, not w_i·(a/d + b)'s",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], NULL);',
+    tests: [], wasm: false,
+  },
   {
     // (the angle pos·div as a float64 product rounded once is the same float32 product: IEEE
     // multiplication is correctly rounded, so that mutation could not be seen by any test)
