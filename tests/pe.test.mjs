@@ -198,3 +198,23 @@ test("precision: 'float32' is the article's PyTorch float32 code step by step, a
     assert.throws(() => pn.positionalEncoding({ seqLen: 1, dModel: 4, precision: 'half' }), /precision must be "float64" or "float32"/);
   }
 });
+
+test('peSample keeps its documented 1e-7 of the exact values near position 2^31 at fractional steps: the positions start + k·step are exact, not rounded to float64', () => {
+  // posnorm.h (pn_pe_sample_f32) and docs/accuracy.md: "up to 2^31 <= 1e-7
+  // against the exact values (... fractional and negative positions too)".
+  // start 2147483000, step 0.8984872113669062, k = 1: the float64 sum
+  // start + step is 1.18e-7 from the exact position (ulp(2^31)/2 = 1.19e-7),
+  // and w_1 of base 1.0001, dModel 8192 is 0.99999998: the angle is off by
+  // that much. mpmath (dps 40), the exact position 2147483000 + 0.8984872113669062
+  // (the float64's exact binary value): sin θ = 0.2794226360811137,
+  // cos θ = −0.9601682094536778. posnorm gave sin 0.2794225215911865
+  // (1.14e-7 off; the sin of the rounded position is 0.27942252266976530).
+  // The pe.test sample test above takes step −0.5, which rounds nothing.
+  const exact = { sin: 0.2794226360811137, cos: -0.9601682094536778 };
+  for (const { name, pn } of all) {
+    const o = { n: 2, start: 2147483000, step: 0.8984872113669062, dModel: 8192, base: 1.0001 };
+    const s = pn.peSample({ ...o, dim: 2 })[1], c = pn.peSample({ ...o, dim: 3 })[1];
+    assert.ok(Math.abs(s - exact.sin) <= 1e-7 && Math.abs(c - exact.cos) <= 1e-7,
+      `${name}: sample at 2147483000 + 0.8984872113669062: sin ${s}, cos ${c}, exact ${exact.sin}, ${exact.cos}: off by ${Math.abs(s - exact.sin).toExponential(2)}, ${Math.abs(c - exact.cos).toExponential(2)}`);
+  }
+});
