@@ -139,3 +139,26 @@ for (const { name, pn } of all) {
     assert.equal(pn.ropeFrequencies({ dim: 8 }).invFreq.length, 4, 'still usable');
   });
 }
+
+test('rope with scaling keeps its documented 3e-7·(|a| + |b|) near position 2^31 for every allowed factor: linear factor 1e-4 takes angles past 2^41, which are float64 again', () => {
+  // docs/api.md (rope): each output within 3e-7·(|a| + |b|) + 2^-149 of the
+  // exact rotation, angles of 2^20 and more in double-double "with or without
+  // scaling"; factor is allowed in [1e-9, 1e9]. With linear factor 1e-4,
+  // base 10000, rotaryDim 128, pair 1 has w = 10000^(-2/128)/1e-4 ≈ 8660 and at
+  // position 2^31 − 1 the angle ≈ 1.86e13 > 2^41 (2.2e12): pn_sincos_pw takes
+  // the float64 p·w, whose rounding alone is up to ulp/2 = 2^-10 rad.
+  // mpmath (dps 40), θ = (2^31 − 1)·10000^(-1/64)/1e-4 exact:
+  // cos θ = −0.4213786745208615, sin θ = −0.90688478466619. posnorm was
+  // about 1e-3 off (offset and ids alike).
+  const exact = { cos: -0.4213786745208615, sin: -0.90688478466619 };
+  const headDim = 128, half = 64, i = 1, pos = 2 ** 31 - 1;
+  for (const { name, pn } of all) {
+    const x = new Float32Array(headDim);
+    x[i] = 1;
+    const shape = { seqLen: 1, heads: 1, headDim, base: 10000, scaling: { type: 'linear', factor: 1e-4 } };
+    for (const [how, y] of [['offset', pn.rope(x, { ...shape, offset: pos })], ['positionIds', pn.rope(x, { ...shape, positionIds: [pos] })]]) {
+      assert.ok(Math.abs(y[i] - exact.cos) <= 3e-7 && Math.abs(y[i + half] - exact.sin) <= 3e-7,
+        `${name}, ${how}: (cos, sin) = (${y[i]}, ${y[i + half]}), exact (${exact.cos}, ${exact.sin}): off by ${Math.abs(y[i] - exact.cos).toExponential(2)}, ${Math.abs(y[i + half] - exact.sin).toExponential(2)}`);
+    }
+  }
+});
