@@ -200,7 +200,7 @@ void pn_sincos(double a, double *s, double *c) {
 }
 
 void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *c) {
-  if (!(fabs(t) < 0x1p41)) { /* NaN, ±Inf, or past θ_lo's polynomials */
+  if (!isfinite(t)) { /* NaN or ±Inf: as before */
     pn_sincos(t, s, c);
     return;
   }
@@ -212,6 +212,16 @@ void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *
   const double h = t + e, l = e - (h - t);
   double sh, ch;
   pn_sincos(h, &sh, &ch);
+  if (!(fabs(t) < 0x1p41)) {
+    /* past 2^41 (a scaled frequency above 1024: a linear factor under
+     * 1/1024), |l| <= ulp(h)/2 may pass 2^-12, where the polynomials below
+     * would not do: sin and cos of l itself, and the angle sum */
+    double sl, cl;
+    pn_sincos(l, &sl, &cl);
+    *s = sh * cl + ch * sl;
+    *c = ch * cl - sh * sl;
+    return;
+  }
   const double l2 = l * l;
   const double sl = l - l * l2 * (1.0 / 6.0), hl = 0.5 * l2;
   *s = sh + (ch * sl - sh * hl);

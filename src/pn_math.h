@@ -158,7 +158,9 @@ void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *
  *   ulp, one rounding, θ_lo⁴/24 <= 2^-52/24);
  * - |p·w| >= 2^41 (no PE or RoPE frequency reaches it below position 2^31,
  *   only a scaled one above 1024, and there θ_lo's polynomials would not
- *   do), NaN or ±Inf: pn_sincos(p * w), as before.
+ *   do): the same dd angle, and sin θ = sin θ_hi·cos θ_lo + cos θ_hi·sin
+ *   θ_lo, cos θ = cos θ_hi·cos θ_lo − sin θ_hi·sin θ_lo (two pn_sincos);
+ * - NaN or ±Inf: pn_sincos(p * w), as before.
  * One pn_sincos per angle, as before. Inline, and libm's sincos called
  * from pn_sincos alone: the linker's wasm-opt then inlines sincos into
  * pn_sincos, as it did before the dd angles (a second caller of sincos

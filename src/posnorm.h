@@ -206,9 +206,12 @@ int pn_pe_float32_code_f32(float *out, int32_t seq_len, int32_t d_model,
  *
  *   out[k] = f(p_k · w_i), p_k = pos_start + k·pos_step, k in [0, n)
  *   i = dim / 2, w_i = base^(-2i/d_model), f = sin for even dim, cos for odd.
+ * p_k is computed in float64 as written (k·pos_step, then the sum, each
+ * rounded: numpy.arange's positions), and is the position the value is
+ * for: near 2^31 a fractional p_k is up to 1.2e-7 from the real sum.
  *
  * Accuracy: max abs error <= 2e-7 (float64 libm, rounded once) for |p_k| <
- * 2^20; up to 2^31 <= 1e-7 against the exact values (the angles of 2^20
+ * 2^20; up to 2^31 <= 1e-7 against the exact values at p_k (the angles of 2^20
  * and more in double-double, as pn_pe_sinusoidal_f32's anchors, fractional
  * and negative positions too: measured 3.0e-8), <= 1e-6 against the
  * float64 formula.
@@ -535,8 +538,9 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * float64 (yarn's ramp, llama3's wavelength test and smoothing), within
  * about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
  * position < 2^31 gives such a pair an angle of 2^20, past which
- * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (every position but 0
- * gives it an angle past 2^41, which is float64 again), and where the
+ * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (no factor the JS API
+ * allows gives one: such a frequency's angles carry its float64 rounding
+ * times p), and where the
  * rest's double-double arithmetic would overflow (a quotient a/d past
  * 2^996: factors below about 1e-300). inv_freq alone is a few ulps from
  * the formula's value, which positions near 2^31 multiply into angles off
@@ -555,8 +559,9 @@ int pn_rope_frequencies_dd_f64(double *inv_freq, double *inv_freq_lo,
  * float32, rotate the pairs as in pn_rope_f32. Positions, layout and
  * in-place use as pn_rope_f32. The angle p·w_i is the exact product of the
  * position and the given w_i: rounded to float64 where |p·w_i| < 2^20 (at
- * most 2^-33 rad off), a double-double from 2^20 to 2^41 (cos/sin within
- * about 2e-16 of those of the exact product), float64 again beyond;
+ * most 2^-33 rad off), a double-double from 2^20 on (cos/sin within
+ * about 2e-16 of those of the exact product; past 2^41, which a linear
+ * factor under 1/1024 reaches, from sin and cos of both parts);
  * pn_rope_scaled_dd_f32 takes the frequencies' rests too.
  * Preconditions: x, y, inv_freq != NULL; the shape, rotary_dim,
  * interleaved, layout, offset and position ids as pn_rope_f32;

@@ -182,9 +182,10 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
     inv_freq[i] = scaled_frequency(&sc, i, k);
     if (!inv_freq_lo) continue;
     inv_freq_lo[i] = 0.0;
-    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11, and past
-     * w_i = 2^41 every position but 0 is past 2^41, where the angles are
-     * float64 again (pn_sincos_pw), so no rest is read there. The rest:
+    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11, so no rest
+     * is read below 2^-12; none is taken from 2^41 on either (no factor the
+     * JS API allows makes one: w_i <= 1e9), where the rest's splits could
+     * overflow for the largest. The rest:
      * the formula with w_i in double-double (of the base the frequencies
      * use, grown for dynamic) and its other quantities as computed above in
      * float64 (factor, yarn's ramp, llama3's smoothing, a longrope factor),

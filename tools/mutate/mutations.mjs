@@ -1126,4 +1126,9 @@ export const MUTATIONS = [
     file: 'web/figures/rope-config.js', find: 'const SHOWN_WARNINGS = 50;', replace: 'const SHOWN_WARNINGS = Infinity;',
     tests: ['rope_config_box::a config with thousands of keys'],
   },
+  {
+    id: 'c-dd-angle-past-2p41-one-term', what: 'RoPE: past 2^41 (a scaled frequency above 1024) the angle sum leaves out cos θ_hi·sin θ_lo',
+    file: 'src/pn_math.c', find: '    *s = sh * cl + ch * sl;', replace: '    *s = sh * cl + ch * sl * 0.0;',
+    tests: ['rope_scaling::rope with scaling keeps'],
+  },
 ];
