@@ -161,7 +161,7 @@ void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *
  *   do): the same dd angle, and sin θ = sin θ_hi·cos θ_lo + cos θ_hi·sin
  *   θ_lo, cos θ = cos θ_hi·cos θ_lo − sin θ_hi·sin θ_lo (two pn_sincos);
  * - NaN or ±Inf: pn_sincos(p * w), as before.
- * One pn_sincos per angle, as before. Inline, and libm's sincos called
+ * One pn_sincos per angle below 2^41, as before. Inline, and libm's sincos called
  * from pn_sincos alone: the linker's wasm-opt then inlines sincos into
  * pn_sincos, as it did before the dd angles (a second caller of sincos
  * cost RoPE with ids 10 % at positions below 2^20). */
