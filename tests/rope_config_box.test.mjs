@@ -26,6 +26,16 @@ const boxText = (page, sel = TAG) => page.evaluate((s) => document.querySelector
 const setDelay = (page, ms) => page.evaluate(([t, v]) => { customElements.get(t).presetTextDelay = v; }, [TAG, ms]);
 /** The head dim, rotary dim and base the figure draws. */
 const drawn = (page) => page.evaluate((t) => { const { headDim, rotaryDim, base } = document.querySelector(t).result; return { headDim, rotaryDim, base }; }, TAG);
+/**
+ * Clicks Read and waits for the result drawn from what was read: preset
+ * 'custom' is set at once, but the result is set by the next render, so
+ * the result drawn before the click is marked and a new one waited for.
+ */
+async function readBox(page) {
+  await page.evaluate((t) => { window.__before = document.querySelector(t).result; }, TAG);
+  await page.locator(`${TAG} button[data-key=rcRead]`).click();
+  await page.waitForFunction((t) => { const el = document.querySelector(t); return el.preset === 'custom' && el.result !== window.__before && el.result?.headDim; }, TAG);
+}
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('the box holds the first preset\'s config at the first frame, keeps it while the reader steps through presets, then shows the one stopped on', async () => {
@@ -71,8 +81,7 @@ test('what the reader types into the box is never replaced by a preset written a
   await page.locator(`${TAG} textarea[name=config-json]`).fill(typed);
   await page.waitForTimeout(2600);
   assert.equal(await boxText(page), typed, 'the typed text stays');
-  await page.locator(`${TAG} button[data-key=rcRead]`).click();
-  await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.headDim, TAG);
+  await readBox(page);
   const r = await drawn(page);
   // 256 / 4 heads = 64 per head, all of it rotated, θ = 1000 (the HF rules for a config without head_dim or partial_rotary_factor)
   assert.deepEqual(r, { headDim: 64, rotaryDim: 64, base: 1000 });
@@ -118,8 +127,7 @@ test('a rope_theta whose float32 frequencies underflow to 0 shows ∞ wavelength
   const { page, context, problems } = await ropeConfigPage();
   // ω_i = 1e100^(−2i/128) is below float32's smallest step (1.4e-45) from pair 29 on
   await page.locator(`${TAG} textarea[name=config-json]`).fill(JSON.stringify({ max_position_embeddings: 4096, hidden_size: 4096, num_attention_heads: 32, rope_theta: 1e100 }));
-  await page.locator(`${TAG} button[data-key=rcRead]`).click();
-  await page.waitForFunction((t) => document.querySelector(t).preset === 'custom' && document.querySelector(t).result?.headDim, TAG);
+  await readBox(page);
   await page.evaluate((t) => { document.querySelector(t).pair = 63; }, TAG);
   await frame(page);
   const { counts, readout, zeros } = await page.evaluate((t) => {
