@@ -139,6 +139,17 @@ test('Copy copies each snippet; the dialog shows what embedCode() returns, and t
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code[field], field);
     await inShadow(page, tag, (root) => { root.querySelector('dialog .status').textContent = ''; });
   }
+  // the message shown follows the figure's language, as its other labels do
+  await page.locator(`${tag} dialog button[data-copy=element]`).click();
+  await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('dialog .status').textContent === 'Copied.', tag);
+  const relabelled = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    el.setAttribute('lang', 'ko');
+    const ko = el.shadowRoot.querySelector('dialog .status').textContent;
+    el.setAttribute('lang', 'en');
+    return [ko, el.shadowRoot.querySelector('dialog .status').textContent];
+  }, tag);
+  assert.deepEqual(relabelled, ['복사했습니다.', 'Copied.']);
   const name = 'posnorm-waveform_i-7_pos-21_d-model-96_base-10000.en.png';
   for (const field of ['element', 'markdown', 'html', 'hugo', 'jekyll']) assert.ok(code[field].includes(name), `${field} names ${name}`);
   // the address of the uploaded picture
@@ -418,6 +429,11 @@ test('where the modules\' own URL is not http(s) (webpack writes a file: URL for
     .catch(() => {});
   const status = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent, tag);
   assert.deepEqual([status, problems], [en.embedNoHost, []], 'the reader is told, no unhandled error');
+  // and told again in the figure's language when it changes while the message is shown
+  const ko = (await import('../web/i18n/ko.js')).default;
+  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'ko'), tag);
+  const relabelled = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent, tag);
+  assert.equal(relabelled, ko.embedNoHost);
   // a page that says where posnorm is hosted gets its snippets
   const code = await page.evaluate((t) => document.querySelector(t).embedCode({ base: 'https://example.org/posnorm/' }).element, tag);
   assert.match(code, /src="https:\/\/example\.org\/posnorm\/web\/figures\/heatmap\.js"/);

@@ -967,6 +967,45 @@ test('a figure follows a lang switched on the section it stays in, a lang change
   await context.close();
 });
 
+test('the toolbar\'s status line follows the figure\'s language while it is shown: "Link copied", and the link shown for copying by hand with its field\'s name', async () => {
+  const { page: p, context, problems } = await page(`
+    <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
+    <posnorm-waveform id="w"></posnorm-waveform>
+    <script type="module" src="${MODULES}"></script>`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+  await started(p, '#h');
+  await started(p, '#w');
+  const shown = (s) => p.waitForFunction((sel) => document.querySelector(sel).shadowRoot.querySelector('.toolbar .status').textContent.length > 0, s);
+  await p.locator('#h button[data-action=copyLink]').click();
+  await shown('#h');
+  // then the clipboard refuses (as in an iframe without permission): #w shows the link to copy by hand
+  await p.evaluate(() => {
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) });
+  });
+  await p.locator('#w button[data-action=copyLink]').click();
+  await shown('#w');
+  const state = () => p.evaluate(() => ['#h', '#w'].map((s) => {
+    const status = document.querySelector(s).shadowRoot.querySelector('.toolbar .status');
+    const input = status.querySelector('input');
+    return { text: status.textContent, field: input && [input.getAttribute('aria-label'), /w\.|posnorm-waveform/.test(input.value)] };
+  }));
+  const en = await state();
+  assert.deepEqual(en, [{ text: 'Link copied', field: null }, { text: 'Copy this link: ', field: ['Copy this link:', true] }]);
+  // the page turns Korean while the messages are shown: they are the same messages in Korean
+  await p.evaluate(() => { document.documentElement.lang = 'ko'; });
+  await settle(p);
+  assert.deepEqual(await state(), [{ text: '링크를 복사했습니다', field: null }, { text: '이 링크를 복사하세요: ', field: ['이 링크를 복사하세요:', true] }]);
+  // and back (the figure's own lang attribute too)
+  await p.evaluate(() => { document.documentElement.lang = 'en'; });
+  await settle(p);
+  assert.deepEqual(await state(), en);
+  await p.evaluate(() => document.querySelector('#h').setAttribute('lang', 'ko'));
+  await settle(p);
+  assert.equal((await state())[0].text, '링크를 복사했습니다');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a figure in another element\'s shadow root follows its own lang attribute, which the page\'s lang watch does not see', async () => {
   const { page: p, context, problems } = await page(`<div id="host"></div>
     <script type="module">

@@ -50,6 +50,7 @@ test('every label the figures and their core name in their source is in the tabl
     /\bdataset\.key = '(\w+)'/g,
     /\bdataset\.keyLabel = '(\w+)'/g,
     /\baddButton\('(\w+)'/g,
+    /\blabelSpan\('(\w+)'/g, // a status message (core/language.js)
   ];
   for (const file of readdirSync(figures, { recursive: true }).filter((f) => f.endsWith('.js'))) {
     const source = readFileSync(join(figures, file), 'utf8');
@@ -97,6 +98,7 @@ test('every string the Embed dialog names (its elements\' key, its sections and 
   for (const m of source.matchAll(/\bsection\('(\w+)', '(\w+)'/g)) keys.add(m[1]).add(m[2]);
   for (const m of source.matchAll(/\bsnippet\('\w+', '(\w+)'/g)) keys.add(m[1]);
   for (const m of source.matchAll(/\bt\.(\w+)/g)) keys.add(m[1]);
+  for (const m of source.matchAll(/\blabelSpan\('(\w+)'/g)) keys.add(m[1]);
   assert.ok(keys.size >= 20, `${keys.size} strings found`);
   for (const key of keys) {
     assert.equal(typeof ko[key], 'string', `ko.${key}`);

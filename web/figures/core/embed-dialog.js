@@ -11,6 +11,7 @@
 import { addKoreanStrings } from '../../i18n.js';
 import koStrings from '../../i18n/ko/embed-dialog.js';
 import { FIGURE_CSS, addStyles } from './style.js';
+import { labelSpan } from './language.js';
 import { saveBlob } from './download.js';
 import { embedCode, stillFileName } from './embed.js';
 import { makeCopy, stillLayout } from './still.js';
@@ -176,22 +177,22 @@ export class EmbedDialog {
     const area = this.fields[field];
     try {
       await navigator.clipboard.writeText(area.value);
-      this.status.textContent = t.embedCopied;
+      this.status.replaceChildren(labelSpan('embedCopied', t));
     } catch {
       area.focus();
       area.select();
-      this.status.textContent = t.embedCopyFailed;
+      this.status.replaceChildren(labelSpan('embedCopyFailed', t));
     }
   }
 
   /** Saves the still picture of the figure's current state under the name the snippets use. */
   async downloadPicture() {
     const t = this.host.t;
-    this.status.textContent = t.embedBusy;
+    this.status.replaceChildren(labelSpan('embedBusy', t));
     const blob = await stillPicture(this.host);
     // the link goes in the dialog: the rest of the page is inert while it is open
     saveBlob(this.dialog, blob, stillFileName(this.host));
-    this.status.textContent = t.embedSaved;
+    this.status.replaceChildren(labelSpan('embedSaved', t));
   }
 
   /** Tab and Shift+Tab go round inside the dialog. */

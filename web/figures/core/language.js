@@ -27,6 +27,18 @@ export function languageOf(el) {
 }
 
 /**
+ * A <span> showing string `key` of `t`, marked as a label (data-key), so
+ * that it is relabelled with the figure's others: a status message stays
+ * until the next one replaces it, and says the same in the new language.
+ */
+export function labelSpan(key, t) {
+  const span = document.createElement('span');
+  span.dataset.key = key;
+  span.textContent = t[key];
+  return span;
+}
+
+/**
  * The figure's labels: every element of its shadow DOM marked
  * `data-key="KEY"` shows the string KEY, every one marked
  * `data-key-label="KEY"` has it as its aria-label. What the figure draws

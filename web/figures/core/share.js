@@ -3,6 +3,7 @@
 // from the second figure of that kind without an id; '' for a page that
 // holds one figure and uses plain names).
 import { figureSettings } from './runtime.js';
+import { labelSpan } from './language.js';
 
 /**
  * The key of a figure without an id: its tag name, and `TAG-2`, `TAG-3` …
@@ -67,20 +68,23 @@ export function shareUrl(fig) {
 /**
  * Copies the link (or shows it to copy by hand where the clipboard is not
  * available); puts it in the address bar only where the page opted in.
- * `status` is the element that tells the reader; `t` the strings.
+ * `status` is the element that tells the reader; `t` the strings. What it
+ * writes there is marked as labels (language.js): shown until the next
+ * message, it follows the figure's language meanwhile.
  */
 export async function copyLink(fig, status, t) {
   const url = shareUrl(fig);
   if (figureSettings().history) history.replaceState(history.state, '', url);
   try {
     await navigator.clipboard.writeText(url);
-    status.replaceChildren(t.linkCopied);
+    status.replaceChildren(labelSpan('linkCopied', t));
   } catch {
     const input = document.createElement('input');
     input.readOnly = true;
     input.value = url;
+    input.dataset.keyLabel = 'linkShown'; // its name, relabelled as the text is
     input.setAttribute('aria-label', t.linkShown);
-    status.replaceChildren(`${t.linkShown} `, input);
+    status.replaceChildren(labelSpan('linkShown', t), ' ', input);
     input.select();
   }
   return url;

@@ -2,7 +2,12 @@
 // buttons under a figure and the status line that answers them: the link
 // from share.js, the files from download.js, the Embed dialog from
 // embed-dialog.js, whose code is loaded only when it is first opened.
+// A status message stays until the next one (it is not transient: a reader
+// may come back to it, and the link shown for copying by hand must stay);
+// its text is marked as a label (labelSpan), so a language change while it
+// is shown says the same message in the new language.
 import { emit } from './element.js';
+import { labelSpan } from './language.js';
 import { copyLink } from './share.js';
 import { fileStem, joinCanvases, saveBlob } from './download.js';
 
@@ -32,7 +37,7 @@ export class ToolbarController {
         if (action === 'showEmbed') {
           done.catch((error) => {
             if (!(error instanceof TypeError && /\bbase must be\b/.test(error.message))) throw error;
-            this._status.textContent = this.host.t.embedNoHost;
+            this._status.replaceChildren(labelSpan('embedNoHost', this.host.t));
           });
         }
       });
