@@ -1006,6 +1006,58 @@ test('the toolbar\'s status line follows the figure\'s language while it is show
   await context.close();
 });
 
+test('English strings that failed to load once (a network hiccup) load when asked again: a later switch to English and a figure added later are in English', async () => {
+  let requests = 0;
+  const { page: p, context, problems } = await openHtml(env.browser, env.server.url, `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>t</title></head><body>
+    <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
+    <script type="module" src="${MODULES}"></script></body></html>`, {
+    setup: async (pg) => {
+      // the first request for the English strings fails, the next ones are answered
+      await pg.route('**/web/i18n/en.js', (route) => (requests++ === 0 ? route.abort('connectionreset') : route.continue()));
+    },
+  });
+  await started(p, '#h');
+  const copy = (s = '#h') => p.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('[data-action=copyLink]').textContent, s);
+  const asked = async (n) => {
+    for (let i = 0; i < 50 && requests < n; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300)); // the answer (or its failure) arrives
+  };
+  // the page turns English: the strings' request fails, the figure stays in Korean
+  assert.equal(await copy(), '링크 복사');
+  await p.evaluate(() => { document.documentElement.lang = 'en'; });
+  await asked(1);
+  assert.deepEqual([requests, await copy()], [1, '링크 복사'], 'the first load failed');
+  // the next switch to English asks again, and gets them
+  await p.evaluate(() => { document.documentElement.lang = 'ko'; });
+  await settle(p);
+  await p.evaluate(() => { document.documentElement.lang = 'en'; });
+  await asked(2);
+  assert.deepEqual([requests, await copy()], [2, 'Copy link'], 'a later switch to English loads them');
+  // a figure added now is in English from the start, with no further request
+  await p.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<posnorm-waveform id="w"></posnorm-waveform>'));
+  await started(p, '#w');
+  assert.deepEqual([requests, await copy('#w')], [2, 'Copy link']);
+  // what Chromium logs itself for the failed request, and nothing else
+  assert.deepEqual(problems.filter((m) => !/Failed to load resource: net::ERR_CONNECTION_RESET/.test(m)), []);
+  await context.close();
+  // on another page the retry comes from a figure added after the failure: it asks again, and is in English
+  requests = 0;
+  const second = await openHtml(env.browser, env.server.url, `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>t</title></head><body>
+    <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
+    <script type="module" src="${MODULES}"></script></body></html>`, {
+    setup: (pg) => pg.route('**/web/i18n/en.js', (route) => (requests++ === 0 ? route.abort('connectionreset') : route.continue())),
+  });
+  await started(second.page, '#h');
+  await second.page.evaluate(() => document.querySelector('#h').setAttribute('lang', 'en'));
+  await asked(1);
+  await second.page.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<posnorm-waveform id="w" lang="en"></posnorm-waveform>'));
+  await started(second.page, '#w');
+  await asked(2);
+  const w = await second.page.evaluate(() => document.querySelector('#w').shadowRoot.querySelector('[data-action=copyLink]').textContent);
+  assert.deepEqual([requests, w], [2, 'Copy link'], 'a figure added later loads them');
+  await second.context.close();
+});
+
 test('a figure in another element\'s shadow root follows its own lang attribute, which the page\'s lang watch does not see', async () => {
   const { page: p, context, problems } = await page(`<div id="host"></div>
     <script type="module">

@@ -22,11 +22,17 @@ export function hasStrings(lang) {
   return Boolean(tables[lang]) || lang !== 'en';
 }
 
-/** Resolves once the strings of `lang` are loaded (at once for 'ko'). */
+/**
+ * Resolves once the strings of `lang` are loaded (at once for 'ko'). A
+ * failed load (a network hiccup) is forgotten, so the next request tries
+ * again; kept, it would have kept English off the page for good.
+ */
 export function loadStrings(lang) {
   if (hasStrings(lang)) return Promise.resolve();
-  loading.en ??= import('./i18n/en.js').then((m) => { tables.en = m.default; });
-  return loading.en;
+  return (loading.en ??= import('./i18n/en.js').then((m) => { tables.en = m.default; }, (error) => {
+    loading.en = null;
+    throw error;
+  }));
 }
 
 /**
