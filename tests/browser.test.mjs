@@ -296,6 +296,28 @@ test('attributes and properties stay in sync and changes fire an event; English 
   await context.close();
 });
 
+test('the page\'s English strings that failed to load once (a network hiccup) load at the next switch to English', async () => {
+  let requests = 0;
+  const { page, problems, context } = await open(browser, `${server.url}/web/`, {
+    setup: (ctx) => ctx.route('**/web/page-i18n.js', (route) => (requests++ === 0 ? route.abort('connectionreset') : route.continue())),
+  });
+  const heading = () => page.evaluate(() => document.querySelector('h1').textContent);
+  const asked = async (n) => {
+    for (let i = 0; i < 50 && requests < n; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300)); // the answer (or its failure) arrives
+  };
+  await page.locator('button[data-lang=en]').click();
+  await asked(1);
+  assert.deepEqual([requests, await heading()], [1, '위치 인코딩과 층 정규화'], 'the first load failed');
+  await page.locator('button[data-lang=ko]').click();
+  await page.locator('button[data-lang=en]').click();
+  await asked(2);
+  assert.deepEqual([requests, await heading()], [2, 'Positional Encoding & Layer Normalization'], 'the next switch loads them');
+  // the failed request and the switch it failed, and nothing else
+  assert.deepEqual(problems.filter((m) => !/page-i18n\.js|ERR_CONNECTION_RESET|dynamically imported module/.test(m)), []);
+  await context.close();
+});
+
 test('figures taken out of the page and put back free and remake their wasm buffers', async () => {
   const { page, problems, context } = await open(browser, `${server.url}/web/`);
   await ready(page);

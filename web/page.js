@@ -20,7 +20,11 @@ let simd = null;
 let pageStrings = null;
 // the engine note in Korean, so that the Korean page never loads page-i18n.js
 const ENGINE_KO = { simd: '지금 SIMD128 빌드로 실행 중입니다.', scalar: '이 브라우저는 SIMD를 지원하지 않아 스칼라 빌드로 실행 중입니다.' };
-const strings = () => (pageStrings ??= import('./page-i18n.js').then((m) => m.PAGE_STRINGS));
+// a failed load is forgotten, so that the next switch to English tries again
+const strings = () => (pageStrings ??= import('./page-i18n.js').then((m) => m.PAGE_STRINGS, (error) => {
+  pageStrings = null;
+  throw error;
+}));
 
 async function apply() {
   document.documentElement.lang = lang;
