@@ -425,7 +425,7 @@ test('where the modules\' own URL is not http(s) (webpack writes a file: URL for
   await startFigure(page, tag);
   await page.locator(`${tag} button[data-action=showEmbed]`).click();
   const en = (await import('../web/i18n/en.js')).default;
-  await page.waitForFunction(([t, s]) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent === s, [tag, en.embedNoHost], { timeout: 5000 })
+  await page.waitForFunction(([t, s]) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent === s, [tag, en.embedNoHost], { timeout: 20000 })
     .catch(() => {});
   const status = await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.toolbar .status').textContent, tag);
   assert.deepEqual([status, problems], [en.embedNoHost, []], 'the reader is told, no unhandled error');

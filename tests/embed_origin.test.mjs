@@ -106,7 +106,15 @@ test('the snippets of every figure reproduce its state on another origin: same v
     // the figure on the package's host, 640 px wide, in a state of its own
     const src = await openHtml(browser, host.url, page(`<div style="width:640px"><${f.tag} id="src" lang="en"></${f.tag}></div><script type="module" src="/web/figures/${f.module}"></script>`));
     await started(src.page, '#src');
-    await src.page.evaluate((s) => Object.assign(document.querySelector('#src'), s), state);
+    // (the render of this state, before settledPixels: until it comes, the
+    // defaults' gradients and error line, already computed, pass its wait)
+    const drawn = await src.page.evaluate((s) => {
+      const el = document.querySelector('#src');
+      const n = el.renderTimes.length;
+      Object.assign(el, s);
+      return n;
+    }, state);
+    await src.page.waitForFunction((n) => document.querySelector('#src').renderTimes.length > n, drawn, { timeout: 20000 });
     await src.page.waitForFunction((s) => Object.keys(s).every((k) => document.querySelector('#src').getAttribute(document.querySelector('#src').constructor.controlByProp.get(k).attr) !== null), state);
     const values = await src.page.evaluate(() => document.querySelector('#src').values);
     const changed = cls.controls.filter((c) => values[c.prop] !== c.def).length;

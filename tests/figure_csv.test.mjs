@@ -94,7 +94,8 @@ test('rope-config\'s CSV follows the config shown: a custom one still to paste, 
     el.preset = 'custom';
     const custom = el.toCsv();
     el.config = 'AAAA'; // no packed config: shown as an error once unpacking fails
-    for (let k = 0; k < 100 && !el.result?.error; k++) await new Promise((res) => setTimeout(res, 50));
+    // (up to 20 s: the unpacking runs a DecompressionStream, then a frame)
+    for (let k = 0; k < 400 && !el.result?.error; k++) await new Promise((res) => setTimeout(res, 50));
     return { preset, custom: custom === header, bad: Boolean(el.result?.error) && el.toCsv() === header };
   });
   // Mistral 7B v0.1: head_dim 128, 64 pairs, a row each after the header

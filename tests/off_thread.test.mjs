@@ -424,10 +424,13 @@ test('a Worker script that is not found leaves the gradients to the main thread,
 });
 
 test(`a Worker that loads and never answers is given up after ${REQUEST_LIMIT_MS} ms, and the main thread computes the gradients`, async () => {
-  const { page, context, problems } = await depthPage('layers=24&width=32', { worker: { status: 200, body: '// answers nothing\n' } });
+  // (taken before the page opens, so before the request is sent: taken
+  // after the first frame, it followed the request by however long the
+  // test took to see that frame)
   const start = Date.now();
+  const { page, context, problems } = await depthPage('layers=24&width=32', { worker: { status: 200, body: '// answers nothing\n' } });
   const r = await gradientsNow(page, REQUEST_LIMIT_MS + 20000);
-  assert.ok(Date.now() - start >= REQUEST_LIMIT_MS - 1000, 'not before the limit');
+  assert.ok(Date.now() - start >= REQUEST_LIMIT_MS, 'not before the limit');
   assert.equal(r.offThread, false);
   assert.deepEqual(r.shown, r.direct);
   assert.deepEqual(problems, []);
