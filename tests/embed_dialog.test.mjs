@@ -439,3 +439,37 @@ test('where the modules\' own URL is not http(s) (webpack writes a file: URL for
   assert.match(code, /src="https:\/\/example\.org\/posnorm\/web\/figures\/heatmap\.js"/);
   await context.close();
 });
+
+test('a dialog message written after what it waits for (the picture drawn, the clipboard) is in the figure\'s language at that moment, not the one it had when the button was pressed', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+  const tag = 'posnorm-heatmap';
+  await startFigure(page, tag);
+  await openDialog(page, tag);
+  const ko = { ...(await import('../web/i18n/ko.js')).default, ...(await import('../web/i18n/ko/embed-dialog.js')).default };
+  const status = () => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('dialog .status').textContent, tag);
+  // "Download picture", and the figure turns Korean while the picture is drawn
+  await Promise.all([
+    page.waitForEvent('download'),
+    page.evaluate((t) => {
+      const el = document.querySelector(t);
+      el.shadowRoot.querySelector('dialog button[data-action=downloadPicture]').click();
+      el.setAttribute('lang', 'ko');
+    }, tag),
+  ]);
+  await page.waitForFunction(([t, busy]) => document.querySelector(t).shadowRoot.querySelector('dialog .status').textContent !== busy, [tag, ko.embedBusy]);
+  assert.equal(await status(), ko.embedSaved, 'saved, said in Korean');
+  // Copy, with a clipboard that answers late, and the figure turns English meanwhile
+  await page.evaluate((t) => {
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (s) => new Promise((r) => setTimeout(r, 300)).then(() => write(s)) });
+    const el = document.querySelector(t);
+    el.shadowRoot.querySelector('dialog .status').textContent = '';
+    el.shadowRoot.querySelector('dialog button[data-copy=element]').click();
+    el.setAttribute('lang', 'en');
+  }, tag);
+  await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('dialog .status').textContent !== '', tag);
+  assert.equal(await status(), 'Copied.', 'copied, said in English');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1006,6 +1006,23 @@ test('the toolbar\'s status line follows the figure\'s language while it is show
   await context.close();
 });
 
+test('"Link copied" after a clipboard that answers late is in the figure\'s language when it is written, not the one it had when Copy link was pressed', async () => {
+  const { page: p, context, problems } = await page(`<posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap><script type="module" src="${MODULES}"></script>`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+  await started(p, '#h');
+  await p.evaluate(() => {
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: (s) => new Promise((r) => setTimeout(r, 300)).then(() => write(s)) });
+    const el = document.querySelector('#h');
+    el.shadowRoot.querySelector('[data-action=copyLink]').click();
+    el.setAttribute('lang', 'ko'); // while the clipboard is still writing
+  });
+  await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.toolbar .status').textContent.length > 0);
+  assert.equal(await p.evaluate(() => document.querySelector('#h').shadowRoot.querySelector('.toolbar .status').textContent), '링크를 복사했습니다');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('English strings that failed to load once (a network hiccup) load when asked again: a later switch to English and a figure added later are in English', async () => {
   let requests = 0;
   const { page: p, context, problems } = await openHtml(env.browser, env.server.url, `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>t</title></head><body>
