@@ -1075,6 +1075,27 @@ test('English strings that failed to load once (a network hiccup) load when aske
   await second.context.close();
 });
 
+test('a figure whose English strings failed to load turns English once another request loads them, as the figure it shares the page with does', async () => {
+  let requests = 0;
+  const { page: p, context } = await openHtml(env.browser, env.server.url, `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>t</title></head><body>
+    <posnorm-heatmap id="h" d-model="16" seq-len="7"></posnorm-heatmap>
+    <script type="module" src="${MODULES}"></script></body></html>`, {
+    setup: (pg) => pg.route('**/web/i18n/en.js', (route) => (requests++ === 0 ? route.abort('connectionreset') : route.continue())),
+  });
+  await started(p, '#h');
+  await p.evaluate(() => document.querySelector('#h').setAttribute('lang', 'en'));
+  await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('[data-action=copyLink]').textContent === '링크 복사');
+  for (let i = 0; i < 50 && requests < 1; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 300)); // the failure arrives
+  await p.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<posnorm-waveform id="w" lang="en"></posnorm-waveform>'));
+  await started(p, '#w');
+  await p.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('[data-action=copyLink]').textContent === 'Copy link');
+  await settle(p);
+  const labels = await p.evaluate(() => ['#h', '#w'].map((s) => [document.querySelector(s).lang, document.querySelector(s).shadowRoot.querySelector('[data-action=copyLink]').textContent]));
+  assert.deepEqual(labels, [['en', 'Copy link'], ['en', 'Copy link']], 'both figures say lang="en": both in English');
+  await context.close();
+});
+
 test('a figure in another element\'s shadow root follows its own lang attribute, which the page\'s lang watch does not see', async () => {
   const { page: p, context, problems } = await page(`<div id="host"></div>
     <script type="module">
