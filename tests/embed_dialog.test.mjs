@@ -473,3 +473,16 @@ test('a dialog message written after what it waits for (the picture drawn, the c
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the Copy buttons\' names follow a language change while the dialog is open, as their text does', async () => {
+  const { page, context, problems } = await open(env.browser, `${env.server.url}/web/?lang=en`);
+  const tag = 'posnorm-heatmap';
+  await startFigure(page, tag);
+  await openDialog(page, tag);
+  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'ko'), tag);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const names = await inShadow(page, tag, (root) => [...root.querySelectorAll('dialog [data-copy]')].map((b) => [b.textContent, b.getAttribute('aria-label')]));
+  for (const [text, name] of names) assert.ok(name.startsWith(`${text}: `), `the name "${name}" begins with the text "${text}"`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
