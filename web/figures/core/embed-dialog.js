@@ -160,6 +160,11 @@ export class EmbedDialog {
     if (!this.dialog.open) this.dialog.showModal();
   }
 
+  /** The figure's language changed: an open dialog's snippets and names are written again in it. */
+  relabelled() {
+    if (this.dialog.open) this._fill();
+  }
+
   /** Puts the snippets (and the Copy buttons' names) in place. */
   _fill() {
     const t = this.host.t;
@@ -172,27 +177,27 @@ export class EmbedDialog {
     }
   }
 
+  // (the strings are the figure's when a message is written: the language
+  // may change while the clipboard or the picture is awaited)
   async _copy(field) {
-    const t = this.host.t;
     const area = this.fields[field];
     try {
       await navigator.clipboard.writeText(area.value);
-      this.status.replaceChildren(labelSpan('embedCopied', t));
+      this.status.replaceChildren(labelSpan('embedCopied', this.host.t));
     } catch {
       area.focus();
       area.select();
-      this.status.replaceChildren(labelSpan('embedCopyFailed', t));
+      this.status.replaceChildren(labelSpan('embedCopyFailed', this.host.t));
     }
   }
 
   /** Saves the still picture of the figure's current state under the name the snippets use. */
   async downloadPicture() {
-    const t = this.host.t;
-    this.status.replaceChildren(labelSpan('embedBusy', t));
+    this.status.replaceChildren(labelSpan('embedBusy', this.host.t));
     const blob = await stillPicture(this.host);
     // the link goes in the dialog: the rest of the page is inert while it is open
     saveBlob(this.dialog, blob, stillFileName(this.host));
-    this.status.replaceChildren(labelSpan('embedSaved', t));
+    this.status.replaceChildren(labelSpan('embedSaved', this.host.t));
   }
 
   /** Tab and Shift+Tab go round inside the dialog. */

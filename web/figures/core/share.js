@@ -68,23 +68,24 @@ export function shareUrl(fig) {
 /**
  * Copies the link (or shows it to copy by hand where the clipboard is not
  * available); puts it in the address bar only where the page opted in.
- * `status` is the element that tells the reader; `t` the strings. What it
- * writes there is marked as labels (language.js): shown until the next
- * message, it follows the figure's language meanwhile.
+ * `status` is the element that tells the reader. What it writes there is
+ * marked as labels (language.js): shown until the next message, it follows
+ * the figure's language meanwhile; its strings are the figure's when it is
+ * written (the clipboard may answer after a language change).
  */
-export async function copyLink(fig, status, t) {
+export async function copyLink(fig, status) {
   const url = shareUrl(fig);
   if (figureSettings().history) history.replaceState(history.state, '', url);
   try {
     await navigator.clipboard.writeText(url);
-    status.replaceChildren(labelSpan('linkCopied', t));
+    status.replaceChildren(labelSpan('linkCopied', fig.t));
   } catch {
     const input = document.createElement('input');
     input.readOnly = true;
     input.value = url;
     input.dataset.keyLabel = 'linkShown'; // its name, relabelled as the text is
-    input.setAttribute('aria-label', t.linkShown);
-    status.replaceChildren(labelSpan('linkShown', t), ' ', input);
+    input.setAttribute('aria-label', fig.t.linkShown);
+    status.replaceChildren(labelSpan('linkShown', fig.t), ' ', input);
     input.select();
   }
   return url;
