@@ -52,6 +52,7 @@ export class PnFigure extends PnElement {
     this._scheduler = new RenderScheduler(this);
     this._language = new LanguageController(this, () => {
       this._describePictures();
+      this._toolbar.relabelled();
       this.invalidate();
     });
     this.addController(this._language);

@@ -53,7 +53,7 @@ export class ToolbarController {
 
   /** Copies the figure's link (or shows it) and fires `posnorm-share`. */
   async copyLink() {
-    const url = await copyLink(this.host, this._status, this.host.t);
+    const url = await copyLink(this.host, this._status);
     emit(this.host, 'posnorm-share', { url });
   }
 
@@ -71,6 +71,11 @@ export class ToolbarController {
     if (!host.pn || !host.onPage) return;
     // (toCsv() draws a change not yet drawn first)
     saveBlob(host.shadowRoot, new Blob([host.toCsv()], { type: 'text/csv' }), `${fileStem(host)}.csv`);
+  }
+
+  /** After a relabelling: an open Embed dialog's snippets and its Copy buttons' names follow the language too. */
+  relabelled() {
+    this._dialog?.then((dialog) => dialog.relabelled(), () => {});
   }
 
   /** Opens the Embed dialog for the figure (loading its code the first time); resolves once it is open. */
