@@ -11,6 +11,12 @@ import ko from './i18n/ko.js';
 
 const tables = { ko: { ...ko } };
 const loading = {};
+let arrived;
+/**
+ * Resolves when the English strings arrive, whichever request loaded them:
+ * a figure whose own load failed waits on it to relabel (language.js).
+ */
+export const englishArrived = new Promise((resolve) => { arrived = resolve; });
 
 /** The strings of `lang` if loaded ('ko' until then, and for unknown languages). */
 export function strings(lang) {
@@ -29,7 +35,10 @@ export function hasStrings(lang) {
  */
 export function loadStrings(lang) {
   if (hasStrings(lang)) return Promise.resolve();
-  return (loading.en ??= import('./i18n/en.js').then((m) => { tables.en = m.default; }, (error) => {
+  return (loading.en ??= import('./i18n/en.js').then((m) => {
+    tables.en = m.default;
+    arrived();
+  }, (error) => {
     loading.en = null;
     throw error;
   }));

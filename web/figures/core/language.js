@@ -1,7 +1,7 @@
 // language.js — which language a figure speaks: its own `lang`, the nearest
 // ancestor's, the document's, else Korean (the article's); and the
 // controller that keeps the figure's labels in it.
-import { hasStrings, loadStrings, strings } from '../../i18n.js';
+import { englishArrived, hasStrings, loadStrings, strings } from '../../i18n.js';
 import { onLanguageChange } from './observers.js';
 
 /** 'en' for a language tag of English ('en', 'EN', 'en-US', and a locale's en_GB: its primary subtag), else 'ko' (the article's). */
@@ -80,11 +80,20 @@ export class LanguageController {
   /** The strings of that language (Korean until it has loaded). */
   get strings() { return strings(this.lang); }
 
-  /** Loads the figure's language if it is not here yet, then relabels; resolves once its strings are in place. */
+  /**
+   * Loads the figure's language if it is not here yet, then relabels;
+   * resolves once its strings are in place. If the load fails, the labels
+   * stay Korean until another request (another figure's, or this one's at
+   * its next language change) loads the strings: the figure then relabels
+   * if it still speaks English (held weakly: a dropped figure is not kept).
+   */
   load() {
     const lang = this.lang;
     if (hasStrings(lang)) return Promise.resolve();
-    return loadStrings(lang).then(() => this.relabel(), () => {});
+    return loadStrings(lang).then(() => this.relabel(), () => {
+      const ref = new WeakRef(this);
+      englishArrived.then(() => { if (ref.deref()?._shown === 'en') ref.deref().relabel(); });
+    });
   }
 
   /** Puts every marked label in the figure's language. */
