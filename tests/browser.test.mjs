@@ -312,9 +312,11 @@ test('the page\'s English strings that failed to load once (a network hiccup) lo
   await page.locator('button[data-lang=ko]').click();
   await page.locator('button[data-lang=en]').click();
   await asked(2);
+  // (the heading is written once the answer is in: waited for, up to 10 s, then checked)
+  await page.waitForFunction(() => document.querySelector('h1').textContent.startsWith('Positional'), null, { timeout: 10000 }).catch(() => {});
   assert.deepEqual([requests, await heading()], [2, 'Positional Encoding & Layer Normalization'], 'the next switch loads them');
-  // the failed request and the switch it failed, and nothing else
-  assert.deepEqual(problems.filter((m) => !/page-i18n\.js|ERR_CONNECTION_RESET|dynamically imported module/.test(m)), []);
+  // Chromium's own line for the failed request, and nothing else (no unhandled rejection)
+  assert.deepEqual(problems.filter((m) => !/ERR_CONNECTION_RESET/.test(m)), []);
   await context.close();
 });
 

@@ -1049,6 +1049,7 @@ test('English strings that failed to load once (a network hiccup) load when aske
   await settle(p);
   await p.evaluate(() => { document.documentElement.lang = 'en'; });
   await asked(2);
+  await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('[data-action=copyLink]').textContent === 'Copy link', null, { timeout: 10000 }).catch(() => {});
   assert.deepEqual([requests, await copy()], [2, 'Copy link'], 'a later switch to English loads them');
   // a figure added now is in English from the start, with no further request
   await p.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<posnorm-waveform id="w"></posnorm-waveform>'));
@@ -1070,6 +1071,7 @@ test('English strings that failed to load once (a network hiccup) load when aske
   await second.page.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<posnorm-waveform id="w" lang="en"></posnorm-waveform>'));
   await started(second.page, '#w');
   await asked(2);
+  await second.page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('[data-action=copyLink]').textContent === 'Copy link', null, { timeout: 10000 }).catch(() => {});
   const w = await second.page.evaluate(() => document.querySelector('#w').shadowRoot.querySelector('[data-action=copyLink]').textContent);
   assert.deepEqual([requests, w], [2, 'Copy link'], 'a figure added later loads them');
   await second.context.close();

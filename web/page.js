@@ -48,17 +48,21 @@ async function apply() {
   if (engine && simd !== null) engine.textContent = s.engine(simd);
 }
 
+// a failed load of the English text leaves the page in Korean (the next
+// switch to English tries again): not an unhandled rejection
+const show = () => apply().catch(() => {});
+
 for (const b of document.querySelectorAll('[data-lang]')) {
   b.addEventListener('click', () => {
     lang = b.dataset.lang;
     const url = new URL(location.href);
     url.searchParams.set('lang', lang);
     history.replaceState(null, '', url);
-    apply();
+    show();
   });
 }
-apply();
-getPosnorm().then((pn) => { simd = pn.simd; apply(); }, () => {});
+show();
+getPosnorm().then((pn) => { simd = pn.simd; show(); }, () => {});
 
 // Every other figure's code loads when the reader comes within a screen of
 // it (make demo gives each its own chunk: figures/registry.js imports each
