@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""gen_rope_scaling_exact.py — the reference values of
+tests/rope_scaling_exact.test.mjs: RoPE with scaling (yarn, llama3,
+longrope with its short and its long factors, dynamic with a grown base)
+at positions near 2^31 and from 2^20 to 2^25, exactly.
+
+For each case: Hugging Face transformers' inverse frequencies of the type
+(modeling_rope_utils' _compute_*_parameters, with their default for every
+key not given) and its attention factor, computed with mpmath at 50
+significant digits from the float64 values posnorm's API receives (base,
+factor, originalMaxPositions, betas, mscales, the low/high frequency
+factors, each longrope factor: the exact binary values of those float64s;
+π and every logarithm, power, floor and ceil exact), at the sequence length
+a rope call takes (its highest position + 1); then cos and sin of
+p·inv_freq[i] for every position p and pair i reduced modulo 2π into
+[-π, π], rounded once to float64 (within 4.5e-16 rad of the exact angle
+modulo 2π; the test takes Math.cos and Math.sin of it). Nothing here reads posnorm's code or output: in particular yarn's
+ramp, llama3's smoothing and dynamic's grown base are the exact values of
+their formulas, not posnorm's float64 ones.
+
+Run:  python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json
+(mpmath 1.3; only this script needs it, the test reads the JSON).
+"""
+import json
+import random
+
+import mpmath as mp
+
+mp.mp.dps = 50
+M = mp.mpf
+
+# HF's defaults for the keys a case leaves out
+BETA_FAST, BETA_SLOW = 32.0, 1.0
+
+TOP = 2 ** 31
+# near 2^31: three consecutive positions ending at 2^31 - 1 first (the test
+# takes them with an offset too), then others; the call's sequence length
+# (highest position + 1) is 2^31
+NEAR = [TOP - 3, TOP - 2, TOP - 1, 2147483401, TOP - 2 ** 16 + 7, TOP - 2 ** 21 - 3]
+# from 2^20 to 2^25: 2^25 - 3 .. 2^25 - 1 first, sequence length 2^25
+MID = [2 ** 25 - 3, 2 ** 25 - 2, 2 ** 25 - 1, 2 ** 20 + 1, 4194319, 16777215]
+# below 2^20 (sequence length 2^20), for frequencies above 1: an angle
+# reaches 2^20 only once the frequencies are known
+BELOW = [2 ** 20 - 3, 2 ** 20 - 2, 2 ** 20 - 1, 524289, 700001, 999999]
+
+
+def factors(seed, n, lo, hi):
+    """n float64 factors 2^u, u uniform in [lo, hi] (not powers of two)."""
+    r = random.Random(seed)
+    return [2.0 ** r.uniform(lo, hi) for _ in range(n)]
+
+
+def mscale(scale, m=1.0):
+    return M(1) if scale <= 1 else M('0.1') * M(m) * mp.log(M(scale)) + 1
+
+
+def frequencies(dim, base, s, seq_len):
+    """(inv_freq[dim/2], attention factor): HF's formulas, exactly."""
+    half = dim // 2
+    t = s['type']
+    b = M(base)
+    if t == 'dynamic':
+        orig = M(s['originalMaxPositions'])
+        sl = max(M(seq_len), orig)
+        f = M(s['factor'])
+        b = b * (f * sl / orig - (f - 1)) ** (M(dim) / (dim - 2))
+    w = [1 / b ** (M(2 * i) / dim) for i in range(half)]
+    if t == 'dynamic':
+        return w, M(1)
+    if t == 'yarn':
+        f, orig = M(s['factor']), M(s['originalMaxPositions'])
+        if 'attentionFactor' in s:
+            af = M(s['attentionFactor'])
+        elif s.get('mscale') and s.get('mscaleAllDim'):
+            af = mscale(s['factor'], s['mscale']) / mscale(s['factor'], s['mscaleAllDim'])
+        else:
+            af = mscale(s['factor'])
+
+        def corr(rot):
+            return (dim * mp.log(orig / (M(rot) * 2 * mp.pi))) / (2 * mp.log(M(base)))
+        low, high = corr(s.get('betaFast', BETA_FAST)), corr(s.get('betaSlow', BETA_SLOW))
+        if s.get('truncate', True):
+            # an exact correction dim within 1e-12 of an integer: float64 could round it the other way
+            assert abs(low - mp.nint(low)) > 1e-12 and abs(high - mp.nint(high)) > 1e-12
+            low, high = mp.floor(low), mp.ceil(high)
+        low, high = max(low, 0), min(high, dim - 1)
+        if low == high:
+            high += M('0.001')
+        out = []
+        for i in range(half):
+            ramp = min(M(1), max(M(0), (i - low) / (high - low)))
+            extrapolation = 1 - ramp
+            out.append(w[i] / f * (1 - extrapolation) + w[i] * extrapolation)
+        return out, af
+    if t == 'llama3':
+        f, orig = M(s['factor']), M(s['originalMaxPositions'])
+        lff, hff = M(s['lowFreqFactor']), M(s['highFreqFactor'])
+        low_wave, high_wave = orig / lff, orig / hff
+        out = []
+        for x in w:
+            wave = 2 * mp.pi / x
+            # no wavelength within 1e-20 relative of a band's edge (float64 could decide it otherwise)
+            assert abs(wave / low_wave - 1) > 1e-20 and abs(wave / high_wave - 1) > 1e-20
+            if wave < high_wave:
+                out.append(x)
+            elif wave > low_wave:
+                out.append(x / f)
+            else:
+                sm = (orig / wave - lff) / (hff - lff)
+                out.append((1 - sm) * x / f + sm * x)
+        return out, M(1)
+    if t == 'longrope':
+        orig = M(s['originalMaxPositions'])
+        ext = s['longFactor'] if M(seq_len) > orig else s['shortFactor']
+        f = M(s.get('factor', 1.0))
+        if 'attentionFactor' in s:
+            af = M(s['attentionFactor'])
+        else:
+            af = M(1) if f <= 1 else mp.sqrt(1 + mp.log(f) / mp.log(orig))
+        return [x / M(e) for x, e in zip(w, ext)], af
+    raise ValueError(t)
+
+
+def case(name, dim, base, scaling, positions):
+    seq_len = max(positions) + 1
+    w, af = frequencies(dim, base, scaling, seq_len)
+    # θ − 2π·round(θ/2π): 50 digits hold θ < 2^33 to 1e-40, its reduction to 1e-40
+    angles = [[float(a - 2 * mp.pi * mp.nint(a / (2 * mp.pi))) for a in (M(p) * x for x in w)]
+              for p in positions]
+    # the largest angle, for the test's message and its check that the case reaches 2^20
+    return {'name': name, 'dim': dim, 'base': base, 'scaling': scaling, 'positions': positions,
+            'attentionFactor': float(af), 'maxAngle': float(max(positions) * max(w)),
+            'angles': angles}
+
+
+CASES = []
+for where, ps in (('near 2^31', NEAR), ('2^20..2^25', MID)):
+    # yarn: the Hugging Face defaults (ramp over pairs 10..23 of 32, truncated)
+    CASES.append(case(f'yarn factor 8, {where}', 64, 10000.0,
+                      {'type': 'yarn', 'factor': 8, 'originalMaxPositions': 4096}, ps))
+    # yarn: the ramp from pair 0 to high = 8.07 untruncated (frequencies near 1
+    # interpolated), mscale ratio as the attention factor
+    CASES.append(case(f'yarn factor 16, untruncated ramp from pair 0, {where}', 64, 10000.0,
+                      {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 64, 'truncate': False,
+                       'mscale': 1.0, 'mscaleAllDim': 0.5}, ps))
+    # llama3: Llama 3.1's own parameters
+    CASES.append(case(f'llama3 Llama 3.1, {where}', 128, 500000.0,
+                      {'type': 'llama3', 'factor': 8, 'originalMaxPositions': 8192,
+                       'lowFreqFactor': 1, 'highFreqFactor': 4}, ps))
+    # llama3 with originalMaxPositions 64: all three bands (w, the smoothed
+    # ones, w/factor) take angles past 2^20
+    CASES.append(case(f'llama3 factor 8, originalMaxPositions 64, {where}', 64, 10000.0,
+                      {'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64,
+                       'lowFreqFactor': 1, 'highFreqFactor': 4}, ps))
+    # longrope: long factors (originalMaxPositions below the sequence length),
+    # some below 1 (frequencies above 1)
+    CASES.append(case(f'longrope long factors, {where}', 64, 10000.0,
+                      {'type': 'longrope', 'factor': 32, 'originalMaxPositions': 4096,
+                       'shortFactor': factors(1, 32, 0, 1), 'longFactor': factors(2, 32, -1.5, 5)}, ps))
+    # longrope: short factors (originalMaxPositions at or above the sequence length)
+    CASES.append(case(f'longrope short factors, {where}', 64, 10000.0,
+                      {'type': 'longrope', 'factor': 4, 'originalMaxPositions': max(ps) + 1 if where == 'near 2^31' else 2 ** 26,
+                       'shortFactor': factors(3, 32, -1.5, 1), 'longFactor': factors(4, 32, 0, 5)}, ps))
+    # dynamic: a base grown ~7e6-fold (factor 4, originalMaxPositions 2048)
+    CASES.append(case(f'dynamic factor 4, originalMaxPositions 2048, {where}', 128, 10000.0,
+                      {'type': 'dynamic', 'factor': 4, 'originalMaxPositions': 2048}, ps))
+    # dynamic: a base grown ~3-fold (originalMaxPositions half the sequence
+    # length), rotary dim 256: many frequencies near 1
+    CASES.append(case(f'dynamic factor 2, originalMaxPositions (highest position + 1)/2, {where}', 256, 10000.0,
+                      {'type': 'dynamic', 'factor': 2, 'originalMaxPositions': (max(ps) + 1) // 2}, ps))
+# below 2^20: longrope's short factors from 2^-14, frequencies up to ~1.6e4
+# (angles up to ~1.7e10: a frequency's float64 rounding times p is up to
+# ~1e-6 rad there too)
+CASES.append(case('longrope short factors down to 2^-14, positions below 2^20', 64, 10000.0,
+                  {'type': 'longrope', 'originalMaxPositions': 2 ** 21,
+                   'shortFactor': factors(5, 32, -14, 1), 'longFactor': factors(6, 32, 0, 5)}, BELOW))
+
+print(json.dumps({
+    'generatedBy': 'python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json',
+    'mpmath': mp.__version__, 'dps': mp.mp.dps,
+    'cases': CASES}, indent=None, separators=(',', ':')).replace('{"name"', '\n{"name"'))
