@@ -11,12 +11,22 @@ significant digits from the float64 values posnorm's API receives (base,
 factor, originalMaxPositions, betas, mscales, the low/high frequency
 factors, each longrope factor: the exact binary values of those float64s;
 π and every logarithm, power, floor and ceil exact), at the sequence length
-a rope call takes (its highest position + 1); then cos and sin of
+a rope call takes (its highest position + 1); then the angle
 p·inv_freq[i] for every position p and pair i reduced modulo 2π into
 [-π, π], rounded once to float64 (within 4.5e-16 rad of the exact angle
-modulo 2π; the test takes Math.cos and Math.sin of it). Nothing here reads posnorm's code or output: in particular yarn's
-ramp, llama3's smoothing and dynamic's grown base are the exact values of
-their formulas, not posnorm's float64 ones.
+modulo 2π; the test takes Math.cos and Math.sin of it). Nothing here reads
+posnorm's code or output: in particular yarn's ramp, llama3's smoothing and
+dynamic's grown base are the exact values of their formulas, not posnorm's
+float64 ones.
+
+posnorm computes those three quantities in float64 and takes the exact
+formula with w_i in double-double from there (posnorm.h,
+pn_rope_frequencies_dd_f64), so its angles may differ from these by their
+rounding times p·∂inv_freq[i]/∂quantity. 'slack' bounds that per pair, in
+rad per unit of position, from a generous bound on each quantity's float64
+error (a few ulps of every operation that makes it, 2^-52 = ε below): 0
+where no such quantity enters (longrope, yarn's pairs outside the ramp,
+llama3's pairs outside the smoothed band).
 
 Run:  python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json
 (mpmath 1.3; only this script needs it, the test reads the JSON).
@@ -54,8 +64,11 @@ def mscale(scale, m=1.0):
     return M(1) if scale <= 1 else M('0.1') * M(m) * mp.log(M(scale)) + 1
 
 
+EPS = M(2) ** -52
+
+
 def frequencies(dim, base, s, seq_len):
-    """(inv_freq[dim/2], attention factor): HF's formulas, exactly."""
+    """(inv_freq[dim/2], attention factor, slack[dim/2]): HF's formulas, exactly."""
     half = dim // 2
     t = s['type']
     b = M(base)
@@ -66,7 +79,12 @@ def frequencies(dim, base, s, seq_len):
         b = b * (f * sl / orig - (f - 1)) ** (M(dim) / (dim - 2))
     w = [1 / b ** (M(2 * i) / dim) for i in range(half)]
     if t == 'dynamic':
-        return w, M(1)
+        # b = base·grow^e, e = dim/(dim - 2), as exp(e·ln grow): relative error
+        # up to ε·(e·|ln grow| + a few) each for the log, the product and exp,
+        # and grow's own rounding; w_i = b^(-2i/dim) takes 2i/dim of it
+        grow = b / M(base)
+        rel_b = EPS * (2 * abs(mp.log(grow)) + 8)
+        return w, M(1), [x * (M(2 * i) / dim) * rel_b for i, x in enumerate(w)]
     if t == 'yarn':
         f, orig = M(s['factor']), M(s['originalMaxPositions'])
         if 'attentionFactor' in s:
@@ -78,37 +96,62 @@ def frequencies(dim, base, s, seq_len):
 
         def corr(rot):
             return (dim * mp.log(orig / (M(rot) * 2 * mp.pi))) / (2 * mp.log(M(base)))
-        low, high = corr(s.get('betaFast', BETA_FAST)), corr(s.get('betaSlow', BETA_SLOW))
+        def corr_err(rot, d):
+            # two logs (of a quotient of three roundings, of base), a product and a quotient
+            x = orig / (M(rot) * 2 * mp.pi)
+            return EPS * abs(d) * (10 + 4 / abs(mp.log(x)) + 2 / mp.log(M(base)))
+        rf, rs = s.get('betaFast', BETA_FAST), s.get('betaSlow', BETA_SLOW)
+        low, high = corr(rf), corr(rs)
+        d_low, d_high = corr_err(rf, low), corr_err(rs, high)
         if s.get('truncate', True):
             # an exact correction dim within 1e-12 of an integer: float64 could round it the other way
             assert abs(low - mp.nint(low)) > 1e-12 and abs(high - mp.nint(high)) > 1e-12
             low, high = mp.floor(low), mp.ceil(high)
-        low, high = max(low, 0), min(high, dim - 1)
-        if low == high:
-            high += M('0.001')
-        out = []
+            d_low = d_high = 0
+        if low < 0:
+            low, d_low = M(0), 0
+        if high > dim - 1:
+            high, d_high = M(dim - 1), 0
+        assert low != high  # (HF's high += 0.001 is not exercised here)
+        out, slack = [], []
         for i in range(half):
-            ramp = min(M(1), max(M(0), (i - low) / (high - low)))
+            r = (i - low) / (high - low)
+            ramp = min(M(1), max(M(0), r))
             extrapolation = 1 - ramp
             out.append(w[i] / f * (1 - extrapolation) + w[i] * extrapolation)
-        return out, af
+            if 0 < r < 1:
+                # ramp = (i - low)/(high - low) rounded twice, low and high off by d_low, d_high
+                d_ramp = 2 * EPS * r + (d_low * abs(high - i) + d_high * abs(i - low)) / (high - low) ** 2
+                slack.append(w[i] * abs(1 - 1 / f) * 2 * d_ramp)
+            else:
+                # clamped: 0 or 1 in float64 too, unless within rounding of the ends
+                # (exactly 0 or 1 where i is an integer low or high, exact in float64)
+                assert (r == 0 and d_low == 0) or (r == 1 and d_low == d_high == 0) or (abs(r) > 1e-9 and abs(r - 1) > 1e-9)
+                slack.append(M(0))
+        return out, af, slack
     if t == 'llama3':
         f, orig = M(s['factor']), M(s['originalMaxPositions'])
         lff, hff = M(s['lowFreqFactor']), M(s['highFreqFactor'])
         low_wave, high_wave = orig / lff, orig / hff
-        out = []
+        out, slack = [], []
         for x in w:
             wave = 2 * mp.pi / x
-            # no wavelength within 1e-20 relative of a band's edge (float64 could decide it otherwise)
-            assert abs(wave / low_wave - 1) > 1e-20 and abs(wave / high_wave - 1) > 1e-20
+            # no wavelength within 1e-12 relative of a band's edge (float64 could decide it otherwise)
+            assert abs(wave / low_wave - 1) > 1e-12 and abs(wave / high_wave - 1) > 1e-12
             if wave < high_wave:
                 out.append(x)
+                slack.append(M(0))
             elif wave > low_wave:
                 out.append(x / f)
+                slack.append(M(0))
             else:
                 sm = (orig / wave - lff) / (hff - lff)
                 out.append((1 - sm) * x / f + sm * x)
-        return out, M(1)
+                # t = (orig/λ - lff)/(hff - lff), λ = 2π/w_i from the float64 w_i (a few ulps):
+                # orig/λ within about 8ε of itself, the difference and the quotient rounded
+                d_sm = EPS * (8 * orig / wave + 2 * lff + 2 * abs(sm) * (hff - lff)) / (hff - lff)
+                slack.append(x * abs(1 - 1 / f) * 2 * d_sm)
+        return out, M(1), slack
     if t == 'longrope':
         orig = M(s['originalMaxPositions'])
         ext = s['longFactor'] if M(seq_len) > orig else s['shortFactor']
@@ -117,20 +160,20 @@ def frequencies(dim, base, s, seq_len):
             af = M(s['attentionFactor'])
         else:
             af = M(1) if f <= 1 else mp.sqrt(1 + mp.log(f) / mp.log(orig))
-        return [x / M(e) for x, e in zip(w, ext)], af
+        return [x / M(e) for x, e in zip(w, ext)], af, [M(0)] * half
     raise ValueError(t)
 
 
 def case(name, dim, base, scaling, positions):
     seq_len = max(positions) + 1
-    w, af = frequencies(dim, base, scaling, seq_len)
+    w, af, slack = frequencies(dim, base, scaling, seq_len)
     # θ − 2π·round(θ/2π): 50 digits hold θ < 2^33 to 1e-40, its reduction to 1e-40
     angles = [[float(a - 2 * mp.pi * mp.nint(a / (2 * mp.pi))) for a in (M(p) * x for x in w)]
               for p in positions]
     # the largest angle, for the test's message and its check that the case reaches 2^20
     return {'name': name, 'dim': dim, 'base': base, 'scaling': scaling, 'positions': positions,
             'attentionFactor': float(af), 'maxAngle': float(max(positions) * max(w)),
-            'angles': angles}
+            'slack': [float(x) for x in slack], 'angles': angles}
 
 
 CASES = []
