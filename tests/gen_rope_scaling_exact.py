@@ -211,6 +211,11 @@ for where, ps in (('near 2^31', NEAR), ('2^20..2^25', MID)):
     # length), rotary dim 256: many frequencies near 1
     CASES.append(case(f'dynamic factor 2, originalMaxPositions (highest position + 1)/2, {where}', 256, 10000.0,
                       {'type': 'dynamic', 'factor': 2, 'originalMaxPositions': (max(ps) + 1) // 2}, ps))
+# dynamic near 2^31 once more, rotary dim 512 and base 500000: a rest left
+# out is seen where 2i/dim is small (the grown base's float64 rounding
+# enters w_i with a weight 2i/dim, a float64 w_i's own rounding without)
+CASES.append(case('dynamic factor 2, originalMaxPositions 2^30, rotary dim 512, base 500000, near 2^31', 512, 500000.0,
+                  {'type': 'dynamic', 'factor': 2, 'originalMaxPositions': 2 ** 30}, NEAR))
 # below 2^20: longrope's short factors from 2^-14, frequencies up to ~1.6e4
 # (angles up to ~1.7e10: a frequency's float64 rounding times p is up to
 # ~1e-6 rad there too)

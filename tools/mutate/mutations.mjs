@@ -1149,7 +1149,7 @@ export const MUTATIONS = [
     tests: ['rope_scaling_exact::longrope'],
   },
   {
-    // seen by the rotary dim 256 case (base grown 3-fold) alone: pair 1 at 2^31 - 2, 4 float32 ulps off where 3.0 are allowed
+    // seen by the cases with rotary dims 256 and 512 (bases grown 3-fold) only: pair 1 near 2^31, 4 and 6.6 float32 ulps off where about 3 are allowed
     id: 'scaled-rest-dynamic-zero', what: "RoPE scaling: dynamic's frequencies (of the grown base) without their double-double rests",
     file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'sc.type == PN_SCALING_DYNAMIC ? 0.0 : pn_freq_dd_rest(&fdd, i, inv_freq[i], k);',
     tests: ['rope_scaling_exact::dynamic'],
