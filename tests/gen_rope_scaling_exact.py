@@ -30,9 +30,19 @@ llama3's pairs outside the smoothed band).
 
 Run:  python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json
 (mpmath 1.3; only this script needs it, the test reads the JSON).
+With --c it prints instead the rows of SCALED[] in tests/c/test_angles.c
+(the C entry points pn_rope_frequencies_dd_f64 and pn_rope_scaled_dd_f32,
+natively): three pairs per type where no float64 quantity enters (for
+dynamic pairs 1 to 3, with their slack), as
+{type, dim, base, factor, orig, a, b, seq_len, i, p, af, sin, cos, tol}
+with a, b = betaFast, betaSlow (yarn) or lowFreqFactor, highFreqFactor
+(llama3), longrope's factors short_i = 0.75 + i/16 and long_i = 1 + i/2,
+tol = 1e-12 + the slack in rad:
+  python3 tests/gen_rope_scaling_exact.py --c
 """
 import json
 import random
+import sys
 
 import mpmath as mp
 
@@ -238,6 +248,50 @@ for name, scaling in (
     c['known'] = ('beyond 3e-7·(|a| + |b|): the float64 ramp/smoothing that the double-double rest starts from is off by '
                   'its rounding over the band\'s width, times p·w_i (a known limitation, not fixed)')
     CASES.append(c)
+
+
+def c_rows():
+    """The rows of SCALED[] (tests/c/test_angles.c)."""
+    short = [0.75 + i / 16 for i in range(128)]
+    long_ = [1 + i / 2 for i in range(128)]
+    types = {'linear': 1, 'dynamic': 2, 'yarn': 3, 'llama3': 4, 'longrope': 5}
+    specs = [
+        # (scaling, dim, base, seq_len, (a, b))
+        ({'type': 'yarn', 'factor': 8, 'originalMaxPositions': 4096}, 64, 10000.0, 2 ** 31, (32.0, 1.0)),
+        ({'type': 'yarn', 'factor': 16, 'originalMaxPositions': 64}, 64, 10000.0, 2 ** 31, (32.0, 1.0)),
+        ({'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 1.0, 'highFreqFactor': 4.0},
+         64, 10000.0, 2 ** 31, (1.0, 4.0)),
+        ({'type': 'llama3', 'factor': 8, 'originalMaxPositions': 8192, 'lowFreqFactor': 1.0, 'highFreqFactor': 4.0},
+         128, 500000.0, 2 ** 31, (1.0, 4.0)),
+        ({'type': 'longrope', 'factor': 4, 'originalMaxPositions': 4096, 'shortFactor': short[:32], 'longFactor': long_[:32]},
+         64, 10000.0, 4096, (0.0, 0.0)),
+        ({'type': 'longrope', 'factor': 4, 'originalMaxPositions': 4096, 'shortFactor': short[:32], 'longFactor': long_[:32]},
+         64, 10000.0, 2 ** 31, (0.0, 0.0)),
+        ({'type': 'dynamic', 'factor': 2, 'originalMaxPositions': 2 ** 30}, 256, 10000.0, 2 ** 31, (0.0, 0.0)),
+        ({'type': 'dynamic', 'factor': 2, 'originalMaxPositions': 2 ** 30}, 512, 500000.0, 2 ** 31, (0.0, 0.0)),
+    ]
+    for s, dim, base, seq_len, (a, b) in specs:
+        w, af, slack = frequencies(dim, base, s, seq_len)
+        ps = [2 ** 31 - 1, 2147483401, 2 ** 31 - 2 ** 21 - 3]
+        # the three largest frequencies but w_0 = 1 (exact in float64) where no
+        # float64 quantity enters; dynamic's pairs 1 to 3 (their slack small)
+        if s['type'] == 'dynamic':
+            pairs = [1, 2, 3]
+        else:
+            pairs = sorted((i for i in range(1, dim // 2) if slack[i] == 0), key=lambda i: -w[i])[:3]
+        assert len(pairs) == 3 and all(ps[-1] * w[i] >= 2 ** 20 for i in pairs)
+        for i in sorted(pairs):
+            for p in ps:
+                th = M(p) * w[i]
+                print('  {%d, %d, %r, %r, %r, %r, %r, %r, %d, %r, %r, %r, %r, %.3g},' % (
+                    types[s['type']], dim, base, float(s['factor']), float(s['originalMaxPositions']), a, b,
+                    float(seq_len), i, float(p), float(af), float(mp.sin(th)), float(mp.cos(th)),
+                    1e-12 + float(slack[i] * p)))
+
+
+if sys.argv[1:] == ['--c']:
+    c_rows()
+    sys.exit(0)
 
 print(json.dumps({
     'generatedBy': 'python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json',
