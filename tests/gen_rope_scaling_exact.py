@@ -19,22 +19,29 @@ posnorm's code or output: in particular yarn's ramp, llama3's smoothing and
 dynamic's grown base are the exact values of their formulas, not posnorm's
 float64 ones.
 
-posnorm computes those three quantities in float64 and takes the exact
-formula with w_i in double-double from there (posnorm.h,
-pn_rope_frequencies_dd_f64), so its angles may differ from these by their
-rounding times p·∂inv_freq[i]/∂quantity. 'slack' bounds that per pair, in
-rad per unit of position, from a generous bound on each quantity's float64
-error (a few ulps of every operation that makes it, 2^-52 = ε below): 0
-where no such quantity enters (longrope, yarn's pairs outside the ramp,
-llama3's pairs outside the smoothed band).
+posnorm computes dynamic's grown base in float64 and yarn's ramp and
+llama3's smoothing in double-double, and takes the exact formula with w_i
+in double-double from there (posnorm.h, pn_rope_frequencies_dd_f64), so
+its angles may differ from these by those quantities' errors times
+p·∂inv_freq[i]/∂quantity. 'slack' bounds that per pair, in rad per unit of
+position, from a generous bound on each quantity's error: for the grown
+base a few ulps of every float64 operation that makes it (2^-52 = ε
+below); for the ramp and the smoothing 16 times double-double's 2^-104 per
+operation (E_DD), and for llama3 w_i's own 1e-29 relative (its dd value,
+pn_math.h), so their slack is ~1e-29·p, nothing next to the test's 3e-9 rad
+(they were float64 until the two narrow cases at the end missed the bound:
+their slack then was that float64 rounding). 0 where no such quantity
+enters (longrope, yarn's pairs outside the ramp, llama3's pairs outside the
+smoothed band).
 
 Run:  python3 tests/gen_rope_scaling_exact.py > tests/fixtures/rope_scaling_exact.json
 (mpmath 1.3; only this script needs it, the test reads the JSON).
 With --c it prints instead the rows of SCALED[] in tests/c/test_angles.c
 (the C entry points pn_rope_frequencies_dd_f64 and pn_rope_scaled_dd_f32,
-natively): three pairs per type where no float64 quantity enters (for
-dynamic pairs 1 to 3, with their slack), as
-{type, dim, base, factor, orig, a, b, seq_len, i, p, af, sin, cos, tol}
+natively): three pairs per type where no quantity posnorm computes on its
+own enters (for dynamic pairs 1 to 3, with their slack), and the pair in
+the ramp or band of each narrow case above, as
+{type, dim, base, factor, orig, a, b, truncate, seq_len, i, p, af, sin, cos, tol}
 with a, b = betaFast, betaSlow (yarn) or lowFreqFactor, highFreqFactor
 (llama3), longrope's factors short_i = 0.75 + i/16 and long_i = 1 + i/2,
 tol = 1e-12 + the slack in rad:
@@ -75,6 +82,10 @@ def mscale(scale, m=1.0):
 
 
 EPS = M(2) ** -52
+# yarn's ramp and llama3's smoothing in double-double: 16·2^-104 per operation
+E_DD = M(2) ** -100
+# w_i in double-double: within about 1e-29 relative (pn_math.h)
+E_W = M('1e-29')
 
 
 def frequencies(dim, base, s, seq_len):
@@ -107,9 +118,11 @@ def frequencies(dim, base, s, seq_len):
         def corr(rot):
             return (dim * mp.log(orig / (M(rot) * 2 * mp.pi))) / (2 * mp.log(M(base)))
         def corr_err(rot, d):
-            # two logs (of a quotient of three roundings, of base), a product and a quotient
-            x = orig / (M(rot) * 2 * mp.pi)
-            return EPS * abs(d) * (10 + 4 / abs(mp.log(x)) + 2 / mp.log(M(base)))
+            # ln orig - ln rot - ln 2π in double-double (each log within about 1e-31
+            # absolute, < E_DD, the sums within 2^-105 of their operands), times
+            # dim/(2·ln base) (a product and a quotient, ln base in dd)
+            c = M(dim) / (2 * mp.log(M(base)))
+            return E_DD * (c * (abs(mp.log(orig)) + abs(mp.log(M(rot))) + mp.log(2 * mp.pi) + 4) + 4 * abs(d))
         rf, rs = s.get('betaFast', BETA_FAST), s.get('betaSlow', BETA_SLOW)
         low, high = corr(rf), corr(rs)
         d_low, d_high = corr_err(rf, low), corr_err(rs, high)
@@ -130,8 +143,9 @@ def frequencies(dim, base, s, seq_len):
             extrapolation = 1 - ramp
             out.append(w[i] / f * (1 - extrapolation) + w[i] * extrapolation)
             if 0 < r < 1:
-                # ramp = (i - low)/(high - low) rounded twice, low and high off by d_low, d_high
-                d_ramp = 2 * EPS * r + (d_low * abs(high - i) + d_high * abs(i - low)) / (high - low) ** 2
+                # ramp = (i - low)/(high - low) in dd (two sums, a quotient), low and high off by d_low, d_high
+                d_ramp = E_DD * (2 + (i + abs(low) + abs(high)) / abs(high - low)) + \
+                    (d_low * abs(high - i) + d_high * abs(i - low)) / (high - low) ** 2
                 slack.append(w[i] * abs(1 - 1 / f) * 2 * d_ramp)
             else:
                 # clamped: 0 or 1 in float64 too, unless within rounding of the ends
@@ -146,7 +160,8 @@ def frequencies(dim, base, s, seq_len):
         out, slack = [], []
         for x in w:
             wave = 2 * mp.pi / x
-            # no wavelength within 1e-12 relative of a band's edge (float64 could decide it otherwise)
+            # no wavelength within 1e-12 relative of a band's edge (the smoothing is
+            # continuous there, but then it would test little)
             assert abs(wave / low_wave - 1) > 1e-12 and abs(wave / high_wave - 1) > 1e-12
             if wave < high_wave:
                 out.append(x)
@@ -157,9 +172,9 @@ def frequencies(dim, base, s, seq_len):
             else:
                 sm = (orig / wave - lff) / (hff - lff)
                 out.append((1 - sm) * x / f + sm * x)
-                # t = (orig/λ - lff)/(hff - lff), λ = 2π/w_i from the float64 w_i (a few ulps):
-                # orig/λ within about 8ε of itself, the difference and the quotient rounded
-                d_sm = EPS * (8 * orig / wave + 2 * lff + 2 * abs(sm) * (hff - lff)) / (hff - lff)
+                # 1 - t = (hff - orig/λ)/(hff - lff) in dd, orig/λ = orig·w_i/2π from the dd
+                # w_i (E_W) and 2π in dd, the differences and the quotient (E_DD each)
+                d_sm = ((E_W + 4 * E_DD) * orig / wave + E_DD * (2 * hff + 2 * abs(1 - sm) * (hff - lff))) / (hff - lff)
                 slack.append(x * abs(1 - 1 / f) * 2 * d_sm)
         return out, M(1), slack
     if t == 'longrope':
@@ -233,21 +248,24 @@ CASES.append(case('longrope short factors down to 2^-14, positions below 2^20', 
                   {'type': 'longrope', 'originalMaxPositions': 2 ** 21,
                    'shortFactor': factors(5, 32, -14, 1), 'longFactor': factors(6, 32, 0, 5)}, BELOW))
 
-# Known to miss the bound (the test marks them todo): a narrow yarn ramp
-# (untruncated, betaFast/betaSlow near 1) or a narrow llama3 smoothing band
-# (highFreqFactor near lowFreqFactor) divides the float64 rounding of the
-# ramp's ends or of orig/λ by the band's width, and p ≈ 2^31 multiplies it:
-# posnorm's angles are ~1e-6 rad off these exact ones (its rests take the
-# ramp and the smoothing as float64 computes them, by design).
-for name, scaling in (
-        ('yarn factor 16, untruncated narrow ramp around pair 1 (betaFast 10, betaSlow 9.72)',
+# Narrow ramps and bands near 2^31: an untruncated yarn ramp a fraction of
+# a pair wide (betaFast, betaSlow near each other) or a llama3 smoothing band
+# (highFreqFactor near lowFreqFactor) divides the ramp's or the smoothing's
+# rounding by the band's width, and p ≈ 2^31 multiplies it. When posnorm
+# took them in float64 these missed the bound: the first two by 4.4 and 2.5
+# times (1.3e-6 and 7.6e-7·(|a| + |b|)), the llama3 one at rotary dim 512
+# (lowFreqFactor 2, highFreqFactor 2.02: pair 45 in the band) by ~3e-6 rad;
+# now both are double-double.
+for name, dim, scaling in (
+        ('yarn factor 16, untruncated narrow ramp around pair 1 (betaFast 10, betaSlow 9.72)', 64,
          {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 83, 'betaFast': 10, 'betaSlow': 9.72, 'truncate': False}),
-        ('llama3 factor 8, narrow smoothing band (lowFreqFactor 1, highFreqFactor 1.05, originalMaxPositions 64)',
-         {'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 1, 'highFreqFactor': 1.05})):
-    c = case(f'{name}, near 2^31', 64, 10000.0, scaling, NEAR)
-    c['known'] = ('beyond 3e-7·(|a| + |b|): the float64 ramp/smoothing that the double-double rest starts from is off by '
-                  'its rounding over the band\'s width, times p·w_i (a known limitation, not fixed)')
-    CASES.append(c)
+        ('llama3 factor 8, narrow smoothing band (lowFreqFactor 1, highFreqFactor 1.05, originalMaxPositions 64)', 64,
+         {'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 1, 'highFreqFactor': 1.05}),
+        ('llama3 factor 8, rotary dim 512, narrow smoothing band (lowFreqFactor 2, highFreqFactor 2.02, originalMaxPositions 64)', 512,
+         {'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 2, 'highFreqFactor': 2.02}),
+        ('yarn factor 16, rotary dim 512, untruncated narrow ramp around pair 2 (betaFast 10, betaSlow 9.852)', 512,
+         {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 67, 'betaFast': 10, 'betaSlow': 9.852, 'truncate': False})):
+    CASES.append(case(f'{name}, near 2^31', dim, 10000.0, scaling, NEAR))
 
 
 def c_rows():
@@ -256,7 +274,7 @@ def c_rows():
     long_ = [1 + i / 2 for i in range(128)]
     types = {'linear': 1, 'dynamic': 2, 'yarn': 3, 'llama3': 4, 'longrope': 5}
     specs = [
-        # (scaling, dim, base, seq_len, (a, b))
+        # (scaling, dim, base, seq_len, (a, b)[, the pairs])
         ({'type': 'yarn', 'factor': 8, 'originalMaxPositions': 4096}, 64, 10000.0, 2 ** 31, (32.0, 1.0)),
         ({'type': 'yarn', 'factor': 16, 'originalMaxPositions': 64}, 64, 10000.0, 2 ** 31, (32.0, 1.0)),
         ({'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 1.0, 'highFreqFactor': 4.0},
@@ -269,23 +287,35 @@ def c_rows():
          64, 10000.0, 2 ** 31, (0.0, 0.0)),
         ({'type': 'dynamic', 'factor': 2, 'originalMaxPositions': 2 ** 30}, 256, 10000.0, 2 ** 31, (0.0, 0.0)),
         ({'type': 'dynamic', 'factor': 2, 'originalMaxPositions': 2 ** 30}, 512, 500000.0, 2 ** 31, (0.0, 0.0)),
+        # the narrow ramps and bands (CASES' last four), at the pair inside
+        ({'type': 'yarn', 'factor': 16, 'originalMaxPositions': 83, 'truncate': False}, 64, 10000.0, 2 ** 31, (10.0, 9.72), [1]),
+        ({'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 1.0, 'highFreqFactor': 1.05},
+         64, 10000.0, 2 ** 31, (1.0, 1.05), [8]),
+        ({'type': 'llama3', 'factor': 8, 'originalMaxPositions': 64, 'lowFreqFactor': 2.0, 'highFreqFactor': 2.02},
+         512, 10000.0, 2 ** 31, (2.0, 2.02), [45]),
+        ({'type': 'yarn', 'factor': 16, 'originalMaxPositions': 67, 'truncate': False}, 512, 10000.0, 2 ** 31, (10.0, 9.852), [2]),
     ]
-    for s, dim, base, seq_len, (a, b) in specs:
+    for s, dim, base, seq_len, (a, b), *given in specs:
+        if s['type'] == 'yarn':
+            s = dict(s, betaFast=a, betaSlow=b)
         w, af, slack = frequencies(dim, base, s, seq_len)
         ps = [2 ** 31 - 1, 2147483401, 2 ** 31 - 2 ** 21 - 3]
         # the three largest frequencies but w_0 = 1 (exact in float64) where no
         # float64 quantity enters; dynamic's pairs 1 to 3 (their slack small)
-        if s['type'] == 'dynamic':
+        if given:
+            pairs = given[0]
+            assert all(slack[i] > 0 for i in pairs)  # in the ramp or band
+        elif s['type'] == 'dynamic':
             pairs = [1, 2, 3]
         else:
             pairs = sorted((i for i in range(1, dim // 2) if slack[i] == 0), key=lambda i: -w[i])[:3]
-        assert len(pairs) == 3 and all(ps[-1] * w[i] >= 2 ** 20 for i in pairs)
+        assert len(pairs) == (len(given[0]) if given else 3) and all(ps[-1] * w[i] >= 2 ** 20 for i in pairs)
         for i in sorted(pairs):
             for p in ps:
                 th = M(p) * w[i]
-                print('  {%d, %d, %r, %r, %r, %r, %r, %r, %d, %r, %r, %r, %r, %.3g},' % (
+                print('  {%d, %d, %r, %r, %r, %r, %r, %d, %r, %d, %r, %r, %r, %r, %.3g},' % (
                     types[s['type']], dim, base, float(s['factor']), float(s['originalMaxPositions']), a, b,
-                    float(seq_len), i, float(p), float(af), float(mp.sin(th)), float(mp.cos(th)),
+                    int(s.get('truncate', True)), float(seq_len), i, float(p), float(af), float(mp.sin(th)), float(mp.cos(th)),
                     1e-12 + float(slack[i] * p)))
 
 
