@@ -1165,4 +1165,23 @@ export const MUTATIONS = [
     file: 'src/js/posnorm-core.js', find: 'if ((top - 1) * wMax < 2 ** 20) {', replace: 'if ((top - 1) * wMax < Infinity) {',
     tests: ['rope_scaling_exact::below'],
   },
+  // ---- yarn's ramp and llama3's smoothing in double-double (rope_scaling_exact's narrow ramps and bands) ----
+  {
+    // ulp(ramp)/2 times p·w_i near 2^31: 2.5 to 8 float32 ulps off where the rounding is allowed (the 3e-7 bound holds)
+    id: 'scaled-ramp-dd-no-low-part', what: "RoPE scaling: yarn's ramp and llama3's 1 - smooth without their double-double low parts (rounded to float64)",
+    file: 'src/rope_scaling.c', find: 'k[2] = t.lo;', replace: 'k[2] = 0.0 * t.lo;',
+    tests: ['rope_scaling_exact::narrow'],
+  },
+  {
+    // the float64 ends over a ramp 0.28 or 0.41 pairs wide: 1.4e-6 and 1.1e-5 rad near 2^31
+    id: 'scaled-yarn-ends-float64', what: "RoPE scaling: yarn's untruncated ramp ends (correction dims) in float64 for the rests",
+    file: 'src/rope_scaling.c', find: '    if (inv_freq_lo && truncate == 0.0) {', replace: '    if (inv_freq_lo && truncate == 0.0 && 0) {',
+    tests: ['rope_scaling_exact::narrow'],
+  },
+  {
+    // llama3's wavelength from w_i's float64 part alone: 2.2e-7·(|a| + |b|) and ~2e-7 rad past the rounding
+    id: 'scaled-llama3-wavelength-float64-w', what: "RoPE scaling: llama3's smoothing from the float64 w_i (its double-double rest left out)",
+    file: 'src/rope_scaling.c', find: 'pn_dd_mul(&t, pn_freq_dd_w(&fdd, i), original, 0.0);', replace: 'pn_dd_mul(&t, &(pn_dd){pn_freq_dd_w(&fdd, i)->hi, 0.0}, original, 0.0);',
+    tests: ['rope_scaling_exact::narrow'],
+  },
 ];
