@@ -57,18 +57,20 @@ static void two_prod(pn_dd *r, double a, double b) {
 }
 
 /* *r = a·(bh + bl), within about 2^-104 relative */
-static void dd_mul(pn_dd *r, const pn_dd *a, double bh, double bl) {
+void pn_dd_mul(pn_dd *r, const pn_dd *a, double bh, double bl) {
   pn_dd p;
   two_prod(&p, a->hi, bh);
   fast_two_sum(r, p.hi, p.lo + (a->hi * bl + a->lo * bh));
 }
 
-/* *r = a/b, within about 2^-104 relative */
-static void dd_div(pn_dd *r, const pn_dd *a, double b) {
-  const double q = a->hi / b;
+/* *r = a/(bh + bl), within about 2^-104 relative: q = a.hi/bh, then
+ * (a - q·(bh + bl))/bh, with q·bh exact (bl = 0: the bits it gave before
+ * it took bl, q·0 being ±0) */
+void pn_dd_div(pn_dd *r, const pn_dd *a, double bh, double bl) {
+  const double q = a->hi / bh;
   pn_dd p;
-  two_prod(&p, q, b);
-  fast_two_sum(r, q, (((a->hi - p.hi) - p.lo) + a->lo) / b);
+  two_prod(&p, q, bh);
+  fast_two_sum(r, q, ((((a->hi - p.hi) - p.lo) + a->lo) - q * bl) / bh);
 }
 
 /* *r = a + (bh + bl), within about 2^-105·(|a| + |b|): for operands of one
@@ -76,7 +78,7 @@ static void dd_div(pn_dd *r, const pn_dd *a, double b) {
  * that is about the sum's own 2^-104; under heavy cancellation of two full
  * dds it is not (a.lo + bl is rounded once). The two-sum of the his is
  * Knuth's, for either order. */
-static void dd_add(pn_dd *r, const pn_dd *a, double bh, double bl) {
+void pn_dd_add(pn_dd *r, const pn_dd *a, double bh, double bl) {
   const double s = a->hi + bh, bb = s - a->hi;
   const double e = (a->hi - (s - bb)) + (bh - bb);
   fast_two_sum(r, s, e + (a->lo + bl));
@@ -99,28 +101,28 @@ static int exp_dd(pn_dd *r, const pn_dd *x) {
   static const double ln2[3] = {0x1.62e42fefa3800p-1, 0x1.ef35793c76800p-45, -0x1.9ff0342542fc3p-90};
   const double k = floor(x->hi * 1.4426950408889634 + 0.5); /* 1/ln 2 */
   pn_dd m = *x, t, u;
-  for (int n = 0; n < 3; n++) dd_add(&m, &m, -k * ln2[n], 0.0);
+  for (int n = 0; n < 3; n++) pn_dd_add(&m, &m, -k * ln2[n], 0.0);
   m.hi *= 0x1p-8;
   m.lo *= 0x1p-8;
   t = m;
   const pn_dd y = m;
   for (int n = 2; n <= 10; n++) {
-    dd_mul(&t, &t, y.hi, y.lo);
-    dd_div(&t, &t, (double)n);
-    dd_add(&m, &m, t.hi, t.lo);
+    pn_dd_mul(&t, &t, y.hi, y.lo);
+    pn_dd_div(&t, &t, (double)n, 0.0);
+    pn_dd_add(&m, &m, t.hi, t.lo);
   }
   for (int n = 0; n < 8; n++) {
-    dd_add(&u, &m, 2.0, 0.0);
-    dd_mul(&m, &m, u.hi, u.lo);
+    pn_dd_add(&u, &m, 2.0, 0.0);
+    pn_dd_mul(&m, &m, u.hi, u.lo);
   }
-  dd_add(r, &m, 1.0, 0.0);
+  pn_dd_add(r, &m, 1.0, 0.0);
   return (int)k;
 }
 
-/* ln x as a dd, x > 1 finite: two Newton steps L <- L + (x·e^-L - 1) from
- * pn_log(x), e^-L in dd; within about 1e-31 absolute for x of about 1 to
- * 1e30 (about |ln x|·1e-33 beyond: measured 8e-31 at 2^1024). */
-static void log_dd(pn_dd *L, double x) {
+/* ln x as a dd, x > 0 finite: two Newton steps L <- L + (x·e^-L - 1) from
+ * pn_log(x), e^-L in dd; within about 1e-31 absolute for x of about 1e-30
+ * to 1e30 (about |ln x|·1e-33 beyond: measured 8e-31 at 2^1024). */
+void pn_log_dd(pn_dd *L, double x) {
   pn_dd e;
   L->hi = pn_log(x);
   L->lo = 0.0;
@@ -130,9 +132,9 @@ static void log_dd(pn_dd *L, double x) {
     e.hi = -L->hi;
     e.lo = -L->lo;
     const int k = exp_dd(&e, &e);
-    dd_mul(&e, &e, ldexp(x, k), 0.0);
-    dd_add(&e, &e, -1.0, 0.0);
-    dd_add(L, L, e.hi, e.lo);
+    pn_dd_mul(&e, &e, ldexp(x, k), 0.0);
+    pn_dd_add(&e, &e, -1.0, 0.0);
+    pn_dd_add(L, L, e.hi, e.lo);
   }
 }
 
@@ -143,11 +145,11 @@ static void exp_dd_scaled(pn_dd *r, const pn_dd *x) {
   r->lo = ldexp(r->lo, k);
 }
 
-double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k) {
+const pn_dd *pn_freq_dd_w(pn_freq_dd *f, int32_t i) {
   if (f->i == -2) { /* the first rest: ln base and the step */
-    log_dd(&f->x2, f->base);
-    dd_mul(&f->x2, &f->x2, -2.0, 0.0);
-    dd_div(&f->x2, &f->x2, (double)f->dims);
+    pn_log_dd(&f->x2, f->base);
+    pn_dd_mul(&f->x2, &f->x2, -2.0, 0.0);
+    pn_dd_div(&f->x2, &f->x2, (double)f->dims, 0.0);
     exp_dd_scaled(&f->step, &f->x2);
     f->i = -1;
   }
@@ -157,7 +159,7 @@ double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k) {
      * products in the same order) */
     const int32_t b = i - i % PN_FREQ_BLOCK;
     pn_dd x;
-    dd_mul(&x, &f->x2, (double)b, 0.0);
+    pn_dd_mul(&x, &f->x2, (double)b, 0.0);
     exp_dd_scaled(&f->w, &x);
     f->i = b;
   }
@@ -175,12 +177,17 @@ double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k) {
   }
   f->w.hi = wh;
   f->w.lo = wl;
-  pn_dd v = f->w;
-  if (k) { /* w_i·(k[0]/k[1] + k[2]) */
-    pn_dd q = {k[0], 0.0};
-    dd_div(&q, &q, k[1]);
-    dd_add(&q, &q, k[2], 0.0);
-    dd_mul(&v, &v, q.hi, q.lo);
+  return &f->w;
+}
+
+double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k) {
+  pn_dd v = *pn_freq_dd_w(f, i);
+  if (k) { /* w_i·(a/k[1] + 1 - a), a = k[0] + k[2] */
+    pn_dd q = {k[0], k[2]};
+    pn_dd_div(&q, &q, k[1], 0.0);
+    pn_dd_add(&q, &q, -k[0], -k[2]);
+    pn_dd_add(&q, &q, 1.0, 0.0);
+    pn_dd_mul(&v, &v, q.hi, q.lo);
   }
   /* a quotient k[0]/k[1] past 2^996 overflows the splits (NaN): no rest */
   const double r = (v.hi - w) + v.lo;

@@ -131,14 +131,25 @@ PN_INLINE void pn_freq_dd_prepare(pn_freq_dd *f, double base, int32_t dims) {
   f->i = -2;
 }
 
+/* w_i in dd (f->w, until the next call). base > 1, finite; dims >= 1. */
+const pn_dd *pn_freq_dd_w(pn_freq_dd *f, int32_t i);
+
 /* The rest of a float64 frequency w (within a few ulps of its exact value
  * v) in double-double: v - w rounded to float64 ((v.hi - w) + v.lo, the
  * subtraction exact), so that w + rest is v within about 2^-53 of the rest.
- * v = w_i, or with k != NULL the scaled frequency w_i·(k[0]/k[1] + k[2])
- * of rope_scaling.c (its formulas with w_i factored out), that product in
- * dd (0 where that dd overflows: a quotient k[0]/k[1] past 2^996). base >
- * 1, finite; dims >= 1. */
+ * v = w_i (pn_freq_dd_w), or with k != NULL the scaled frequency
+ * w_i·(a/k[1] + 1 - a) of rope_scaling.c (its formulas with w_i factored
+ * out), a = k[0] + k[2] a dd in [0, 1], that product in dd (0 where that
+ * dd overflows: a quotient a/k[1] past 2^996). */
 double pn_freq_dd_rest(pn_freq_dd *f, int32_t i, double w, const double *k);
+
+/* dd arithmetic (pn_math.c), results through r (which may be a): a + b,
+ * a·b and a/b for b = bh + bl, within about 2^-104 relative (the sum: of
+ * |a| + |b|); ln x for x > 0 finite, within about 1e-31 absolute. */
+void pn_dd_add(pn_dd *r, const pn_dd *a, double bh, double bl);
+void pn_dd_mul(pn_dd *r, const pn_dd *a, double bh, double bl);
+void pn_dd_div(pn_dd *r, const pn_dd *a, double bh, double bl);
+void pn_log_dd(pn_dd *r, double x);
 
 /* pn_sincos_pw's angles from 2^20 on, t = p * w (below). */
 void pn_sincos_dd(double p, double w, double w_lo, double t, double *s, double *c);

@@ -534,9 +534,12 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * inv_freq_lo != NULL too, else PN_ERR_NULL) with each frequency's rest in
  * double-double: inv_freq_lo[i] such that inv_freq[i] + inv_freq_lo[i] is
  * the type's formula above with w_i = base^(-2i/dim) exact (of the grown
- * base for dynamic) and the formula's other quantities as computed in
- * float64 (yarn's ramp, llama3's wavelength test and smoothing), within
- * about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
+ * base for dynamic, as computed in float64), yarn's ramp and llama3's
+ * smoothing exact too (in double-double: the ramp's ends from ln and π in
+ * double-double, llama3's wavelength from the exact w_i; the ramp's clamp
+ * and llama3's bands decided on those values; yarn's floor/ceil, the
+ * clamps of its ends to [0, dim - 1] and low == high as in float64),
+ * within about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
  * position < 2^31 gives such a pair an angle of 2^20, past which
  * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (no factor the JS API
  * allows gives one: such a frequency's angles carry its float64 rounding

@@ -19,6 +19,20 @@ static double yarn_correction_dim(double rotations, int32_t dim, double base,
          (2.0 * pn_log(base));
 }
 
+/* yarn_correction_dim in dd, with ln base in dd (lb): the ramp's ends for
+ * the rests (ln 2π = LN_2PI[0] + LN_2PI[1], from mpmath at 300 bits) */
+static void yarn_correction_dd(pn_dd *r, double rotations, int32_t dim,
+                               const pn_dd *lb, double positions) {
+  static const double LN_2PI[2] = {0x1.d67f1c864beb5p+0, -0x1.65b5a1b7ff5dfp-54};
+  pn_dd t;
+  pn_log_dd(r, positions);
+  pn_log_dd(&t, rotations);
+  pn_dd_add(r, r, -t.hi, -t.lo);
+  pn_dd_add(r, r, -LN_2PI[0], -LN_2PI[1]);
+  pn_dd_mul(r, r, (double)dim, 0.0);
+  pn_dd_div(r, r, 2.0 * lb->hi, 2.0 * lb->lo);
+}
+
 /* What a scaling type needs to compute its frequencies, once validated. */
 typedef struct {
   int32_t type, dim;
@@ -26,54 +40,47 @@ typedef struct {
   double factor;
   double original;      /* original_max_position_embeddings */
   double low, high;     /* yarn: the ends of the ramp */
+  pn_dd ends[2];        /* the rests' ramp from ends[0] to ends[1]: yarn's
+                         * low and high in dd, llama3's high_ff and low_ff */
   double low_ff, high_ff; /* llama3 */
   const double *ext;    /* longrope: the list seq_len selects */
 } pn_scaling;
 
 /* inv_freq[i] of a validated scaling (posnorm.h gives the formulas), and
- * in k[0..2] the coefficients (a, d, b) that make it w_i·(a/d + b): the
- * same formula with w_i factored out, for its double-double rest
- * (pn_dd_scaled; the float64 value is computed as before, not from them). */
-static double scaled_frequency(const pn_scaling *sc, int32_t i, double k[3]) {
+ * in k[0], k[1] the coefficients (a, d) that make it w_i·(a/d + 1 - a):
+ * the same formula with w_i factored out, for its double-double rest
+ * (pn_freq_dd_rest; the float64 value is computed as before, not from
+ * them). yarn's and llama3's a (the ramp, 1 - smooth) are left to the
+ * rest's loop, which takes them in dd. */
+static double scaled_frequency(const pn_scaling *sc, int32_t i, double k[2]) {
   const double w = pn_pe_frequency(sc->log_base, i, sc->dim);
   k[0] = 0.0;
   k[1] = sc->factor;
-  k[2] = 1.0;
   switch (sc->type) {
   case PN_SCALING_LINEAR:
     k[0] = 1.0;
-    k[2] = 0.0;
     return w / sc->factor;
   case PN_SCALING_YARN: {
     double ramp = ((double)i - sc->low) / (sc->high - sc->low);
     ramp = ramp < 0.0 ? 0.0 : ramp > 1.0 ? 1.0 : ramp;
     const double extrapolation = 1.0 - ramp;
     const double inter = w / sc->factor;
-    k[0] = 1.0 - extrapolation;
-    k[2] = extrapolation;
     return inter * (1.0 - extrapolation) + w * extrapolation;
   }
   case PN_SCALING_LLAMA3: {
     const double wavelen = 2.0 * PN_PI / w;
     const double low_wavelen = sc->original / sc->low_ff, high_wavelen = sc->original / sc->high_ff;
     double out = wavelen > low_wavelen ? w / sc->factor : w;
-    if (wavelen > low_wavelen) {
-      k[0] = 1.0;
-      k[2] = 0.0;
-    }
     if (!(wavelen < high_wavelen) && !(wavelen > low_wavelen)) {
       /* out is w here: (1 - smooth)·w/factor + smooth·w */
       const double smooth = (sc->original / wavelen - sc->low_ff) / (sc->high_ff - sc->low_ff);
       out = (1.0 - smooth) * out / sc->factor + smooth * out;
-      k[0] = 1.0 - smooth;
-      k[2] = smooth;
     }
     return out;
   }
   case PN_SCALING_LONGROPE:
     k[0] = 1.0;
     k[1] = sc->ext[i];
-    k[2] = 0.0;
     return w / sc->ext[i];
   default: /* none; dynamic (its base is grown) */
     return w;
@@ -104,7 +111,7 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
       type > PN_SCALING_LONGROPE || !(seq_len >= 0.0) || !isfinite(seq_len))
     return PN_ERR_ARG;
   const int32_t half = dim / 2;
-  pn_scaling sc = {type, dim, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, NULL};
+  pn_scaling sc = {type, dim, 0.0, 1.0, 0.0, 0.0, 0.0, {{0.0, 0.0}, {0.0, 0.0}}, 0.0, 0.0, NULL};
   const double given_af = params ? params[PN_SCALING_ATTENTION_FACTOR] : NAN;
   if (!isnan(given_af) && (!isfinite(given_af) || !(given_af > 0.0))) return PN_ERR_ARG;
   if (type != PN_SCALING_NONE) {
@@ -143,12 +150,32 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
     double high = yarn_correction_dim(beta_slow, dim, base, original);
     /* orig/(beta·2π) of 0 or +Inf (a beta near 0 or DBL_MAX) */
     if (!isfinite(low) || !isfinite(high)) return PN_ERR_ARG;
+    const double low0 = low, high0 = high;
     if (truncate != 0.0) {
       low = floor(low);
       high = ceil(high);
     }
     if (low < 0.0) low = 0.0;
     if (high > (double)(dim - 1)) high = (double)(dim - 1);
+    /* The ends in dd for the rests, where the float64 ones are the
+     * correction dims as computed (untruncated, unclamped): their float64
+     * rounding, over a narrow ramp's width and times p·w_i near 2^31, was
+     * ~1e-6 rad. Elsewhere the float64 end is exact for the formula as the
+     * float64 path takes it: floor/ceil's integers and the clamps' 0 and
+     * dim - 1 (a correction dim within float64's rounding of an integer or
+     * of a clamp's edge goes the float64 path's way: the clamps are
+     * continuous, and floor/ceil or low == high the other way would make
+     * a rest as large as the frequency, and the angles below 2^20, which
+     * take no rest, another ramp). */
+    sc.ends[0].hi = low;
+    sc.ends[1].hi = high;
+    if (inv_freq_lo && truncate == 0.0) {
+      pn_dd lb;
+      pn_log_dd(&lb, base);
+      if (low == low0) yarn_correction_dd(&sc.ends[0], beta_fast, dim, &lb, original);
+      if (high == high0) yarn_correction_dd(&sc.ends[1], beta_slow, dim, &lb, original);
+    }
+    if (low == high) pn_dd_add(&sc.ends[1], &sc.ends[0], 0.001, 0.0);
     if (low == high) high += 0.001;
     sc.low = low;
     sc.high = high;
@@ -157,6 +184,8 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
   case PN_SCALING_LLAMA3:
     sc.low_ff = params[PN_SCALING_LOW_FREQ_FACTOR];
     sc.high_ff = params[PN_SCALING_HIGH_FREQ_FACTOR];
+    sc.ends[0].hi = sc.high_ff;
+    sc.ends[1].hi = sc.low_ff;
     if (!isfinite(sc.low_ff) || !isfinite(sc.high_ff) || !(sc.low_ff > 0.0) || !(sc.high_ff > sc.low_ff))
       return PN_ERR_ARG;
     break;
@@ -187,11 +216,45 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
      * JS API allows makes one: w_i <= 1e9), where the rest's splits could
      * overflow for the largest. The rest:
      * the formula with w_i in double-double (of the base the frequencies
-     * use, grown for dynamic) and its other quantities as computed above in
-     * float64 (factor, yarn's ramp, llama3's smoothing, a longrope factor),
-     * w_i·(a/d + b) in double-double: within about 1e-29 relative */
-    if (inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)
-      inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
+     * use, grown for dynamic), yarn's ramp and llama3's smoothing in dd too
+     * (below), its other quantities as given in float64 (factor, a
+     * longrope factor; dynamic's grown base as computed), w_i·(a/d + 1 - a)
+     * in double-double: within about 1e-29 relative */
+    if (!(inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)) continue;
+    pn_dd t = {(double)i, 0.0};
+    /* yarn: ramp = (i - low)/(high - low) from the dd ends, clamped in dd
+     * (as the exact formula is: where the float64 ramp is clamped and this
+     * one not, or the other way, both are within the float64 one's
+     * rounding of the edge, and the rest is that difference).
+     * llama3: 1 - smooth = (high_ff - original/wavelen)/(high_ff - low_ff)
+     * with wavelen = 2π/w_i, w_i in dd, as original·w_i/2π; clamped to
+     * [0, 1] in dd it is the three bands: 1 - smooth >= 1 is wavelen >=
+     * original/low_ff (w/factor), <= 0 wavelen <= original/high_ff (w).
+     * The float64 path decides the bands on its own roundings; the formula
+     * is continuous at both edges, so where the two decide otherwise they
+     * differ by that rounding, which the rest takes (as the exact formula
+     * does). */
+    if (type == PN_SCALING_LLAMA3) {
+      static const double TWO_PI[2] = {0x1.921fb54442d18p+2, 0x1.1a62633145c07p-52};
+      pn_dd_mul(&t, pn_freq_dd_w(&fdd, i), original, 0.0);
+      pn_dd_div(&t, &t, TWO_PI[0], TWO_PI[1]);
+    }
+    k[2] = 0.0;
+    if (type == PN_SCALING_YARN || type == PN_SCALING_LLAMA3) {
+      pn_dd d;
+      pn_dd_add(&t, &t, -sc.ends[0].hi, -sc.ends[0].lo);
+      pn_dd_add(&d, &sc.ends[1], -sc.ends[0].hi, -sc.ends[0].lo);
+      pn_dd_div(&t, &t, d.hi, d.lo);
+      /* a = t clamped to [0, 1] (t > 1: its hi - 1 exact from 1/2 on) */
+      k[0] = t.hi;
+      k[2] = t.lo;
+      if (t.hi < 0.0) k[0] = k[2] = 0.0;
+      if ((t.hi - 1.0) + t.lo > 0.0) {
+        k[0] = 1.0;
+        k[2] = 0.0;
+      }
+    }
+    inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
   }
   *attention_factor = af;
   return PN_OK;

@@ -1131,4 +1131,57 @@ export const MUTATIONS = [
     file: 'src/pn_math.c', find: '    *s = sh * cl + ch * sl;', replace: '    *s = sh * cl + ch * sl * 0.0;',
     tests: ['rope_scaling::rope with scaling keeps'],
   },
+  // ---- RoPE scaling: each type's double-double rest (tests/rope_scaling_exact.test.mjs, against mpmath) ----
+  {
+    // a float64 yarn frequency is within an ulp or two: ~1e-7 rad near 2^31, which 3e-7·(|a| + |b|) alone let pass
+    id: 'scaled-rest-yarn-zero', what: "RoPE scaling: yarn's frequencies without their double-double rests (float64 angles' frequencies near 2^31)",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'sc.type == PN_SCALING_YARN ? 0.0 : pn_freq_dd_rest(&fdd, i, inv_freq[i], k);',
+    tests: ['rope_scaling_exact::yarn'],
+  },
+  {
+    id: 'scaled-rest-llama3-zero', what: "RoPE scaling: llama3's frequencies without their double-double rests",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'sc.type == PN_SCALING_LLAMA3 ? 0.0 : pn_freq_dd_rest(&fdd, i, inv_freq[i], k);',
+    tests: ['rope_scaling_exact::llama3'],
+  },
+  {
+    id: 'scaled-rest-longrope-zero', what: "RoPE scaling: longrope's frequencies (short and long factors) without their double-double rests",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'sc.type == PN_SCALING_LONGROPE ? 0.0 : pn_freq_dd_rest(&fdd, i, inv_freq[i], k);',
+    tests: ['rope_scaling_exact::longrope'],
+  },
+  {
+    // seen by the cases with rotary dims 256 and 512 (bases grown 3-fold) only: pair 1 near 2^31, 4 and 6.6 float32 ulps off where about 3 are allowed
+    id: 'scaled-rest-dynamic-zero', what: "RoPE scaling: dynamic's frequencies (of the grown base) without their double-double rests",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_rest(&fdd, i, inv_freq[i], k);', replace: 'sc.type == PN_SCALING_DYNAMIC ? 0.0 : pn_freq_dd_rest(&fdd, i, inv_freq[i], k);',
+    tests: ['rope_scaling_exact::dynamic'],
+  },
+  {
+    id: 'scaled-rest-dynamic-base-not-grown', what: "RoPE scaling: dynamic's rests taken from the base as given, not the grown one",
+    file: 'src/rope_scaling.c', find: 'pn_freq_dd_prepare(&fdd, b, dim);', replace: 'pn_freq_dd_prepare(&fdd, base, dim);',
+    tests: ['rope_scaling_exact::dynamic'],
+  },
+  {
+    // positions below 2^20 reach angles of 2^20 only with frequencies above 1 (longrope factors below 1)
+    id: 'js-rope-scaled-no-late-rests', what: 'API: rope with scaling below position 2^20 never takes the rests, even where a frequency above 1 takes an angle past 2^20',
+    file: 'src/js/posnorm-core.js', find: 'if ((top - 1) * wMax < 2 ** 20) {', replace: 'if ((top - 1) * wMax < Infinity) {',
+    tests: ['rope_scaling_exact::below'],
+  },
+  // ---- yarn's ramp and llama3's smoothing in double-double (rope_scaling_exact's narrow ramps and bands) ----
+  {
+    // ulp(ramp)/2 times p·w_i near 2^31: 2.5 to 8 float32 ulps off where the rounding is allowed (the 3e-7 bound holds)
+    id: 'scaled-ramp-dd-no-low-part', what: "RoPE scaling: yarn's ramp and llama3's 1 - smooth without their double-double low parts (rounded to float64)",
+    file: 'src/rope_scaling.c', find: 'k[2] = t.lo;', replace: 'k[2] = 0.0 * t.lo;',
+    tests: ['rope_scaling_exact::narrow'],
+  },
+  {
+    // the float64 ends over a ramp 0.28 or 0.41 pairs wide: 1.4e-6 and 1.1e-5 rad near 2^31
+    id: 'scaled-yarn-ends-float64', what: "RoPE scaling: yarn's untruncated ramp ends (correction dims) in float64 for the rests",
+    file: 'src/rope_scaling.c', find: '    if (inv_freq_lo && truncate == 0.0) {', replace: '    if (inv_freq_lo && truncate == 0.0 && 0) {',
+    tests: ['rope_scaling_exact::narrow'],
+  },
+  {
+    // llama3's wavelength from w_i's float64 part alone: 2.2e-7·(|a| + |b|) and ~2e-7 rad past the rounding
+    id: 'scaled-llama3-wavelength-float64-w', what: "RoPE scaling: llama3's smoothing from the float64 w_i (its double-double rest left out)",
+    file: 'src/rope_scaling.c', find: 'pn_dd_mul(&t, pn_freq_dd_w(&fdd, i), original, 0.0);', replace: 'pn_dd_mul(&t, &(pn_dd){pn_freq_dd_w(&fdd, i)->hi, 0.0}, original, 0.0);',
+    tests: ['rope_scaling_exact::narrow'],
+  },
 ];
