@@ -6,14 +6,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The demo page's first load as counted here (page.js, its static imports,
- * CSS, HTML, wasm) must stay under 154 KiB (issue #3's 150 KiB until the
- * double-double angles: docs/decisions.md, "Angles near 2^31 in
- * double-double"); what Chromium
- * fetches before scrolling (tests/browser.test.mjs) has 180 KiB (170 KiB from
- * 0.3.0, 175 KiB from 2026-12-05, 180 KiB since the double-double angles:
- * docs/decisions.md, "Page budget" and the entries after it).
+ * CSS, HTML, wasm) must stay under 156 KiB (issue #3's 150 KiB until the
+ * double-double angles, 154 KiB until yarn's ramp and llama3's smoothing
+ * in double-double: docs/decisions.md, "Angles near 2^31 in
+ * double-double" and "yarn's ramp and llama3's smoothing"); what Chromium
+ * fetches before scrolling (tests/browser.test.mjs) has 182 KiB (170 KiB from
+ * 0.3.0, 175 KiB from 2026-12-05, 180 KiB since the double-double angles,
+ * 182 KiB since the ramp and smoothing: docs/decisions.md, "Page budget"
+ * and the entries after it).
  */
-export const PAGE_LIMIT = 154 * 1024;
+export const PAGE_LIMIT = 156 * 1024;
 
 async function filesUnder(dir, exts) {
   const out = [];
