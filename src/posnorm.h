@@ -93,6 +93,18 @@
  *                              every parameter of the type in its range
  *                              (pn_rope_frequencies_f64); the attention
  *                              factor, frequencies and a grown base finite
+ *   RoPE scaling accuracy      may miss RoPE's bound for ramps and bands
+ *                              narrow against float64's rounding: yarn
+ *                              untruncated with betaFast/betaSlow within a
+ *                              factor 1.2, llama3 with high/low freq factor
+ *                              below 1.1, or a base within 0.01 of 1
+ *                              (measured up to 9e-7 rad at angles below
+ *                              2^20, 6e-6 for a llama3 band ratio of 1.003;
+ *                              one float64 ulp wide, meaningless: a llama3
+ *                              frequency can come out negative). They are
+ *                              accepted (Hugging Face accepts them); HF's
+ *                              defaults and published configs are far
+ *                              from this (docs/accuracy.md)
  *   ALiBi                      1 <= heads <= 65536
  *   scratch memory             RoPE (computed and scaled) mallocs scratch
  *                              (exact sizes at each function), at most 2^31
@@ -539,7 +551,8 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * double-double, llama3's wavelength from the exact w_i; the ramp's clamp
  * and llama3's bands decided on those values; yarn's floor/ceil, the
  * clamps of its ends to [0, dim - 1] and low == high as in float64),
- * within about 1e-29 relative; inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
+ * within about 1e-29 relative (1e-31 over the relative width of a narrow
+ * yarn ramp or llama3 band; see LIMITS); inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
  * position < 2^31 gives such a pair an angle of 2^20, past which
  * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (no factor the JS API
  * allows gives one: such a frequency's angles carry its float64 rounding
