@@ -552,9 +552,10 @@ int pn_rope_frequencies_f64(double *inv_freq, double *attention_factor,
  * and llama3's bands decided on those values; yarn's floor/ceil, the
  * clamps of its ends to [0, dim - 1] and low == high as in float64),
  * within about 1e-29 relative (1e-31 over the relative width of a narrow
- * yarn ramp or llama3 band; see LIMITS); inv_freq_lo[i] = 0 where inv_freq[i] < 2^-12 (no
- * position < 2^31 gives such a pair an angle of 2^20, past which
- * pn_rope_scaled_dd_f32 reads the rest) or >= 2^41 (no factor the JS API
+ * yarn ramp or llama3 band; see LIMITS), for every frequency (also a
+ * float64 one that is tiny, 0 or negative, which a ramp or band narrow
+ * against its float64 ends' rounding can give where the exact one is not);
+ * inv_freq_lo[i] = 0 where |inv_freq[i]| >= 2^41 (no factor the JS API
  * allows gives one: such a frequency's angles carry its float64 rounding
  * times p), and where the
  * rest's double-double arithmetic would overflow (a quotient a/d past
@@ -595,7 +596,13 @@ int pn_rope_scaled_f32(float *y, const float *x, const int32_t *position_ids,
 /* pn_rope_scaled_dd_f32 — pn_rope_scaled_f32 with the frequencies as
  * double-doubles: w_i = inv_freq[i] + inv_freq_lo[i] (from
  * pn_rope_frequencies_dd_f64), where an angle |p·inv_freq[i]| reaches 2^20
- * (below, inv_freq_lo is not used: the same bits as pn_rope_scaled_f32).
+ * or |inv_freq_lo[i]| passes 2^-44·max(|inv_freq[i]|, 2^-11) (a yarn
+ * ramp or llama3 band narrow against its float64 ends' rounding: the
+ * float64 frequency many ulps off; the angle in double-double as from
+ * 2^20, p·inv_freq_lo[i] rounded once: up to p·|inv_freq_lo[i]|·2^-53
+ * more); elsewhere inv_freq_lo is not used: the same bits as
+ * pn_rope_scaled_f32 (a rest left out below 2^20 is at most 2^-24 = 6e-8
+ * rad; real configs' rests are within 2^-47.8·w_i).
  * Preconditions as pn_rope_scaled_f32, and inv_freq_lo != NULL
  * (PN_ERR_NULL), inv_freq_lo[0 .. rotary_dim/2) finite (PN_ERR_ARG).
  * Scratch: as pn_rope_scaled_f32.

@@ -211,16 +211,15 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
     inv_freq[i] = scaled_frequency(&sc, i, k);
     if (!inv_freq_lo) continue;
     inv_freq_lo[i] = 0.0;
-    /* p·w_i >= 2^20 for a position p < 2^31 needs w_i > 2^-11, so no rest
-     * is read below 2^-12; none is taken from 2^41 on either (no factor the
-     * JS API allows makes one: w_i <= 1e9), where the rest's splits could
-     * overflow for the largest. The rest:
+    /* No rest from |w_i| = 2^41 on (no factor the JS API allows makes one:
+     * w_i <= 1e9), where the rest's splits could overflow for the largest.
+     * The rest:
      * the formula with w_i in double-double (of the base the frequencies
      * use, grown for dynamic), yarn's ramp and llama3's smoothing in dd too
      * (below), its other quantities as given in float64 (factor, a
      * longrope factor; dynamic's grown base as computed), w_i·(a/d + 1 - a)
      * in double-double: within about 1e-29 relative */
-    if (!(inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)) continue;
+    if (!(fabs(inv_freq[i]) < 0x1p41)) continue;
     pn_dd t = {(double)i, 0.0};
     /* yarn: ramp = (i - low)/(high - low) from the dd ends, clamped in dd
      * (as the exact formula is: where the float64 ramp is clamped and this
@@ -255,6 +254,13 @@ static int frequencies(double *inv_freq, double *inv_freq_lo,
       }
     }
     inv_freq_lo[i] = pn_freq_dd_rest(&fdd, i, inv_freq[i], k);
+    /* Every frequency has its rest, also below 2^-12 (angles below 2^19,
+     * where none was taken before) and at 0 or below: a yarn ramp or llama3
+     * band narrow against its ends' rounding can leave the float64 one many
+     * ulps off there too, tiny, 0 or negative (-0.656 for a llama3 band one
+     * ulp wide; clamping the float64 smoothing into [0, 1] would fix the
+     * sign alone), and the kernel takes a large rest at every angle
+     * (scaled()). */
   }
   *attention_factor = af;
   return PN_OK;
@@ -318,8 +324,21 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
        * w_i + its rest, or without a rest from the float64 w_i as given
        * (then exact for that w_i, which may itself be a few ulps from the
        * formula's value: about 2^31·2 ulps ≈ 5e-7 rad near p = 2^31) */
-      if (dd)
-        pn_sincos_pw(p, inv_freq[i], inv_freq_lo ? inv_freq_lo + i : &zero, &s, &c);
+      /* a rest past 2^-44·max(|w_i|, 2^-11) (a yarn ramp or llama3 band
+       * narrow against the float64 rounding of its ends: the float64 w_i
+       * many ulps off) is taken at every angle, also below 2^20, where
+       * p·w_i in float64 would be off by p·|rest|. Up to it, the paths as
+       * before: a rest left out is p·|rest| <= 2^-24 = 6e-8 rad (p·|w_i| <
+       * 2^20, or p < 2^31 for |w_i| < 2^-11). Real configs' rests are within
+       * 2^-47.8·|w_i| (Llama 3.1/3.2, gpt-oss, DeepSeek, Qwen), 18M pairs of
+       * random yarn and llama3 configs (factors to 1024, bands 1.2 wide)
+       * within 2^-44.8 from 2^-11 (some smaller ones within 2^-39, far
+       * under 2^-55 absolute): they keep their bits */
+      const double *lo = inv_freq_lo ? inv_freq_lo + i : &zero;
+      if (!(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))
+        pn_sincos_dd(p, inv_freq[i], *lo, p * inv_freq[i], &s, &c);
+      else if (dd)
+        pn_sincos_pw(p, inv_freq[i], lo, &s, &c);
       else
         pn_sincos(p * inv_freq[i], &s, &c);
       cs[t * (size_t)half + (size_t)i] = (float)(c * attention_factor);

@@ -88,8 +88,10 @@ E_DD = M(2) ** -100
 E_W = M('1e-29')
 
 
-def frequencies(dim, base, s, seq_len):
-    """(inv_freq[dim/2], attention factor, slack[dim/2]): HF's formulas, exactly."""
+def frequencies(dim, base, s, seq_len, edges=True):
+    """(inv_freq[dim/2], attention factor, slack[dim/2]): HF's formulas, exactly.
+    edges False: a llama3 band may be as narrow as one ulp (every wavelength
+    in it is then within 1e-12 of its edges)."""
     half = dim // 2
     t = s['type']
     b = M(base)
@@ -162,7 +164,7 @@ def frequencies(dim, base, s, seq_len):
             wave = 2 * mp.pi / x
             # no wavelength within 1e-12 relative of a band's edge (the smoothing is
             # continuous there, but then it would test little)
-            assert abs(wave / low_wave - 1) > 1e-12 and abs(wave / high_wave - 1) > 1e-12
+            assert not edges or (abs(wave / low_wave - 1) > 1e-12 and abs(wave / high_wave - 1) > 1e-12)
             if wave < high_wave:
                 out.append(x)
                 slack.append(M(0))
@@ -189,16 +191,23 @@ def frequencies(dim, base, s, seq_len):
     raise ValueError(t)
 
 
-def case(name, dim, base, scaling, positions):
+def case(name, dim, base, scaling, positions, float64_off=False):
     seq_len = max(positions) + 1
-    w, af, slack = frequencies(dim, base, scaling, seq_len)
+    w, af, slack = frequencies(dim, base, scaling, seq_len, edges=not float64_off)
     # θ − 2π·round(θ/2π): 50 digits hold θ < 2^33 to 1e-40, its reduction to 1e-40
     angles = [[float(a - 2 * mp.pi * mp.nint(a / (2 * mp.pi))) for a in (M(p) * x for x in w)]
               for p in positions]
     # the largest angle, for the test's message and its check that the case reaches 2^20
-    return {'name': name, 'dim': dim, 'base': base, 'scaling': scaling, 'positions': positions,
-            'attentionFactor': float(af), 'maxAngle': float(max(positions) * max(w)),
-            'slack': [float(x) for x in slack], 'angles': angles}
+    c = {'name': name, 'dim': dim, 'base': base, 'scaling': scaling, 'positions': positions,
+         'attentionFactor': float(af), 'maxAngle': float(max(positions) * max(w)),
+         'slack': [float(x) for x in slack], 'angles': angles}
+    if float64_off:
+        # and the exact frequencies, rounded: the test allows p·|rest|·2^-52
+        # for the rounding of a rest as large as the frequency (its float64
+        # value, and p times it in pn_sincos_dd), |rest| ≈ |freq - float64 w_i|
+        c['float64Off'] = True
+        c['freq'] = [float(x) for x in w]
+    return c
 
 
 CASES = []
@@ -266,6 +275,43 @@ for name, dim, scaling in (
         ('yarn factor 16, rotary dim 512, untruncated narrow ramp around pair 2 (betaFast 10, betaSlow 9.852)', 512,
          {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 67, 'betaFast': 10, 'betaSlow': 9.852, 'truncate': False})):
     CASES.append(case(f'{name}, near 2^31', dim, 10000.0, scaling, NEAR))
+
+# Ramps and bands so narrow against their ends' float64 rounding that the
+# float64 frequency in them is many ulps off ('float64Off': the test does
+# not compare their float64 angles, and allows a pair in the ramp or band
+# whose angle is below 2^20 p·w_i·2^-44 more, the rest posnorm leaves out
+# there): posnorm takes the rest at every angle where it passes 2^-44·w_i.
+# Before it did, the angle below 2^20 took the float64 frequency alone, and
+# the float64 one was taken as the exact one's size for the rest (none below
+# 2^-12 or negative); the errors of pairs (1, 0) then (rad): yarn's betas 3 %
+# apart at rotary dim 4096 (a ramp 4.4 pairs wide at pair 580; pair 582's
+# angle just under 2^20 at the highest position) 2.8e-7; llama3's band 1.003
+# wide (pair 69's angle just under 2^20) 3.0e-6; llama3 bands one ulp wide
+# (the float64 frequency -0.656, and w/factor where the exact smoothing is
+# 0.24) ~1.9 and ~1.8; yarn's ramp one betaFast ulp wide at base 1.0001 at
+# position 2^20 - 1 (the call's angles all below 2^20) ~1.6.
+def scan_positions(p):
+    """Three consecutive positions ending at p, then three others from 2^20."""
+    return [p - 2, p - 1, p, 2 ** 20 + 1, 4194319, 16777215]
+
+
+for name, dim, base, scaling, ps in (
+        ('yarn factor 16, rotary dim 4096, base 1e6, betas 3 % apart (ramp 4.4 pairs wide at pair 580), pair 582 just under 2^20', 4096, 1e6,
+         {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 1000000, 'betaFast': 3232.319314262184,
+          'betaSlow': 3136.789841528313, 'truncate': False}, scan_positions(656739464)),
+        ('llama3 factor 32, band 1.003 wide (lowFreqFactor 9.0969, highFreqFactor 9.1242), pair 69 just under 2^20', 256, 10000.0,
+         {'type': 'llama3', 'factor': 32, 'originalMaxPositions': 8192, 'lowFreqFactor': 9.096905854233336,
+          'highFreqFactor': 9.124196571796036}, scan_positions(1864144487)),
+        ('llama3 factor 16, band one ulp wide (float64 frequency -0.656), near 2^31', 64, 10000.0,
+         {'type': 'llama3', 'factor': 16, 'originalMaxPositions': 64, 'lowFreqFactor': 7.638359693519927,
+          'highFreqFactor': 7.638359693519928}, NEAR),
+        ('llama3 factor 1e9, rotary dim 4096, band one ulp wide (float64 frequency w/factor, exact smoothing 0.24), near 2^31', 4096, 500000.0,
+         {'type': 'llama3', 'factor': 1e9, 'originalMaxPositions': 8192, 'lowFreqFactor': 1262.6895151647632,
+          'highFreqFactor': 1262.6895151647634}, NEAR),
+        ('yarn factor 16, base 1.0001, ramp one betaFast ulp wide, positions below 2^20', 128, 1.0001,
+         {'type': 'yarn', 'factor': 16, 'originalMaxPositions': 1321519326, 'betaFast': 210325347.27128583,
+          'betaSlow': 210325347.27128577, 'truncate': False}, BELOW)):
+    CASES.append(case(name, dim, base, scaling, ps, float64_off=True))
 
 
 def c_rows():

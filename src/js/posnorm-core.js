@@ -711,10 +711,16 @@ export class Posnorm {
       } else if (scaling) {
         // where an angle reaches 2^20, the frequencies with their
         // double-double rests and the kernel that takes them; below, the
-        // two kernels give the same bits and the rests are not computed.
+        // two kernels give the same bits and the rests are not computed
+        // (but for narrow ramps and bands, below).
         // Positions from 2^20 on take them at once (every w_i of none and
-        // of factors >= 1 is at most 1), others once the largest w_i is known
-        const lo = top - 1 >= 2 ** 20 ? f.output(half, 'f64', undefined, 'the frequencies\' rests') : null;
+        // of factors >= 1 is at most 1), others once the largest w_i is known.
+        // yarn without truncate and llama3 always: a ramp or band narrow
+        // against its float64 ends' rounding leaves the float64 w_i many
+        // ulps off (or tiny or negative), and the kernel then takes the rest
+        // at every angle (one past 2^-44·max(|w_i|, 2^-11); others keep their bits)
+        const narrow = scaling.name === 'llama3' || (scaling.name === 'yarn' && scaling.params[9] === 0);
+        const lo = narrow || top - 1 >= 2 ** 20 ? f.output(half, 'f64', undefined, 'the frequencies\' rests') : null;
         const { inv, af, args } = this.#frequencies(f, fn, rotaryDim, base, scaling, top, lo);
         const rest = [batch, seqLen, heads, headDim, rotaryDim, offset, interleaved ? 1 : 0, lay];
         if (lo) {
