@@ -93,17 +93,17 @@
  *                              every parameter of the type in its range
  *                              (pn_rope_frequencies_f64); the attention
  *                              factor, frequencies and a grown base finite
- *   RoPE scaling accuracy      may miss RoPE's bound for ramps and bands
- *                              narrow against float64's rounding: yarn
- *                              untruncated with betaFast/betaSlow within a
- *                              factor 1.2, llama3 with high/low freq factor
- *                              below 1.1, or a base within 0.01 of 1
- *                              (measured up to 9e-7 rad at angles below
- *                              2^20, 6e-6 for a llama3 band ratio of 1.003;
- *                              one float64 ulp wide, meaningless: a llama3
- *                              frequency can come out negative). They are
- *                              accepted (Hugging Face accepts them); HF's
- *                              defaults and published configs are far
+ *   RoPE scaling accuracy      may miss RoPE's bound near 2^31 for yarn
+ *                              ramps (untruncated) and llama3 bands one or
+ *                              two float64 ulps of beta (of
+ *                              highFreqFactor) wide: the double-double
+ *                              ends' own ~1e-31 over a width of ~1e-16
+ *                              (measured 3.3e-7 to 1.6e-6·(|a| + |b|),
+ *                              1.1 to 5.3 times it). Narrow ones wider than
+ *                              that (ratios 1.03, 1.003, bases near 1)
+ *                              take their rests at every angle and meet
+ *                              it. Accepted, as Hugging Face accepts them;
+ *                              HF's defaults and published configs are far
  *                              from this (docs/accuracy.md)
  *   ALiBi                      1 <= heads <= 65536
  *   scratch memory             RoPE (computed and scaled) mallocs scratch
