@@ -1184,4 +1184,23 @@ export const MUTATIONS = [
     file: 'src/rope_scaling.c', find: 'pn_dd_mul(&t, pn_freq_dd_w(&fdd, i), original, 0.0);', replace: 'pn_dd_mul(&t, &(pn_dd){pn_freq_dd_w(&fdd, i)->hi, 0.0}, original, 0.0);',
     tests: ['rope_scaling_exact::narrow'],
   },
+  // ---- narrow ramps and bands: their rests at every angle (rope_scaling_exact's float64Off cases) ----
+  {
+    // the float64 frequency alone below 2^20: 2.0e-7 rad past the rounding (dim 4096 yarn) to order 1 (one-ulp bands)
+    id: 'scaled-large-rest-only-past-2^20', what: 'RoPE scaling: a rest past 2^-44·max(|w_i|, 2^-11) taken only where the angle reaches 2^20',
+    file: 'src/rope_scaling.c', find: '      if (!(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))', replace: '      if (!(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)) && 0)',
+    tests: ['rope_scaling_exact::ulp wide|just under 2\\^20'],
+  },
+  {
+    // one-ulp llama3 bands: a float64 frequency of -0.656 or w/factor, no rest: 1.9 and 1.8·(|a| + |b|)
+    id: 'scaled-no-rest-below-2^-12', what: 'RoPE scaling: no rest where the float64 frequency is below 2^-12 or negative (as before the fix)',
+    file: 'src/rope_scaling.c', find: '    if (!(fabs(inv_freq[i]) < 0x1p41)) continue;', replace: '    if (!(inv_freq[i] >= 0x1p-12 && inv_freq[i] < 0x1p41)) continue;',
+    tests: ['rope_scaling_exact::ulp wide'],
+  },
+  {
+    // a one-ulp yarn ramp at base 1.0001, every angle below 2^20: no rests asked for, 1.8·(|a| + |b|)
+    id: 'js-rope-scaled-no-narrow-rests', what: 'API: rope with untruncated yarn or llama3 asks for the rests only where an angle reaches 2^20',
+    file: 'src/js/posnorm-core.js', find: "const narrow = scaling.name === 'llama3' || (scaling.name === 'yarn' && scaling.params[9] === 0);", replace: 'const narrow = false;',
+    tests: ['rope_scaling_exact::positions below 2\\^20'],
+  },
 ];
