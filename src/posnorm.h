@@ -94,13 +94,18 @@
  *                              (pn_rope_frequencies_f64); the attention
  *                              factor, frequencies and a grown base finite
  *   RoPE scaling accuracy      may miss RoPE's bound near 2^31 for yarn
- *                              ramps (untruncated) and llama3 bands one or
- *                              two float64 ulps of beta (of
- *                              highFreqFactor) wide: the double-double
- *                              ends' own ~1e-31 over a width of ~1e-16
- *                              (measured 3.3e-7 to 1.6e-6·(|a| + |b|),
- *                              1.1 to 5.3 times it). Narrow ones wider than
- *                              that (ratios 1.03, 1.003, bases near 1)
+ *                              ramps (untruncated) and llama3 bands a few
+ *                              float64 ulps of beta (of highFreqFactor)
+ *                              wide: the double-double ends' own ~1e-31
+ *                              over a width of ~1e-16 (measured 1.1 to 5.3
+ *                              times it at 1-2 ulps; at base 1.0001 up to
+ *                              12 ulps, 4.7 times at 3; order 1 where the
+ *                              float64 ends round equal and +0.001 is
+ *                              taken), and for llama3 with factor < 1,
+ *                              whose frequencies w/factor multiply the
+ *                              smoothing's error (32 times it at factor
+ *                              1e-9 for a band 1e-9 wide). Narrow ones
+ *                              wider than that (ratios 1.03, 1.003)
  *                              take their rests at every angle and meet
  *                              it. Accepted, as Hugging Face accepts them;
  *                              HF's defaults and published configs are far

@@ -298,9 +298,11 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
     return PN_ERR_ARG;
   const int32_t half = rotary_dim / 2;
   double w_max = 0.0;
+  int large = 0; /* whether any rest is large (below): else no pair is checked per angle */
   for (int32_t i = 0; i < half; i++) {
     if (!isfinite(inv_freq[i]) || (inv_freq_lo && !isfinite(inv_freq_lo[i]))) return PN_ERR_ARG;
     w_max = fmax(w_max, fabs(inv_freq[i]));
+    if (inv_freq_lo && !(fabs(inv_freq_lo[i]) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11))) large = 1;
   }
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
@@ -335,7 +337,7 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
        * within 2^-44.8 from 2^-11 (some smaller ones within 2^-39, far
        * under 2^-55 absolute): they keep their bits */
       const double *lo = inv_freq_lo ? inv_freq_lo + i : &zero;
-      if (!(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))
+      if (large && !(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))
         pn_sincos_dd(p, inv_freq[i], *lo, p * inv_freq[i], &s, &c);
       else if (dd)
         pn_sincos_pw(p, inv_freq[i], lo, &s, &c);
