@@ -27,6 +27,9 @@ function outputs(pn) {
   };
   const ln = (opts) => { const r = pn.layerNorm(x, { cols: 40, ...opts }); return cat(r.y, r.mean, r.invStdDev); };
   const ids = Int32Array.from({ length: 10 }, (_, k) => 3 * k + 1);
+  // 128 ids below 2^20 and 128 spread up to 2^31 - 1; one head of 128 dims (64 pairs each)
+  const bigIds = Int32Array.from({ length: 256 }, (_, k) => (k < 128 ? k * 8191 : Math.floor(((k - 127) / 128) * (2 ** 31 - 1))));
+  const wide = normals(256 * 128, { seed: 108 });
   const cosCache = normals(40 * 8, { seed: 105 }), sinCache = normals(40 * 8, { seed: 106 });
   const bn = () => { const rm = new Float32Array(40).fill(0.5), rv = new Float32Array(40).fill(2); const r = pn.batchNorm(x, { cols: 40, gamma: g, beta: b, runningMean: rm, runningVar: rv }); return cat(r.y, r.mean, r.var, rm, rv); };
   const w = normals(3 * 8 * 8, { seed: 107 });
@@ -59,6 +62,12 @@ function outputs(pn) {
       return [`ropeFrequencies ${scaling.type}`, cat(r.invFreq, r.attentionFactor)];
     })),
     'rope yarn': bytes(pn.rope(q, { batch: 2, seqLen: 5, heads: 3, headDim: 16, offset: 30000, scaling: { type: 'yarn', factor: 8, originalMaxPositions: 4096 } })),
+    // published shapes whose rests are always computed (narrow ramps and
+    // bands take theirs at every angle; these must keep their bits): Llama
+    // 3.1's llama3 and gpt-oss's untruncated yarn, at ids below and past 2^20
+    // (hashed first at the commit before that change, 6f261c6)
+    'rope llama3 ids': bytes(pn.rope(wide, { seqLen: 256, heads: 1, headDim: 128, positionIds: bigIds, base: 500000, scaling: { type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 } })),
+    'rope yarn untruncated ids': bytes(pn.rope(wide, { seqLen: 256, heads: 1, headDim: 128, positionIds: bigIds, base: 150000, scaling: { type: 'yarn', factor: 32, originalMaxPositions: 4096, betaFast: 32, betaSlow: 1, truncate: false } })),
     alibiSlopes: bytes(pn.alibiSlopes(12)),
     alibi: bytes(pn.alibi({ heads: 6, seqLen: 9 })),
     randomNormal: bytes(pn.randomNormal(1001, { mean: -2, std: 0.5, seed: 42 })),
