@@ -33,6 +33,13 @@ static void yarn_correction_dd(pn_dd *r, double rotations, int32_t dim,
   pn_dd_div(r, r, 2.0 * lb->hi, 2.0 * lb->lo);
 }
 
+/* Whether a frequency's rest is past 2^-44·max(|w|, 2^-11): the float64 w
+ * many ulps off (a narrow ramp or band), its rest taken at every angle
+ * (scaled()). */
+static int rest_is_large(double w, double lo) {
+  return !(fabs(lo) <= 0x1p-44 * fmax(fabs(w), 0x1p-11));
+}
+
 /* What a scaling type needs to compute its frequencies, once validated. */
 typedef struct {
   int32_t type, dim;
@@ -302,7 +309,7 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
   for (int32_t i = 0; i < half; i++) {
     if (!isfinite(inv_freq[i]) || (inv_freq_lo && !isfinite(inv_freq_lo[i]))) return PN_ERR_ARG;
     w_max = fmax(w_max, fabs(inv_freq[i]));
-    if (inv_freq_lo && !(fabs(inv_freq_lo[i]) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11))) large = 1;
+    if (inv_freq_lo && rest_is_large(inv_freq[i], inv_freq_lo[i])) large = 1;
   }
   const size_t tokens = (size_t)batch * (size_t)seq_len; /* <= 2^28: checked */
   if (!pn_rope_positions_ok(position_ids, tokens, offset, seq_len)) return PN_ERR_ARG;
@@ -337,7 +344,7 @@ static int scaled(float *y, const float *x, const int32_t *position_ids,
        * within 2^-44.8 from 2^-11 (some smaller ones within 2^-39, far
        * under 2^-55 absolute): they keep their bits */
       const double *lo = inv_freq_lo ? inv_freq_lo + i : &zero;
-      if (large && !(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))
+      if (large && rest_is_large(inv_freq[i], *lo))
         pn_sincos_dd(p, inv_freq[i], *lo, p * inv_freq[i], &s, &c);
       else if (dd)
         pn_sincos_pw(p, inv_freq[i], lo, &s, &c);

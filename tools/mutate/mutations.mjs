@@ -1188,7 +1188,7 @@ export const MUTATIONS = [
   {
     // the float64 frequency alone below 2^20: 2.0e-7 rad past the rounding (dim 4096 yarn) to order 1 (one-ulp bands)
     id: 'scaled-large-rest-only-past-2^20', what: 'RoPE scaling: a rest past 2^-44·max(|w_i|, 2^-11) taken only where the angle reaches 2^20',
-    file: 'src/rope_scaling.c', find: '      if (large && !(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)))', replace: '      if (large && !(fabs(*lo) <= 0x1p-44 * fmax(fabs(inv_freq[i]), 0x1p-11)) && 0)',
+    file: 'src/rope_scaling.c', find: '      if (large && rest_is_large(inv_freq[i], *lo))', replace: '      if (large && rest_is_large(inv_freq[i], *lo) && 0)',
     tests: ['rope_scaling_exact::ulp wide|just under 2\\^20'],
   },
   {

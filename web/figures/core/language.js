@@ -92,7 +92,10 @@ export class LanguageController {
     if (hasStrings(lang)) return Promise.resolve();
     return loadStrings(lang).then(() => this.relabel(), () => {
       const ref = new WeakRef(this);
-      englishArrived.then(() => { if (ref.deref()?._shown === 'en') ref.deref().relabel(); });
+      englishArrived.then(() => {
+        const controller = ref.deref();
+        if (controller?._shown === 'en') controller.relabel();
+      });
     });
   }
 
